@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make            build ./bench (BPF skeletons, userspace, link)
+# make test       install what is missing, build, run every TAP test
+# make run        install what is missing, build, run the main benchmark
+# make clean      remove everything generated
+#
+# OUTPUT=dir      where generated files go (default .output)
+# VMLINUX_BTF=f   BTF to dump vmlinux.h from (default /sys/kernel/btf/vmlinux)
+# VMLINUX_H=f     use this vmlinux.h instead of dumping one
+# SANITIZE=1      build with ASan and UBSan
+# V=1             show the commands
+
+SRCDIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+OUTPUT ?= .output
+override OUTPUT := $(abspath $(OUTPUT))
+BENCH_BIN ?= $(SRCDIR)/bench
+
+CC ?= gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+PKG_CONFIG ?= pkg-config
+PROVE ?= prove
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+
+ifeq ($(V),1)
+Q :=
+msg =
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(patsubst $(SRCDIR)/%,%,$(patsubst $(OUTPUT)/%,%,$(2)))";
+endif
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+# Goals that must work before the toolchain is installed.
+NO_TOOLS_GOALS := clean deps run test help
+ifneq ($(filter-out $(NO_TOOLS_GOALS),$(or $(MAKECMDGOALS),all)),)
+need_cmd = $(if $(shell command -v $(1) 2>/dev/null),,$(error $(1) not found: run 'scripts/install-deps.sh' (or 'make test', which runs it) to install $(2)))
+$(call need_cmd,$(CLANG),clang)
+$(call need_cmd,$(PKG_CONFIG),pkg-config)
+ifeq ($(VMLINUX_H),)
+$(call need_cmd,$(BPFTOOL),bpftool)
+endif
+ifneq ($(shell $(PKG_CONFIG) --exists libbpf && echo y),y)
+$(error libbpf development files not found by pkg-config: run 'scripts/install-deps.sh' to install libbpf-dev)
+endif
+ifneq ($(shell $(PKG_CONFIG) --exists jansson && echo y),y)
+$(error jansson development files not found by pkg-config: run 'scripts/install-deps.sh' to install libjansson-dev)
+endif
+ifeq ($(VMLINUX_H),)
+ifeq ($(wildcard $(VMLINUX_BTF)),)
+$(error $(VMLINUX_BTF) not found: the kernel needs CONFIG_DEBUG_INFO_BTF, or pass VMLINUX_BTF=file or VMLINUX_H=header)
+endif
+endif
+endif
+
+BENCH_VERSION := $(shell git -C $(SRCDIR) describe --always --dirty --tags 2>/dev/null || echo unknown)
+
+ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/s390x/s390/' -e 's/riscv64/riscv/')
+# clang -target bpf does not search the host's multiarch include directory
+CLANG_BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 \
+	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
+
+LIBBPF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
+LIBBPF_LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null)
+JSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
+JSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
+
+CFLAGS ?= -g -O2
+# argp tables and callback signatures, as in the kernel's tools/ builds
+CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 -I$(SRCDIR) -I$(OUTPUT) \
+	  $(LIBBPF_CFLAGS) $(JSON_CFLAGS) -DBENCH_VERSION='"$(BENCH_VERSION)"'
+LDLIBS += $(LIBBPF_LIBS) $(JSON_LIBS) -lelf -lz -lpthread -lm
+ifeq ($(SANITIZE),1)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=address,undefined
+endif
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
+	      -I$(OUTPUT) -I$(SRCDIR)/progs $(CLANG_BPF_SYS_INCLUDES)
+
+BPF_SRCS := $(wildcard $(SRCDIR)/progs/*.c)
+SKELS := $(patsubst $(SRCDIR)/progs/%.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+LIB_SRCS := stats.c testing_helpers.c $(wildcard $(SRCDIR)/cgroup_helpers.c) \
+	    $(wildcard $(SRCDIR)/bench_json.c)
+LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))
+BENCH_SRCS := $(wildcard $(SRCDIR)/benchs/bench_*.c)
+BENCH_OBJS := $(OUTPUT)/bench.o $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
+UNIT_SRCS := $(wildcard $(SRCDIR)/tests/unit_*.c)
+UNIT_TESTS := $(patsubst $(SRCDIR)/tests/%.c,$(OUTPUT)/tests/%.t,$(UNIT_SRCS))
+VMLINUX := $(OUTPUT)/vmlinux.h
+
+.PHONY: all clean deps run test unit-tests help
+all: $(BENCH_BIN)
+
+$(OUTPUT) $(OUTPUT)/benchs $(OUTPUT)/tests:
+	$(Q)mkdir -p $@
+
+ifeq ($(VMLINUX_H),)
+VMLINUX_SRC := $(VMLINUX_BTF)
+VMLINUX_CMD = $(BPFTOOL) btf dump file $(VMLINUX_BTF) format c
+else
+VMLINUX_SRC := $(VMLINUX_H)
+VMLINUX_CMD = cat $(VMLINUX_H)
+endif
+# The stamp follows the source's mtime; vmlinux.h itself is replaced only
+# when its content changed, so a reboot into the same kernel rebuilds nothing.
+$(OUTPUT)/vmlinux.stamp: $(VMLINUX_SRC) | $(OUTPUT)
+	$(call msg,GEN,$(VMLINUX))
+	$(Q)$(VMLINUX_CMD) > $(VMLINUX).tmp
+	$(Q)cmp -s $(VMLINUX).tmp $(VMLINUX) && rm -f $(VMLINUX).tmp || mv $(VMLINUX).tmp $(VMLINUX)
+	$(Q)touch $@
+$(VMLINUX): $(OUTPUT)/vmlinux.stamp ;
+
+$(OUTPUT)/%.bpf.o: $(SRCDIR)/progs/%.c $(VMLINUX) $(wildcard $(SRCDIR)/progs/*.h) | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
+
+# userspace objects include skeletons: build those first
+$(OUTPUT)/%.o: $(SRCDIR)/%.c $(SKELS) | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(OUTPUT)/benchs/%.o: $(SRCDIR)/benchs/%.c $(SKELS) | $(OUTPUT)/benchs
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(OUTPUT)/tests/%.o: $(SRCDIR)/tests/%.c | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(OUTPUT)/tests/%.t: $(OUTPUT)/tests/%.o $(LIB_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BENCH_BIN): $(BENCH_OBJS) $(LIB_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+unit-tests: $(UNIT_TESTS)
+
+# The set-up the README promises: install what is missing, then build.
+deps:
+	$(Q)$(SRCDIR)/scripts/install-deps.sh --if-missing
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all unit-tests
+	$(Q)cd $(SRCDIR) && BENCH=$(BENCH_BIN) OUTPUT=$(OUTPUT) \
+		$(PROVE) --exec '' $(PROVE_FLAGS) $(UNIT_TESTS) $(sort $(wildcard $(SRCDIR)/tests/*.t))
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all
+	$(Q)$(BENCH_BIN) htab-mem --use-case overwrite -p2 -a
+
+clean:
+	$(call msg,CLEAN,$(OUTPUT))
+	$(Q)rm -rf $(OUTPUT) $(BENCH_BIN)
+
+help:
+	@sed -n '2,/^$$/{ s/^# \{0,1\}//p }' $(SRCDIR)/Makefile
+
+-include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/benchs/*.d $(OUTPUT)/tests/*.d)

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __BENCH_H
+#define __BENCH_H
+
+#include <argp.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "testing_helpers.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+#endif
+
+/*
+ * Most x86/arm64 parts use 64-byte lines, but adjacent-line prefetch makes
+ * 128 the distance at which two writers stop disturbing each other.
+ */
+#define BENCH_CACHELINE 128
+#define __cacheline_aligned __attribute__((aligned(BENCH_CACHELINE)))
+
+/* Upper bounds that keep every per-thread array a fixed, checked size. */
+#define BENCH_MAX_THREADS 1024
+
+struct env {
+	const char *bench_name;
+	int duration_sec;
+	int warmup_sec;
+	bool verbose;
+	bool list;
+	bool affinity;
+	bool quiet;
+	int consumer_cnt;
+	int producer_cnt;
+	struct cpu_list prod_cpus;
+	struct cpu_list cons_cpus;
+	/* CPU each thread was pinned to, -1 when not pinned */
+	int *prod_cpu;
+	int *cons_cpu;
+
+	/* results as data (JSON, fairness) */
+	const char *json_path;
+	bool per_producer;
+
+	int argc;
+	char **argv;
+};
+
+extern struct env env;
+
+/*
+ * One sample, taken once per SIGALRM tick.  The runner fills delta_ns (the
+ * measured interval) and provides prod_hits; measure() fills the rest.
+ */
+struct bench_res {
+	long hits;
+	long drops;
+	long false_hits;
+	long important_hits;
+	/* operations that failed inside the benchmark (e.g. map updates) */
+	long fails;
+	/* bytes charged to the benchmark's cgroup now, -1 when unavailable */
+	long long mem_bytes;
+	/* measured length of this sample's interval */
+	long delta_ns;
+	/* per-producer hits in this interval (producer_cnt entries) or NULL */
+	long *prod_hits;
+	/* true when measure() filled prod_hits */
+	bool has_prod_hits;
+};
+
+/*
+ * A metric is one number derived from each sample.  Reporters, the JSON
+ * writer and `bench compare` all work on metrics, so a rate printed in the
+ * Summary and the one in the JSON file are computed by the same code.
+ */
+struct bench_metric {
+	const char *name;	/* JSON key, e.g. "hits" */
+	const char *unit;	/* e.g. "M/s" */
+	bool higher_is_better;
+	/* NaN when the sample has no value for this metric */
+	double (*value)(const struct bench_res *res);
+};
+
+/* key/value sink for a benchmark's effective options */
+struct bench_opts_out;
+void bench_opt_str(struct bench_opts_out *out, const char *key, const char *val);
+void bench_opt_int(struct bench_opts_out *out, const char *key, long long val);
+void bench_opt_bool(struct bench_opts_out *out, const char *key, bool val);
+
+struct bench {
+	const char *name;
+	const char *desc;	/* one line, for --list */
+	const struct argp *argp;
+	void (*validate)(void);
+	void (*setup)(void);
+	void *(*producer_thread)(void *ctx);
+	void *(*consumer_thread)(void *ctx);
+	void (*measure)(struct bench_res *res);
+	void (*report_progress)(int iter, struct bench_res *res, long delta_ns);
+	void (*report_final)(struct bench_res res[], int res_cnt);
+	/* undo setup(); also called on SIGINT/SIGTERM; must be idempotent */
+	void (*teardown)(void);
+	/* metrics for JSON and compare; NULL-name terminated */
+	const struct bench_metric *metrics;
+	/* the benchmark's own options, defaults included, for JSON/compare */
+	void (*describe_opts)(struct bench_opts_out *out);
+	/* the runner's sampling loop is not used; the benchmark times itself */
+	bool no_sampling;
+};
+
+/* shared counters, one per cache line */
+struct counter {
+	long value;
+} __cacheline_aligned;
+
+/* generic reporters */
+void hits_drops_report_progress(int iter, struct bench_res *res, long delta_ns);
+void hits_drops_report_final(struct bench_res res[], int res_cnt);
+extern const struct bench_metric hits_drops_metrics[];
+
+/* per-sample rate helpers: counters normalised by the measured interval */
+static inline double rate_per_sec(long count, long delta_ns)
+{
+	return delta_ns > 0 ? count * 1e9 / (double)delta_ns : 0.0;
+}
+
+/* the runner's bookkeeping, readable by reporters and the JSON writer */
+const struct bench *bench_current(void);
+
+/*
+ * Printed once when the benchmark needs privileges or kernel features that
+ * are missing; exits from validate()/setup() only.
+ */
+void bench_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static inline long atomic_swap(long *p, long v)
+{
+	return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+}
+
+static inline long atomic_add(long *p, long v)
+{
+	return __atomic_add_fetch(p, v, __ATOMIC_RELAXED);
+}
+
+static inline long atomic_inc(long *p)
+{
+	return atomic_add(p, 1);
+}
+
+#endif /* __BENCH_H */

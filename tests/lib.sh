@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Minimal TAP producer for the integration tests.  Source it, then call
+# the assertions; done_testing prints the plan.
+
+BENCH=${BENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/bench}
+TAP_N=0
+TAP_FAILED=0
+TEST_TMP=$(mktemp -d /tmp/bench-test.XXXXXX)
+trap 'rm -rf "$TEST_TMP"' EXIT
+
+ok() {	# ok <0|1 as exit status of a check> <description>
+	local status=$1
+	shift
+	TAP_N=$((TAP_N + 1))
+	if [ "$status" -eq 0 ]; then
+		echo "ok $TAP_N - $*"
+	else
+		echo "not ok $TAP_N - $*"
+		TAP_FAILED=$((TAP_FAILED + 1))
+	fi
+}
+
+diag() {
+	# shellcheck disable=SC2001
+	echo "$*" | sed 's/^/# /'
+}
+
+skip() {	# skip <reason> <description>
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N - $2 # SKIP $1"
+}
+
+done_testing() {
+	echo "1..$TAP_N"
+	[ "$TAP_FAILED" -eq 0 ]
+}
+
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+# run <outfile> <args...>: run the bench, keep stdout+stderr apart, return rc
+run_bench() {
+	local out=$1
+	shift
+	"$BENCH" "$@" >"$out" 2>"$out.err"
+}
+
+# like() <file> <extended regex> <description>
+like() {
+	if grep -Eq -- "$2" "$1"; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diag "expected /$2/ in $1:"
+		diag "$(head -c 2000 "$1")"
+	fi
+}
+
+# Integration tests that load BPF: under CI=true, not being able to is a
+# failure; elsewhere the whole file is skipped with the reason.
+require_bpf() {
+	local why=""
+
+	if [ "$(id -u)" -ne 0 ]; then
+		why="not root: loading BPF programs needs root (or CAP_BPF+CAP_PERFMON+CAP_SYS_ADMIN)"
+	elif [ ! -r /sys/kernel/btf/vmlinux ]; then
+		why="kernel has no BTF at /sys/kernel/btf/vmlinux"
+	fi
+	if [ -n "$why" ]; then
+		if [ "${CI:-}" = "true" ]; then
+			echo "1..1"
+			echo "not ok 1 - cannot load BPF under CI: $why"
+			exit 1
+		fi
+		skip_all "$why"
+	fi
+}
+
+# the BPF program names of bench's skeletons that are currently loaded
+loaded_bench_progs() {	# loaded_bench_progs <name regex>
+	bpftool prog show 2>/dev/null | grep -Ec -- "name ($1) " || true
+}

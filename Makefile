@@ -32,6 +32,8 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(patsubst $(SRCDIR)/%,%,$(patsubst $(OUTPUT
 endif
 
 .DELETE_ON_ERROR:
+# keep objects of unit tests: they are not throw-away intermediates
+.SECONDARY:
 .SUFFIXES:
 
 # Goals that must work before the toolchain is installed.

@@ -178,6 +178,10 @@ static int parse_cpus_opt(const char *opt, const char *arg, struct cpu_list *out
 		fprintf(stderr, "failed to parse %s: %s\n", opt, strerror(ENOMEM));
 		return err;
 	}
+	if (err == -ERANGE) {
+		bad_value(opt, arg, "CPU numbers in 0..1023");
+		return err;
+	}
 	if (err) {
 		bad_value(opt, arg, "a CPU list such as 0-3,5 (no duplicates)");
 		return err;

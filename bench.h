@@ -104,7 +104,12 @@ struct bench {
 	void (*measure)(struct bench_res *res);
 	void (*report_progress)(int iter, struct bench_res *res, long delta_ns);
 	void (*report_final)(struct bench_res res[], int res_cnt);
-	/* undo setup(); also called on SIGINT/SIGTERM; must be idempotent */
+	/*
+	 * Undo setup()'s effects outside the process (BPF links, cgroups,
+	 * mounts); also called on SIGINT/SIGTERM and from bench_fatal(), so it
+	 * must be idempotent.  Producers may still be running when it is
+	 * called: never free memory they use.
+	 */
 	void (*teardown)(void);
 	/* metrics for JSON and compare; NULL-name terminated */
 	const struct bench_metric *metrics;

@@ -27,17 +27,14 @@ static struct counter *local_hits;
 
 static void count_local_setup(void)
 {
-	/* aligned_alloc keeps each producer's counter on its own cache line */
+	/*
+	 * aligned_alloc keeps each producer's counter on its own cache line.
+	 * Never freed: producers spin on it until the process exits.
+	 */
 	local_hits = aligned_alloc(BENCH_CACHELINE, env.producer_cnt * sizeof(*local_hits));
 	if (!local_hits)
 		bench_fatal("failed to allocate counters: %s", strerror(ENOMEM));
 	memset(local_hits, 0, env.producer_cnt * sizeof(*local_hits));
-}
-
-static void count_local_teardown(void)
-{
-	free(local_hits);
-	local_hits = NULL;
 }
 
 static void *count_local_producer(void *input)
@@ -81,6 +78,5 @@ const struct bench bench_count_local = {
 	.measure = count_local_measure,
 	.report_progress = hits_drops_report_progress,
 	.report_final = hits_drops_report_final,
-	.teardown = count_local_teardown,
 	.metrics = hits_drops_metrics,
 };

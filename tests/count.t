@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# count-global and count-local through the real runner: the Iter and
+# Summary formats, positive rates, sample counts, affinity and quiet mode.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+NUM='[0-9]+\.[0-9]{3}'
+ITER_RE="^Iter +[0-9]+ \\( *-?$NUM+us\\): hits +${NUM}M/s \\( *${NUM}M/prod\\), drops +${NUM}M/s\$"
+SUMMARY_RE="^Summary: hits +$NUM ± ${NUM}M/s \\( *${NUM}M/prod\\), drops +$NUM ± ${NUM}M/s\$"
+
+check_run() {	# check_run <bench> <producers> <extra args...>
+	local name=$1 p=$2 out iters hits per_prod
+	shift 2
+	out="$TEST_TMP/$name-p$p$*"
+	out=${out// /}
+	run_bench "$out" -w1 -d2 -p"$p" "$@" "$name"
+	ok $? "$name -p$p $*: exits 0"
+	like "$out" "^Setting up benchmark '$name'\\.\\.\\.\$" "$name -p$p $*: set-up line"
+	like "$out" "^Benchmark '$name' started\\.\$" "$name -p$p $*: started line"
+	iters=$(grep -Ec "$ITER_RE" "$out")
+	ok $((iters != 3)) "$name -p$p $*: 3 Iter lines in the upstream format for -w1 -d2 (got $iters)"
+	ok $(($(grep -c '^Iter' "$out") != iters)) "$name -p$p $*: no malformed Iter line"
+	like "$out" "^Iter +0 " "$name -p$p $*: iterations count from 0"
+	like "$out" "$SUMMARY_RE" "$name -p$p $*: Summary in the upstream format"
+	hits=$(sed -nE 's/^Summary: hits +([0-9.]+) .*/\1/p' "$out")
+	per_prod=$(sed -nE 's/^Summary: .*\( *([0-9.]+)M\/prod\).*/\1/p' "$out")
+	ok "$(awk -v h="$hits" 'BEGIN { exit !(h > 0) }'; echo $?)" "$name -p$p $*: positive rate ($hits M/s)"
+	ok "$(awk -v h="$hits" -v pp="$per_prod" -v p="$p" \
+		'BEGIN { d = h / p - pp; exit !(d < 0.0015 && d > -0.0015) }'; echo $?)" \
+		"$name -p$p $*: per-producer figure is the total over $p ($per_prod)"
+	ok $(($(grep -c . "$out.err") != 0)) "$name -p$p $*: nothing on stderr"
+}
+
+for b in count-local count-global; do
+	check_run $b 1
+	check_run $b 2
+	check_run $b 1 -a
+	check_run $b 2 -a
+done
+check_run count-local 2 --prod-affinity 0
+
+run_bench "$TEST_TMP/quiet" -q -w0 -d1 count-local
+ok $? "-q: exits 0"
+ok $(($(grep -vc '^Summary:' "$TEST_TMP/quiet") != 0)) "-q: only the Summary is printed"
+like "$TEST_TMP/quiet" "$SUMMARY_RE" "-q: Summary format"
+
+# Ctrl-C in the middle: a clean, reported exit and no Summary
+"$BENCH" -w0 -d30 count-local >"$TEST_TMP/int" 2>"$TEST_TMP/int.err" &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc=$?
+ok $((rc != 130)) "SIGINT: exit status 130 (got $rc)"
+like "$TEST_TMP/int.err" "^interrupted by Interrupt: cleaning up\$" "SIGINT: says so"
+ok "$(grep -c '^Summary' "$TEST_TMP/int")" "SIGINT: no Summary from a partial run"
+
+done_testing

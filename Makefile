@@ -84,11 +84,10 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 
 BPF_SRCS := $(wildcard $(SRCDIR)/progs/*.c)
 SKELS := $(patsubst $(SRCDIR)/progs/%.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
-LIB_SRCS := stats.c testing_helpers.c $(wildcard $(SRCDIR)/cgroup_helpers.c) \
-	    $(wildcard $(SRCDIR)/bench_json.c)
+LIB_SRCS := stats.c testing_helpers.c compare.c $(wildcard $(SRCDIR)/cgroup_helpers.c)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))
 BENCH_SRCS := $(wildcard $(SRCDIR)/benchs/bench_*.c)
-BENCH_OBJS := $(OUTPUT)/bench.o $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
+BENCH_OBJS := $(OUTPUT)/bench.o $(OUTPUT)/results.o $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
 UNIT_SRCS := $(wildcard $(SRCDIR)/tests/unit_*.c)
 UNIT_TESTS := $(patsubst $(SRCDIR)/tests/%.c,$(OUTPUT)/tests/%.t,$(UNIT_SRCS))
 VMLINUX := $(OUTPUT)/vmlinux.h

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "compare.h"
 
 struct env env = {
 	.duration_sec = 5,
@@ -37,6 +38,10 @@ static const struct bench *benchs[] = {
 };
 
 static const struct bench *bench;
+
+struct bench_run_info bench_run = {
+	.peak_mem_bytes = -1,
+};
 
 const struct bench *bench_current(void)
 {
@@ -134,6 +139,7 @@ static const char argp_program_doc[] =
 "counters once per second, drops the warm-up samples and summarises the rest.\n"
 "\n"
 "USAGE: bench [OPTIONS...] BENCHMARK\n"
+"       bench compare [OPTIONS...] BASE.json NEW.json   (see bench compare --help)\n"
 "\n"
 "EXAMPLES:\n"
 "    bench -l                                    # list benchmarks\n"
@@ -143,6 +149,8 @@ static const char argp_program_doc[] =
 enum {
 	ARG_PROD_AFFINITY_SET = 1000,
 	ARG_CONS_AFFINITY_SET,
+	ARG_JSON,
+	ARG_PER_PRODUCER,
 };
 
 static const struct argp_option opts[] = {
@@ -158,6 +166,10 @@ static const struct argp_option opts[] = {
 	  "CPUs for producer threads, e.g. 0-3,5 (implies -a)" },
 	{ "cons-affinity", ARG_CONS_AFFINITY_SET, "CPUSET", 0,
 	  "CPUs for consumer threads, e.g. 0-3,5 (implies -a)" },
+	{ "json", ARG_JSON, "FILE", 0,
+	  "Also write the run as a JSON document to FILE (atomically, at the end)" },
+	{ "per-producer", ARG_PER_PRODUCER, NULL, 0,
+	  "After the Summary, print each producer's rate and the fairness" },
 	{},
 };
 
@@ -243,6 +255,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.affinity = true;
 		if (parse_cpus_opt("--cons-affinity", arg, &env.cons_cpus))
 			return EINVAL;
+		break;
+	case ARG_JSON:
+		if (!*arg) {
+			bad_value("--json", arg, "a file name");
+			return EINVAL;
+		}
+		env.json_path = arg;
+		break;
+	case ARG_PER_PRODUCER:
+		env.per_producer = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (env.bench_name) {
@@ -546,6 +568,7 @@ static void free_state(void)
 	cpu_list_free(&state.allowed);
 	cpu_list_free(&env.prod_cpus);
 	cpu_list_free(&env.cons_cpus);
+	bench_results_free();
 }
 
 /* ---- sampling ---- */
@@ -615,6 +638,9 @@ int main(int argc, char **argv)
 	env.argv = argv;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return bench_compare_main(argc - 1, argv + 1);
+
 	err = parse_cmdline(argc, argv);
 	if (err)
 		goto out_free;
@@ -629,6 +655,10 @@ int main(int argc, char **argv)
 		goto out_free;
 	}
 	if (validate_affinity()) {
+		err = EINVAL;
+		goto out_free;
+	}
+	if (env.json_path && bench_json_precheck(env.json_path)) {
 		err = EINVAL;
 		goto out_free;
 	}
@@ -692,6 +722,14 @@ int main(int argc, char **argv)
 	}
 
 	bench->report_final(state.results + env.warmup_sec, state.res_cnt - env.warmup_sec);
+	bench_check_noise(state.results + env.warmup_sec, state.res_cnt - env.warmup_sec);
+	if (env.per_producer)
+		bench_report_per_producer(state.results + env.warmup_sec,
+					  state.res_cnt - env.warmup_sec);
+	/* after report_final: benchmarks record peak memory there */
+	if (env.json_path && bench_json_write(env.json_path, state.results, state.res_cnt,
+					      env.warmup_sec))
+		err = EIO;
 out_teardown:
 	teardown_bench();
 out_free:

@@ -117,7 +117,26 @@ struct bench {
 	void (*describe_opts)(struct bench_opts_out *out);
 	/* the runner's sampling loop is not used; the benchmark times itself */
 	bool no_sampling;
+	/*
+	 * Unit and scale of per-producer rates (--per-producer, JSON): the
+	 * default is millions of prod_hits per second, "M/s".
+	 */
+	const char *prod_rate_unit;
+	double prod_rate_scale;
 };
+
+/*
+ * What a run knows beyond its samples, filled by the benchmark and written
+ * to JSON: peak memory and where memory figures came from.
+ */
+struct bench_run_info {
+	long long peak_mem_bytes;	/* -1 when not measured */
+	const char *mem_cgroup;		/* "v2", "v1" or NULL: memory not measured */
+	const char *mem_current_file;	/* e.g. memory.usage_in_bytes */
+	const char *mem_peak_file;	/* e.g. memory.max_usage_in_bytes */
+};
+
+extern struct bench_run_info bench_run;
 
 /* shared counters, one per cache line */
 struct counter {
@@ -128,6 +147,17 @@ struct counter {
 void hits_drops_report_progress(int iter, struct bench_res *res, long delta_ns);
 void hits_drops_report_final(struct bench_res res[], int res_cnt);
 extern const struct bench_metric hits_drops_metrics[];
+
+/* statistics of one metric over samples (NaN values skipped) */
+void metric_stats(const struct bench_metric *m, struct bench_res res[], int res_cnt,
+		  struct stats *st);
+
+/* results as data (results.c) */
+int bench_json_precheck(const char *path);
+int bench_json_write(const char *path, struct bench_res *res, int res_cnt, int warmup_cnt);
+void bench_report_per_producer(struct bench_res res[], int res_cnt);
+void bench_check_noise(struct bench_res res[], int res_cnt);
+void bench_results_free(void);
 
 /* per-sample rate helpers: counters normalised by the measured interval */
 static inline double rate_per_sec(long count, long delta_ns)

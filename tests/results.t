@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Results as data with the userspace benchmarks: --json against the
+# documented schema, atomic writes, --per-producer, and `bench compare`.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+SCHEMA="$(dirname "$0")/schema.jq"
+
+schema_ok() {	# schema_ok <file> <description>
+	local errs
+	errs=$(jq -r -f "$SCHEMA" "$1" 2>&1)
+	ok $(( $? != 0 || ${#errs} != 0 )) "$2"
+	[ -z "$errs" ] || diag "$errs"
+}
+
+close_enough() {	# close_enough <a> <b> <relative tolerance>: exit status
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d;
+		m = (a < 0 ? -a : a); exit !(a != "" && b != "" && d <= t * m) }'
+}
+
+for b in count-local count-global; do
+	j="$TEST_TMP/$b.json"
+	run_bench "$TEST_TMP/$b" -w1 -d2 -p2 -a --per-producer --json "$j" $b
+	ok $? "$b --json --per-producer: exits 0"
+	schema_ok "$j" "$b: the JSON validates against the schema"
+	ok "$(jq -e '.benchmark == "'$b'" and (.samples | length) == 3 and .samples[0].warmup
+		and (.samples[1].warmup | not)' "$j" >/dev/null; echo $?)" \
+		"$b: three samples, the first marked warm-up"
+	ok "$(jq -e '.context.producer_cpus | length == 2 and all(. != null)' "$j" >/dev/null; echo $?)" \
+		"$b: the CPU each producer was pinned to is recorded"
+	ok "$(jq -e '.context.command_line | index(["--json"]) != null' "$j" >/dev/null; echo $?)" \
+		"$b: the command line is recorded"
+	hits=$(jq '.summary.metrics.hits.mean' "$j")
+	text_hits=$(sed -nE 's/^Summary: hits +([0-9.]+) .*/\1/p' "$TEST_TMP/$b")
+	close_enough "$hits" "$text_hits" 0.0001
+	ok $? "$b: the JSON mean is the Summary's ($hits vs $text_hits)"
+	# per-producer: the rates add up to the total, and the total to the Summary
+	sum=$(jq '[.per_producer.producers[].rate] | add' "$j")
+	total=$(jq '.per_producer.total_rate' "$j")
+	close_enough "$sum" "$total" 0.0001
+	ok $? "$b: per-producer rates add up to their total ($sum vs $total)"
+	close_enough "$total" "$hits" 0.01
+	ok $? "$b: per-producer total matches the Summary rate within 1% ($total vs $hits)"
+	raw_total=$(jq '[.samples[] | select(.warmup | not) | .counters.hits] | add' "$j")
+	raw_prod=$(jq '[.samples[] | select(.warmup | not) | .counters.prod_hits[]] | add' "$j")
+	# count-global publishes per-producer counts in batches of 1024
+	close_enough "$raw_prod" "$raw_total" 0.001
+	ok $? "$b: per-producer counts add up to the hits counted ($raw_prod vs $raw_total)"
+	like "$TEST_TMP/$b" '^Per-producer rates \(M/s\):$' "$b: per-producer header"
+	n=$(grep -cE '^  producer +[0-9]+ \(CPU +[0-9]+\): +[0-9]+\.[0-9]{3}$' "$TEST_TMP/$b")
+	ok $((n != 2)) "$b: one line per producer with its CPU and rate (got $n)"
+	like "$TEST_TMP/$b" '^Fairness: min [0-9.]+, max [0-9.]+, max/min [0-9.]+, Jain.s index [01]\.[0-9]{4}$' \
+		"$b: fairness line"
+	text_total=$(sed -nE 's/^  total +: +([0-9.]+)$/\1/p' "$TEST_TMP/$b")
+	text_sum=$(sed -nE 's/^  producer .*: +([0-9.]+)$/\1/p' "$TEST_TMP/$b" | awk '{ s += $1 } END { print s }')
+	close_enough "$text_sum" "$text_total" 0.0001
+	ok $? "$b: printed producer rates add up to the printed total within rounding"
+done
+
+# an unwritable destination is refused before anything runs
+run_bench "$TEST_TMP/unw" -d1 -w0 --json /proc/no/such/dir/r.json count-local
+ok $(($? == 0)) "--json into a missing directory: non-zero exit"
+like "$TEST_TMP/unw.err" "^invalid --json '/proc/no/such/dir/r.json': cannot write there: " \
+	"--json into a missing directory: one clear line"
+ok "$(grep -c . "$TEST_TMP/unw")" "--json into a missing directory: the benchmark did not start"
+run_bench "$TEST_TMP/dir" -d1 -w0 --json "$TEST_TMP" count-local
+ok $(($? == 0)) "--json naming a directory is refused"
+
+# an interrupted run leaves no JSON file, not even a temporary one
+"$BENCH" -w0 -d30 --json "$TEST_TMP/int.json" count-local >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+ok $(($? != 130)) "SIGINT during a --json run: exit 130"
+left=$(find "$TEST_TMP" -name 'int.json*' | wc -l)
+ok "$left" "SIGINT during a --json run: no JSON file left ($left)"
+
+# compare: the same configuration twice is within noise
+run_bench "$TEST_TMP/s1" -q -w1 -d3 --json "$TEST_TMP/s1.json" count-local
+run_bench "$TEST_TMP/s2" -q -w1 -d3 --json "$TEST_TMP/s2.json" count-local
+"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >"$TEST_TMP/cmp" 2>&1
+ok $? "compare of two runs of one configuration exits 0"
+like "$TEST_TMP/cmp" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +[<0-9.]+ +within noise$' \
+	"compare: same configuration is within noise"
+"$BENCH" compare --fail-on-regression "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >/dev/null 2>&1
+ok $? "compare --fail-on-regression: no regression, exit 0"
+
+# different benchmarks: refused, unless forced; then the direction is right
+run_bench "$TEST_TMP/g2" -q -w1 -d3 -p2 --json "$TEST_TMP/g2.json" count-global
+run_bench "$TEST_TMP/l2" -q -w1 -d3 -p2 --json "$TEST_TMP/l2.json" count-local
+"$BENCH" compare "$TEST_TMP/l2.json" "$TEST_TMP/g2.json" >"$TEST_TMP/cmpx" 2>"$TEST_TMP/cmpx.err"
+ok $(($? != 2)) "compare of different benchmarks: refused with exit 2"
+like "$TEST_TMP/cmpx.err" "^refusing to compare different benchmarks: 'count-local' vs 'count-global' \\(--force compares anyway\\)$" \
+	"compare of different benchmarks: says why"
+"$BENCH" compare --force "$TEST_TMP/l2.json" "$TEST_TMP/g2.json" >"$TEST_TMP/cmpf" 2>&1
+ok $? "compare --force: exit 0"
+like "$TEST_TMP/cmpf" '^hits \(M/s\) .* worse$' "compare --force: the shared counter is worse than local counters"
+"$BENCH" compare --force "$TEST_TMP/g2.json" "$TEST_TMP/l2.json" >"$TEST_TMP/cmpr" 2>&1
+like "$TEST_TMP/cmpr" '^hits \(M/s\) .* better$' "compare --force the other way round: better"
+"$BENCH" compare --force --fail-on-regression "$TEST_TMP/l2.json" "$TEST_TMP/g2.json" >/dev/null 2>&1
+ok $(($? != 1)) "compare --fail-on-regression: exit 1 on a regression"
+# different options
+"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/l2.json" >/dev/null 2>"$TEST_TMP/cmpo.err"
+ok $(($? != 2)) "compare of -p1 vs -p2: refused"
+like "$TEST_TMP/cmpo.err" "^refusing to compare runs with different options: producers 1 vs 2" \
+	"compare of -p1 vs -p2: names the option"
+# context differences are noted
+jq '.context.kernel_release = "9.9.9-other" | .context.nr_online_cpus = 64' "$TEST_TMP/s2.json" >"$TEST_TMP/k.json"
+"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/k.json" >"$TEST_TMP/cmpk" 2>&1
+like "$TEST_TMP/cmpk" '^note: kernel release differs: .* vs 9\.9\.9-other$' "compare notes a different kernel"
+like "$TEST_TMP/cmpk" '^warning: online CPU count differs: 2? *[0-9]+ vs 64$' "compare warns about a different CPU count"
+
+# malformed input
+echo '{ not json' >"$TEST_TMP/bad.json"
+echo '{"hello": 1}' >"$TEST_TMP/other.json"
+jq '.schema_version = 2' "$TEST_TMP/s1.json" >"$TEST_TMP/v2.json"
+jq 'del(.samples)' "$TEST_TMP/s1.json" >"$TEST_TMP/nosamples.json"
+for f in bad other v2 nosamples missing; do
+	"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/$f.json" >/dev/null 2>"$TEST_TMP/m.err"
+	ok $(($? != 2)) "compare refuses $f.json with exit 2"
+	ok $(($(grep -c . "$TEST_TMP/m.err") != 1)) "compare refuses $f.json with one line: $(cat "$TEST_TMP/m.err")"
+done
+like "$TEST_TMP/m.err" "failed to read .*missing.json" "a missing file is named"
+"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/other.json" 2>&1 | grep -q 'is not a bench result'
+ok $? "a JSON file of something else is recognised as not a bench result"
+"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/v2.json" 2>&1 | grep -q 'schema version'
+ok $? "another schema version is named as such"
+"$BENCH" compare "$TEST_TMP/s1.json" >/dev/null 2>&1
+ok $(($? != 2)) "compare with one file: exit 2"
+"$BENCH" compare --threshold abc "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >/dev/null 2>&1
+ok $(($? != 2)) "compare --threshold abc: exit 2"
+
+done_testing

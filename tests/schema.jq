@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+# Checks a `bench --json` document against schema version 1 (README.md,
+# "JSON results").  Prints one line per violation; prints nothing when the
+# document conforms.  Usage: jq -r -f tests/schema.jq FILE
+
+def t: type;
+def isint: (t == "number") and (. == floor);
+def isnum_or_null: (t == "number") or (t == "null");
+def isint_or_null: isint or (t == "null");
+def isstr_or_null: (t == "string") or (t == "null");
+def check(path; cond; what): if (path | cond) then empty else "\(what)" end;
+def intarr: (t == "array") and all(.[]; isint);
+
+def stats_ok: (t == "object") and (.n | isint)
+	and all(.mean, .stddev, .median, .min, .max, .cv, .ci95; isnum_or_null)
+	and (.unit | t == "string") and (.higher_is_better | t == "boolean");
+
+. as $d |
+[
+	check(.schema; . == "bench-result"; "schema is not \"bench-result\""),
+	check(.schema_version; . == 1; "schema_version is not 1"),
+	check(.benchmark; t == "string"; "benchmark is not a string"),
+	check(.options.runner; t == "object"; "options.runner missing"),
+	(["duration_sec", "warmup_sec", "producers", "consumers"][] as $k |
+		check(.options.runner[$k]; isint; "options.runner.\($k) not an integer")),
+	check(.options.runner.affinity; t == "boolean"; "options.runner.affinity not boolean"),
+	check(.options.runner.prod_affinity; intarr; "options.runner.prod_affinity not [int]"),
+	check(.options.runner.cons_affinity; intarr; "options.runner.cons_affinity not [int]"),
+	check(.options.benchmark; t == "object"; "options.benchmark not an object"),
+	check(.context; t == "object"; "context missing"),
+	check(.context.kernel_release; t == "string"; "context.kernel_release not a string"),
+	check(.context.cpu_model; isstr_or_null; "context.cpu_model not string/null"),
+	check(.context.online_cpus; isstr_or_null; "context.online_cpus not string/null"),
+	check(.context.nr_online_cpus; isint; "context.nr_online_cpus not an integer"),
+	check(.context.allowed_cpus; intarr and length > 0; "context.allowed_cpus not a non-empty [int]"),
+	check(.context.producer_cpus; (t == "array") and length == $d.options.runner.producers
+		and all(.[]; isint_or_null); "context.producer_cpus not one int/null per producer"),
+	check(.context.consumer_cpus; (t == "array") and length == $d.options.runner.consumers
+		and all(.[]; isint_or_null); "context.consumer_cpus not one int/null per consumer"),
+	(["bpf_jit_enable", "bpf_jit_harden", "bpf_jit_kallsyms", "bpf_jit_limit"][] as $k |
+		check(.context.sysctl[$k]; isint_or_null; "context.sysctl.\($k) not int/null")),
+	check(.context.libbpf_version; t == "string"; "context.libbpf_version not a string"),
+	check(.context.bench_version; t == "string"; "context.bench_version not a string"),
+	check(.context.command_line; (t == "array") and length > 0 and all(.[]; t == "string");
+		"context.command_line not [string]"),
+	check(.memory_source; (t == "null") or ((.cgroup | . == "v1" or . == "v2")
+		and (.current_file | isstr_or_null) and (.peak_file | isstr_or_null));
+		"memory_source not null or {cgroup v1/v2, current_file, peak_file}"),
+	check(.samples; t == "array"; "samples not an array"),
+	(.samples | to_entries[] | .key as $i | .value |
+		check(.iter; . == $i; "samples[\($i)].iter is not \($i)"),
+		check(.warmup; t == "boolean"; "samples[\($i)].warmup not boolean"),
+		check(.interval_ns; isint and . > 0; "samples[\($i)].interval_ns not a positive integer"),
+		check(.counters; (t == "object") and (.hits | isint) and (.drops | isint)
+			and (.fails | isint) and (.mem_bytes | isint_or_null)
+			and ((.prod_hits == null) or (.prod_hits | intarr and length == $d.options.runner.producers));
+			"samples[\($i)].counters malformed"),
+		check(.metrics; (t == "object") and all(.[]; isnum_or_null); "samples[\($i)].metrics malformed"),
+		check(.warmup; . == ($i < $d.options.runner.warmup_sec); "samples[\($i)].warmup flag wrong")),
+	check(.samples | map(select(.warmup | not)) | length; . == $d.options.runner.duration_sec;
+		"measured sample count differs from duration_sec"),
+	check(.summary.metrics; (t == "object") and length > 0 and all(.[]; stats_ok);
+		"summary.metrics malformed"),
+	check(.summary.metrics | keys; . == ($d.samples[0].metrics // {} | keys);
+		"summary.metrics and sample metrics name different metrics"),
+	check(.summary.fails; isint; "summary.fails not an integer"),
+	check(.summary.peak_memory_bytes; isint_or_null; "summary.peak_memory_bytes not int/null"),
+	check(.summary.peak_memory_mib; isnum_or_null; "summary.peak_memory_mib not number/null"),
+	check(.per_producer; (t == "null") or ((.unit | t == "string")
+		and (.producers | t == "array" and length == $d.options.runner.producers
+			and all(.[]; (.producer | isint) and (.cpu | isint_or_null)
+				and (.count | isint) and (.rate | isnum_or_null)))
+		and (.total_rate | isnum_or_null)
+		and all(.fairness.min, .fairness.max, .fairness.max_over_min, .fairness.jain_index; isnum_or_null));
+		"per_producer malformed"),
+	check(.warnings; (t == "array") and all(.[]; t == "string"); "warnings not [string]")
+] | .[]

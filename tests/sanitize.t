@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build with ASan + UBSan into a private output directory and run the main
+# paths: any sanitizer report fails the run (halt_on_error, exitcode 99).
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+ABIN="$TEST_TMP/asan/bench"
+
+make -s -C "$SRC" SANITIZE=1 OUTPUT="$TEST_TMP/asan" BENCH_BIN="$ABIN" >"$TEST_TMP/build" 2>&1
+ok $? "builds with SANITIZE=1 (out of tree)"
+[ -x "$ABIN" ] || { diag "$(tail -20 "$TEST_TMP/build")"; done_testing; exit; }
+
+export ASAN_OPTIONS=halt_on_error=1:exitcode=99:detect_leaks=1
+export UBSAN_OPTIONS=halt_on_error=1:exitcode=99:print_stacktrace=1
+
+san() {	# san <expected exit: 0 or "fail"> <description> <args...>
+	local want=$1 desc=$2 rc
+	shift 2
+	"$ABIN" "$@" >"$TEST_TMP/s" 2>"$TEST_TMP/s.err"
+	rc=$?
+	if [ "$want" = fail ]; then
+		ok $((rc == 0 || rc == 99)) "sanitizers: $desc (exit $rc)"
+	else
+		ok "$rc" "sanitizers: $desc (exit $rc)"
+	fi
+	grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$TEST_TMP/s.err" &&
+		diag "$(head -30 "$TEST_TMP/s.err")"
+}
+
+san 0 "count-local with JSON and per-producer" -w1 -d1 -p2 --per-producer \
+	--json "$TEST_TMP/a.json" count-local
+san 0 "count-global pinned" -w0 -d1 -p3 -a --json "$TEST_TMP/b.json" count-global
+san 0 "compare" compare --force "$TEST_TMP/a.json" "$TEST_TMP/b.json"
+san fail "compare of a malformed file" compare "$TEST_TMP/a.json" /dev/null
+san fail "bad CPU list" --cons-affinity 3-1 count-local
+san fail "two names" count-local count-global
+san 0 "list" -l
+
+done_testing

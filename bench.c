@@ -447,14 +447,27 @@ static struct bench_state {
 	int next_cpu;
 } state;
 
-static int pin_thread(pthread_t thread, int cpu)
+/*
+ * Threads are created already pinned (the affinity is in their attributes),
+ * so not even a thread's first operation runs on another CPU.
+ */
+static int create_thread(pthread_t *thread, void *(*fn)(void *), long idx, int cpu)
 {
+	pthread_attr_t attr;
 	cpu_set_t cpuset;
 	int err;
 
-	CPU_ZERO(&cpuset);
-	CPU_SET(cpu, &cpuset);
-	err = pthread_setaffinity_np(thread, sizeof(cpuset), &cpuset);
+	err = pthread_attr_init(&attr);
+	if (err)
+		return -err;
+	if (cpu >= 0) {
+		CPU_ZERO(&cpuset);
+		CPU_SET(cpu, &cpuset);
+		err = pthread_attr_setaffinity_np(&attr, sizeof(cpuset), &cpuset);
+	}
+	if (!err)
+		err = pthread_create(thread, &attr, fn, (void *)idx);
+	pthread_attr_destroy(&attr);
 	return -err;
 }
 
@@ -494,38 +507,20 @@ static int start_threads(void)
 	int i, err, cpu;
 
 	for (i = 0; i < env.consumer_cnt; i++) {
-		err = -pthread_create(&state.consumers[i], NULL, bench->consumer_thread,
-				      (void *)(long)i);
+		cpu = env.affinity ? pick_cpu(&env.cons_cpus, i) : -1;
+		err = create_thread(&state.consumers[i], bench->consumer_thread, i, cpu);
 		if (err) {
 			fprintf(stderr, "failed to create consumer thread #%d: %s\n", i,
-				strerror(-err));
-			return err;
-		}
-		if (!env.affinity)
-			continue;
-		cpu = pick_cpu(&env.cons_cpus, i);
-		err = pin_thread(state.consumers[i], cpu);
-		if (err) {
-			fprintf(stderr, "failed to pin consumer #%d to CPU %d: %s\n", i, cpu,
 				strerror(-err));
 			return err;
 		}
 		env.cons_cpu[i] = cpu;
 	}
 	for (i = 0; i < env.producer_cnt; i++) {
-		err = -pthread_create(&state.producers[i], NULL, bench->producer_thread,
-				      (void *)(long)i);
+		cpu = env.affinity ? pick_cpu(&env.prod_cpus, i) : -1;
+		err = create_thread(&state.producers[i], bench->producer_thread, i, cpu);
 		if (err) {
 			fprintf(stderr, "failed to create producer thread #%d: %s\n", i,
-				strerror(-err));
-			return err;
-		}
-		if (!env.affinity)
-			continue;
-		cpu = pick_cpu(&env.prod_cpus, i);
-		err = pin_thread(state.producers[i], cpu);
-		if (err) {
-			fprintf(stderr, "failed to pin producer #%d to CPU %d: %s\n", i, cpu,
 				strerror(-err));
 			return err;
 		}

@@ -86,6 +86,8 @@ BPF_SRCS := $(wildcard $(SRCDIR)/progs/*.c)
 SKELS := $(patsubst $(SRCDIR)/progs/%.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 LIB_SRCS := stats.c testing_helpers.c compare.c $(wildcard $(SRCDIR)/cgroup_helpers.c)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))
+# benchmark helpers without BPF or the runner, so unit tests can link them
+LIB_OBJS += $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(wildcard $(SRCDIR)/benchs/lib_*.c))
 BENCH_SRCS := $(wildcard $(SRCDIR)/benchs/bench_*.c)
 BENCH_OBJS := $(OUTPUT)/bench.o $(OUTPUT)/results.o $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
 UNIT_SRCS := $(wildcard $(SRCDIR)/tests/unit_*.c)

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf-hashmap-lookup: how long bpf_map_lookup_elem() takes on a hash map
+ * of a given key size, capacity, fill and flags.
+ *
+ * The producers only call getpgid(); the BPF program does the work and
+ * times it, keeping the most recent timings per CPU.  So the runner's
+ * per-second samples carry nothing: measure() only notes when the
+ * warm-up ends, and report_final() reads the timings taken after it.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bench.h"
+#include "benchs/lib_lookup.h"
+#include "progs/lookup_shared.h"
+#include "bpf_hashmap_lookup.skel.h"
+
+_Static_assert(HASHMAP_LOOKUP_KEY_MAX == LOOKUP_KEY_SIZE_MAX,
+	       "the BPF key buffer must hold the largest key the options allow");
+
+static struct hashmap_lookup_args args = HASHMAP_LOOKUP_ARGS_DEFAULT;
+
+static const struct argp_option opts[] = {
+	{ "key_size", ARG_KEY_SIZE, "BYTES", 0, "Key size in bytes, 1..1024 (default 4)" },
+	{ "map_flags", ARG_MAP_FLAGS, "FLAGS", 0,
+	  "Hash map flags, decimal or 0x-hex: 0x1 NO_PREALLOC, 0x40 ZERO_SEED, 0x80 RDONLY_PROG (default 0)" },
+	{ "max_entries", ARG_MAX_ENTRIES, "NUM", 0, "Hash map capacity, 1..16777216 (default 1000)" },
+	{ "nr_entries", ARG_NR_ENTRIES, "NUM", 0,
+	  "Entries filled and looked up, at most max_entries (default 500)" },
+	{ "nr_loops", ARG_NR_LOOPS, "NUM", 0, "Lookups per timing, 1..8388608 (default 1000000)" },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	char err[256];
+	int ret;
+
+	ret = hashmap_lookup_parse_opt(&args, key, arg, err, sizeof(err));
+	if (ret == -ENOENT)
+		return ARGP_ERR_UNKNOWN;
+	if (ret) {
+		fprintf(stderr, "%s\n", err);
+		return EINVAL;
+	}
+	return 0;
+}
+
+static const struct argp bench_hashmap_lookup_argp = {
+	.options = opts,
+	.parser = parse_arg,
+};
+
+static struct {
+	struct bpf_hashmap_lookup *skel;
+	struct hashmap_lookup_cpu *cpus;	/* one per possible CPU */
+	int nr_cpus;
+	int map_fd;
+	int measure_calls;
+	/* timings that started before this are warm-up */
+	long window_start_ns;
+} ctx = {
+	.map_fd = -1,
+};
+
+static long now_ns(void)
+{
+	struct timespec ts;
+
+	/* the clock bpf_ktime_get_ns() reads */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static void validate(void)
+{
+	char err[256];
+
+	if (hashmap_lookup_check_args(&args, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		exit(1);
+	}
+	if (check_bpf_privileges())
+		exit(1);
+}
+
+static void teardown(void)
+{
+	bpf_hashmap_lookup__destroy(ctx.skel);
+	ctx.skel = NULL;
+	if (ctx.map_fd >= 0)
+		close(ctx.map_fd);
+	ctx.map_fd = -1;
+	free(ctx.cpus);
+	ctx.cpus = NULL;
+}
+
+/*
+ * The map is created here rather than by libbpf so that a map the kernel
+ * refuses (too big, say) is reported in one line, not libbpf's several.
+ */
+static int create_and_fill_map(char *msg, size_t msg_sz)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = args.map_flags);
+	__u8 key[LOOKUP_KEY_SIZE_MAX];
+	__u64 value;
+	__u32 i;
+	int err;
+
+	ctx.map_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "hashmap_lookup", args.key_size,
+				    sizeof(value), args.max_entries, &mopts);
+	if (ctx.map_fd < 0) {
+		err = -errno;
+		snprintf(msg, msg_sz,
+			 "failed to create hash map (key_size %u, max_entries %u, map_flags 0x%x): %s",
+			 args.key_size, args.max_entries, args.map_flags, strerror(-err));
+		return err;
+	}
+	for (i = 0; i < args.nr_entries; i++) {
+		err = lookup_key_make(key, args.key_size, i);
+		if (err) {
+			snprintf(msg, msg_sz, "failed to make key %u of %u bytes: %s", i,
+				 args.key_size, strerror(-err));
+			return err;
+		}
+		value = i;
+		/* NOEXIST: a duplicate key would be a key generator bug */
+		if (bpf_map_update_elem(ctx.map_fd, key, &value, BPF_NOEXIST)) {
+			err = -errno;
+			snprintf(msg, msg_sz, "failed to fill hash map (entry %u of %u): %s", i,
+				 args.nr_entries, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* every CPU's key buffer starts as a valid key; BPF patches the index */
+static int init_cpu_state(void)
+{
+	__u32 zero = 0;
+	int i, err;
+
+	for (i = 0; i < ctx.nr_cpus; i++) {
+		err = lookup_key_make(ctx.cpus[i].key, args.key_size, 0);
+		if (err)
+			return err;
+	}
+	if (bpf_map_update_elem(bpf_map__fd(ctx.skel->maps.cpu_state), &zero, ctx.cpus, 0))
+		return -errno;
+	return 0;
+}
+
+static void setup(void)
+{
+	char msg[256];
+	struct stat ns;
+	int err;
+
+	ctx.nr_cpus = libbpf_num_possible_cpus();
+	if (ctx.nr_cpus <= 0)
+		bench_fatal("failed to count possible CPUs: %s", strerror(-ctx.nr_cpus));
+	/* per-CPU values are laid out 8-byte aligned; ours already is */
+	_Static_assert(sizeof(struct hashmap_lookup_cpu) % 8 == 0, "per-CPU value padding");
+	ctx.cpus = calloc(ctx.nr_cpus, sizeof(*ctx.cpus));
+	if (!ctx.cpus)
+		bench_fatal("failed to allocate per-CPU state: %s", strerror(ENOMEM));
+	if (stat("/proc/self/ns/pid", &ns))
+		bench_fatal("failed to stat /proc/self/ns/pid: %s", strerror(errno));
+
+	ctx.skel = bpf_hashmap_lookup__open();
+	if (!ctx.skel)
+		bench_fatal("failed to open bpf-hashmap-lookup skeleton: %s", strerror(errno));
+	ctx.skel->rodata->key_size = args.key_size;
+	ctx.skel->rodata->nr_entries = args.nr_entries;
+	ctx.skel->rodata->nr_passes = args.nr_loops / args.nr_entries;
+	ctx.skel->rodata->nr_rest = args.nr_loops % args.nr_entries;
+	ctx.skel->rodata->pidns_dev = ns.st_dev;
+	ctx.skel->rodata->pidns_ino = ns.st_ino;
+	ctx.skel->rodata->bench_tgid = getpid();
+
+	if (create_and_fill_map(msg, sizeof(msg)))
+		bench_fatal("%s", msg);
+	err = bpf_map__reuse_fd(ctx.skel->maps.hashmap, ctx.map_fd);
+	if (err)
+		bench_fatal("failed to hand the hash map to libbpf: %s", strerror(-err));
+	close(ctx.map_fd);
+	ctx.map_fd = -1;
+
+	err = bpf_hashmap_lookup__load(ctx.skel);
+	if (err)
+		bench_fatal("failed to load bpf-hashmap-lookup's BPF program: %s", strerror(-err));
+	err = init_cpu_state();
+	if (err)
+		bench_fatal("failed to initialise per-CPU key buffers: %s", strerror(-err));
+	if (ensure_tracefs())
+		bench_fatal("failed to attach bpf-hashmap-lookup: tracefs is unavailable");
+	err = bpf_hashmap_lookup__attach(ctx.skel);
+	if (err)
+		bench_fatal("failed to attach bpf-hashmap-lookup to sys_enter_getpgid: %s",
+			    strerror(-err));
+	ctx.window_start_ns = now_ns();
+}
+
+static void *producer(void *input)
+{
+	for (;;)
+		syscall(__NR_getpgid, 0);
+	return NULL;
+}
+
+static void measure(struct bench_res *res)
+{
+	/* the runner calls us once per second; warm-up is the first warmup_sec */
+	if (++ctx.measure_calls == env.warmup_sec)
+		ctx.window_start_ns = now_ns();
+}
+
+static int read_cpu_state(void)
+{
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(ctx.skel->maps.cpu_state), &zero, ctx.cpus))
+		return -errno;
+	return 0;
+}
+
+/* the timings of one CPU that started after the warm-up, as rates */
+static int cpu_rates(const struct hashmap_lookup_cpu *c, double *rates, double *dur_sum)
+{
+	int n = 0, i, slots;
+
+	slots = c->nr_samples < HASHMAP_LOOKUP_NR_SLOTS ? c->nr_samples : HASHMAP_LOOKUP_NR_SLOTS;
+	*dur_sum = 0;
+	for (i = 0; i < slots; i++) {
+		if (c->dur_ns[i] == 0 || c->start_ns[i] < (__u64)ctx.window_start_ns)
+			continue;
+		rates[n++] = args.nr_loops * 1e9 / c->dur_ns[i];
+		*dur_sum += c->dur_ns[i];
+	}
+	return n;
+}
+
+static void report_final(struct bench_res res[], int res_cnt)
+{
+	double rates[HASHMAP_LOOKUP_NR_SLOTS], dur_sum;
+	unsigned long long misses = 0, loop_errors = 0;
+	int cpu, n, reported = 0, err;
+	struct stats st;
+
+	err = read_cpu_state();
+	if (err)
+		bench_fatal("failed to read bpf-hashmap-lookup's timings: %s", strerror(-err));
+	for (cpu = 0; cpu < ctx.nr_cpus; cpu++) {
+		misses += ctx.cpus[cpu].misses;
+		loop_errors += ctx.cpus[cpu].loop_errors;
+	}
+	/* a miss means we timed something other than found lookups */
+	if (misses)
+		bench_fatal("%llu lookups missed: every one of the %u filled keys should be found, the results are invalid",
+			    misses, args.nr_entries);
+	if (loop_errors)
+		bench_fatal("%llu bpf_loop() calls stopped early: the timings do not cover --nr_loops %u lookups",
+			    loop_errors, args.nr_loops);
+
+	for (cpu = 0; cpu < ctx.nr_cpus; cpu++) {
+		n = cpu_rates(&ctx.cpus[cpu], rates, &dur_sum);
+		if (!n)
+			continue;
+		reported++;
+		stats_compute(rates, n, &st);
+		if (!env.quiet)
+			printf("cpu%02d: lookup %.3lfM \u00B1 %.3lfM events/sec (approximated from %d samples of ~%.0lfms)\n",
+			       cpu, st.mean / 1e6, st.stddev / 1e6, n, dur_sum / n / 1e6);
+		else if (env.affinity)
+			/* pinned: the caller chose the CPU, give a script the bare number */
+			printf("%.3lf\n", st.mean / 1e6);
+		else
+			printf("cpu%02d %.3lf\n", cpu, st.mean / 1e6);
+	}
+	if (!reported)
+		bench_fatal("no lookup timing finished after the warm-up: run longer (-d) or do fewer lookups per timing (--nr_loops)");
+}
+
+const struct bench bench_bpf_hashmap_lookup = {
+	.name = "bpf-hashmap-lookup",
+	.desc = "time bpf_map_lookup_elem() on a hash map of a given shape, per CPU",
+	.argp = &bench_hashmap_lookup_argp,
+	.validate = validate,
+	.setup = setup,
+	.producer_thread = producer,
+	.measure = measure,
+	.report_final = report_final,
+	.teardown = teardown,
+};

@@ -32,11 +32,21 @@ struct env env = {
 extern const struct bench bench_count_global;
 extern const struct bench bench_count_local;
 extern const struct bench bench_bpf_hashmap_lookup;
+extern const struct bench bench_hash_lookup;
+extern const struct bench bench_array_lookup;
+extern const struct bench bench_percpu_hash_lookup;
+extern const struct bench bench_percpu_array_lookup;
+extern const struct bench bench_lru_hash_lookup;
 
 static const struct bench *benchs[] = {
 	&bench_count_global,
 	&bench_count_local,
 	&bench_bpf_hashmap_lookup,
+	&bench_hash_lookup,
+	&bench_array_lookup,
+	&bench_percpu_hash_lookup,
+	&bench_percpu_array_lookup,
+	&bench_lru_hash_lookup,
 };
 
 static const struct bench *bench;

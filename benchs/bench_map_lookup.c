@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lookup microbenchmarks, one per map type: each producer's getpgid()
+ * runs MAP_LOOKUP_PER_TRIGGER lookups of existing keys, and every lookup
+ * is a hit.  Hits are counted in BPF per producer thread, so the runner
+ * gets per-producer rates, not just a total.
+ */
+#define _GNU_SOURCE
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bench.h"
+#include "progs/lookup_shared.h"
+#include "map_lookup.skel.h"
+
+_Static_assert(MAP_LOOKUP_MAX_PRODUCERS >= BENCH_MAX_THREADS,
+	       "every producer the runner may start needs its own counter");
+
+enum lookup_type {
+	LOOKUP_HASH,
+	LOOKUP_ARRAY,
+	LOOKUP_PERCPU_HASH,
+	LOOKUP_PERCPU_ARRAY,
+	LOOKUP_LRU_HASH,
+	LOOKUP_TYPE_CNT,
+};
+
+static struct {
+	struct map_lookup *skel;
+	struct bpf_link *link;
+	int producers_fd;
+	/* first error a producer hit registering itself, as -errno */
+	long reg_err;
+	int reg_failed_idx;
+} ctx;
+
+static void validate(void)
+{
+	if (check_bpf_privileges())
+		exit(1);
+}
+
+static void teardown(void)
+{
+	bpf_link__destroy(ctx.link);
+	ctx.link = NULL;
+	map_lookup__destroy(ctx.skel);
+	ctx.skel = NULL;
+}
+
+static struct bpf_program *type_prog(enum lookup_type t)
+{
+	switch (t) {
+	case LOOKUP_HASH:
+		return ctx.skel->progs.hash_lookup;
+	case LOOKUP_ARRAY:
+		return ctx.skel->progs.array_lookup;
+	case LOOKUP_PERCPU_HASH:
+		return ctx.skel->progs.pcpu_hash_lkup;
+	case LOOKUP_PERCPU_ARRAY:
+		return ctx.skel->progs.pcpu_array_lkup;
+	default:
+		return ctx.skel->progs.lru_hash_lookup;
+	}
+}
+
+static struct bpf_map *type_map(enum lookup_type t)
+{
+	switch (t) {
+	case LOOKUP_HASH:
+		return ctx.skel->maps.hash_map;
+	case LOOKUP_ARRAY:
+		return ctx.skel->maps.array_map;
+	case LOOKUP_PERCPU_HASH:
+		return ctx.skel->maps.pcpu_hash_map;
+	case LOOKUP_PERCPU_ARRAY:
+		return ctx.skel->maps.pcpu_array_map;
+	default:
+		return ctx.skel->maps.lru_hash_map;
+	}
+}
+
+static int fill_map(enum lookup_type t)
+{
+	bool percpu = t == LOOKUP_PERCPU_HASH || t == LOOKUP_PERCPU_ARRAY;
+	bool array = t == LOOKUP_ARRAY || t == LOOKUP_PERCPU_ARRAY;
+	int fd = bpf_map__fd(type_map(t)), nr_cpus = 1, err = 0, i;
+	__u64 *values;
+	__u32 key;
+
+	if (percpu) {
+		nr_cpus = libbpf_num_possible_cpus();
+		if (nr_cpus <= 0)
+			return nr_cpus ? nr_cpus : -EINVAL;
+	}
+	values = calloc(nr_cpus, sizeof(*values));
+	if (!values)
+		return -ENOMEM;
+	for (key = 0; key < MAP_LOOKUP_FILL; key++) {
+		for (i = 0; i < nr_cpus; i++)
+			values[i] = key;
+		/* array slots always exist; a hash key must not exist yet */
+		if (bpf_map_update_elem(fd, &key, values, array ? BPF_ANY : BPF_NOEXIST)) {
+			err = -errno;
+			break;
+		}
+	}
+	free(values);
+	return err;
+}
+
+static void setup(enum lookup_type type, const char *name)
+{
+	struct stat ns;
+	int err, t;
+
+	if (stat("/proc/self/ns/pid", &ns))
+		bench_fatal("failed to stat /proc/self/ns/pid: %s", strerror(errno));
+	ctx.skel = map_lookup__open();
+	if (!ctx.skel)
+		bench_fatal("failed to open %s skeleton: %s", name, strerror(errno));
+	ctx.skel->rodata->pidns_dev = ns.st_dev;
+	ctx.skel->rodata->pidns_ino = ns.st_ino;
+	ctx.skel->rodata->bench_tgid = getpid();
+	/* only the measured map type's program and map exist in the kernel */
+	for (t = 0; t < LOOKUP_TYPE_CNT; t++) {
+		bpf_program__set_autoload(type_prog(t), t == (int)type);
+		bpf_map__set_autocreate(type_map(t), t == (int)type);
+	}
+	err = map_lookup__load(ctx.skel);
+	if (err)
+		bench_fatal("failed to load %s's BPF program: %s", name, strerror(-err));
+	ctx.producers_fd = bpf_map__fd(ctx.skel->maps.producers);
+	err = fill_map(type);
+	if (err)
+		bench_fatal("failed to fill %s's map: %s", name, strerror(-err));
+	if (ensure_tracefs())
+		bench_fatal("failed to attach %s: tracefs is unavailable", name);
+	ctx.link = bpf_program__attach(type_prog(type));
+	if (!ctx.link)
+		bench_fatal("failed to attach %s to sys_enter_getpgid: %s", name, strerror(errno));
+}
+
+static void *producer(void *input)
+{
+	__u32 idx = (long)input, tid = gettid();
+
+	/* the BPF side credits lookups to the producer by thread id */
+	if (bpf_map_update_elem(ctx.producers_fd, &tid, &idx, BPF_ANY)) {
+		if (__atomic_exchange_n(&ctx.reg_err, -errno, __ATOMIC_RELAXED) == 0)
+			ctx.reg_failed_idx = idx;
+		return NULL;
+	}
+	for (;;)
+		syscall(__NR_getpgid, 0);
+	return NULL;
+}
+
+static void measure(struct bench_res *res)
+{
+	long err = __atomic_load_n(&ctx.reg_err, __ATOMIC_RELAXED), v;
+	__u64 misses;
+	int i;
+
+	if (err)
+		bench_fatal("failed to register producer #%d with the BPF program: %s",
+			    ctx.reg_failed_idx, strerror(-err));
+	misses = __atomic_load_n(&ctx.skel->bss->misses, __ATOMIC_RELAXED);
+	/* every key looked up was filled in: a miss means a broken benchmark */
+	if (misses)
+		bench_fatal("%llu lookups missed: every looked-up key should exist, the results are invalid",
+			    (unsigned long long)misses);
+	res->hits = 0;
+	for (i = 0; i < env.producer_cnt; i++) {
+		v = atomic_swap((long *)&ctx.skel->bss->prod_hits[i].hits, 0);
+		res->prod_hits[i] = v;
+		res->hits += v;
+	}
+	res->has_prod_hits = true;
+}
+
+#define LOOKUP_BENCH(sym, bench_name, type, description)		\
+static void sym##_setup(void)						\
+{									\
+	setup(type, bench_name);					\
+}									\
+									\
+const struct bench sym = {						\
+	.name = bench_name,						\
+	.desc = description,						\
+	.validate = validate,						\
+	.setup = sym##_setup,						\
+	.producer_thread = producer,					\
+	.measure = measure,						\
+	.report_progress = hits_drops_report_progress,			\
+	.report_final = hits_drops_report_final,			\
+	.teardown = teardown,						\
+	.metrics = hits_drops_metrics,					\
+}
+
+LOOKUP_BENCH(bench_hash_lookup, "hash-lookup", LOOKUP_HASH,
+	     "64 lookups per getpgid() in a preallocated hash map");
+LOOKUP_BENCH(bench_array_lookup, "array-lookup", LOOKUP_ARRAY,
+	     "64 lookups per getpgid() in an array map");
+LOOKUP_BENCH(bench_percpu_hash_lookup, "percpu-hash-lookup", LOOKUP_PERCPU_HASH,
+	     "64 lookups per getpgid() in a preallocated per-CPU hash map");
+LOOKUP_BENCH(bench_percpu_array_lookup, "percpu-array-lookup", LOOKUP_PERCPU_ARRAY,
+	     "64 lookups per getpgid() in a per-CPU array map");
+LOOKUP_BENCH(bench_lru_hash_lookup, "lru-hash-lookup", LOOKUP_LRU_HASH,
+	     "64 lookups per getpgid() in an LRU hash map");

@@ -9,7 +9,7 @@
  * warm-up ends, and report_final() reads the timings taken after it.
  */
 #define _GNU_SOURCE
-#include <math.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -211,6 +211,15 @@ static void setup(void)
 
 static void *producer(void *input)
 {
+	long idx = (long)input;
+
+	/*
+	 * The runner pins a producer only after starting it, so its first
+	 * getpgid() may run elsewhere; with -a a timing taken there would
+	 * add a line for a CPU nobody asked for.  Wait for the pinning.
+	 */
+	while (env.affinity && __atomic_load_n(&env.prod_cpu[idx], __ATOMIC_ACQUIRE) < 0)
+		sched_yield();
 	for (;;)
 		syscall(__NR_getpgid, 0);
 	return NULL;

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lookup wrapper scripts end to end with a short RUN_BENCH, run from
+# another directory: one line per configuration, each with a rate.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+require_bpf
+
+BENCHS_DIR=$(cd "$(dirname "$0")/../benchs" && pwd)
+export RUN_BENCH="$BENCH -w0 -d1 -a"
+cd "$TEST_TMP" || exit 1
+
+out=$TEST_TMP/hashmap
+rc=0
+"$BENCHS_DIR/run_bench_bpf_hashmap_lookup.sh" >"$out" 2>"$out.err" || rc=$?
+ok "$rc" "run_bench_bpf_hashmap_lookup.sh: exit status 0"
+[ "$rc" -eq 0 ] || diag "$(head -c 1000 "$out.err")"
+diag "$(cat "$out")"
+for ks in 4 8 16 32 64 128; do
+	like "$out" "^key_size $ks +[0-9]+\\.[0-9]{3} M/s\$" "key_size $ks: one rate"
+done
+for n in 100 1000 10000 100000; do
+	like "$out" "^nr_entries $n, max_entries $n +[0-9]+\\.[0-9]{3} M/s\$" "nr_entries $n: one rate"
+done
+[ "$(grep -c ' M/s$' "$out")" -eq 10 ] &&
+	grep ' M/s$' "$out" | awk '$(NF - 1) <= 0 { bad = 1 } END { exit bad }'
+ok $? "exactly 10 result lines, every rate positive"
+
+out=$TEST_TMP/map
+rc=0
+"$BENCHS_DIR/run_bench_map_lookup.sh" >"$out" 2>"$out.err" || rc=$?
+ok "$rc" "run_bench_map_lookup.sh: exit status 0"
+[ "$rc" -eq 0 ] || diag "$(head -c 1000 "$out.err")"
+diag "$(cat "$out")"
+for b in hash-lookup array-lookup percpu-hash-lookup percpu-array-lookup lru-hash-lookup; do
+	like "$out" "^$b +[0-9]+\\.[0-9]{3} ± [0-9]+\\.[0-9]{3}M/s \\(drops 0\\.000 ± 0\\.000M/s\\)\$" \
+		"$b: one line with a hit rate and no drops"
+done
+[ "$(grep -c 'M/s (drops' "$out")" -eq 5 ] &&
+	grep 'M/s (drops' "$out" | awk '$2 <= 0 { bad = 1 } END { exit bad }'
+ok $? "exactly 5 result lines, every rate positive"
+
+# a failing bench fails the script instead of printing an empty line
+for s in run_bench_bpf_hashmap_lookup.sh run_bench_map_lookup.sh; do
+	rc=0
+	RUN_BENCH="$BENCH -w0 -d1 -c 1" "$BENCHS_DIR/$s" >"$out" 2>"$out.err" || rc=$?
+	[ "$rc" -ne 0 ] && grep -q consumers "$out.err"
+	ok $? "$s: a failing bench fails the script (rc $rc)"
+done
+
+done_testing

@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lookup microbenchmarks on the real kernel: each runs, reports a
+# positive hit rate with no drops, and leaves nothing loaded.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+require_bpf
+
+PROGS='hash_lookup|array_lookup|pcpu_hash_lkup|pcpu_array_lkup|lru_hash_lookup'
+BENCHS='hash-lookup array-lookup percpu-hash-lookup percpu-array-lookup lru-hash-lookup'
+SUMMARY='^Summary: hits +([0-9]+\.[0-9]{3}) ± [0-9]+\.[0-9]{3}M/s \( *([0-9]+\.[0-9]{3})M/prod\), drops +([0-9]+\.[0-9]{3}) ± [0-9]+\.[0-9]{3}M/s$'
+
+# summary_ok <file> <producers>: hits > 0, hits/prod = hits/producers, no drops
+summary_ok() {
+	local line
+
+	line=$(grep -E "$SUMMARY" "$1" | tail -n1)
+	[ -n "$line" ] || return 1
+	sed -E "s#$SUMMARY#\\1 \\2 \\3#" <<< "$line" |
+		awk -v p="$2" '{ exit !($1 > 0 && $3 == 0 && ($1 / p - $2) ^ 2 < 0.0001) }'
+}
+
+for b in $BENCHS; do
+	out=$TEST_TMP/$b
+	rc=0
+	run_bench "$out" -w0 -d1 "$b" || rc=$?
+	ok "$rc" "$b: exit status 0"
+	[ "$rc" -eq 0 ] || diag "$(head -c 1000 "$out.err")"
+	summary_ok "$out" 1
+	ok $? "$b: positive hit rate, no drops"
+	diag "$(grep Summary "$out")"
+	like "$out" '^Iter +0 \(.*\): hits +[0-9]+\.[0-9]{3}M/s' "$b: a progress line per second"
+done
+
+# two pinned producers on every map type that shares one map among CPUs
+for b in hash-lookup array-lookup; do
+	out=$TEST_TMP/$b-p2
+	rc=0
+	run_bench "$out" -w0 -d1 -p2 -a "$b" || rc=$?
+	ok "$rc" "$b -p2 -a: exit status 0"
+	summary_ok "$out" 2
+	ok $? "$b -p2 -a: positive hit rate, per-producer rate is half"
+	diag "$(grep Summary "$out")"
+done
+
+[ "$(loaded_bench_progs "$PROGS")" -eq 0 ]
+ok $? "nothing left loaded after the runs"
+
+# consumers are refused before anything is loaded
+out=$TEST_TMP/cons
+rc=0
+run_bench "$out" -c 1 hash-lookup || rc=$?
+[ "$rc" -ne 0 ] && [ "$(wc -l < "$out.err")" -eq 1 ] && [ ! -s "$out" ] &&
+	[ "$(loaded_bench_progs "$PROGS")" -eq 0 ]
+ok $? "-c 1 refused in one line, nothing loaded"
+diag "$(cat "$out.err")"
+
+done_testing

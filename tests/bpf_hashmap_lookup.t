@@ -35,7 +35,9 @@ ok_run() {
 
 	shift 2
 	run_bench "$out" "$@" || rc=$?
-	ok "$rc" "$desc: exit status 0"
+	# stderr too: sanitizer reports and libbpf warnings land there
+	[ "$rc" -eq 0 ] && [ ! -s "$out.err" ]
+	ok $? "$desc: exit status 0, nothing on stderr"
 	if [ "$rc" -ne 0 ] || [ -s "$out.err" ]; then
 		diag "rc $rc, stderr: $(head -c 1000 "$out.err")"
 	fi

@@ -152,6 +152,14 @@ extern const struct bench_metric hits_drops_metrics[];
 void metric_stats(const struct bench_metric *m, struct bench_res res[], int res_cnt,
 		  struct stats *st);
 
+/*
+ * A metric whose values do not come from the per-second samples (e.g. the
+ * per-CPU lookup timings of bpf-hashmap-lookup): summarised in JSON with
+ * its values, so `bench compare` can test it like any other.
+ */
+int bench_add_extra_metric(const char *name, const char *unit, bool higher_is_better,
+			   const double *values, int n);
+
 /* results as data (results.c) */
 int bench_json_precheck(const char *path);
 int bench_json_write(const char *path, struct bench_res *res, int res_cnt, int warmup_cnt);

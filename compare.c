@@ -133,9 +133,23 @@ err:
 int compare_metric_stats(json_t *doc, const char *metric, struct stats *st)
 {
 	json_t *samples = json_object_get(doc, "samples"), *s, *v;
+	json_t *own = json_object_get(json_object_get(json_object_get(doc, "summary"), "metrics"),
+				      metric);
 	double *vals;
 	size_t i, n = 0;
 
+	/* a metric measured outside the samples carries its own values */
+	own = json_object_get(own, "values");
+	if (json_is_array(own)) {
+		vals = calloc(json_array_size(own) + 1, sizeof(*vals));
+		if (!vals)
+			return -ENOMEM;
+		json_array_foreach(own, i, v)
+			vals[n++] = json_is_number(v) ? json_number_value(v) : NAN;
+		stats_compute(vals, n, st);
+		free(vals);
+		return 0;
+	}
 	vals = calloc(json_array_size(samples) + 1, sizeof(*vals));
 	if (!vals)
 		return -ENOMEM;

@@ -42,6 +42,42 @@ void bench_opt_bool(struct bench_opts_out *out, const char *key, bool val)
 	json_object_set_new(out->obj, key, json_boolean(val));
 }
 
+/* ---- metrics from outside the samples ---- */
+
+#define MAX_EXTRA_METRICS 64
+
+static struct extra_metric {
+	char *name;
+	const char *unit;
+	bool higher_is_better;
+	double *values;
+	int n;
+} extras[MAX_EXTRA_METRICS];
+static int extra_cnt;
+
+int bench_add_extra_metric(const char *name, const char *unit, bool higher_is_better,
+			   const double *values, int n)
+{
+	struct extra_metric *e;
+
+	if (extra_cnt == MAX_EXTRA_METRICS)
+		return -E2BIG;
+	e = &extras[extra_cnt];
+	e->name = strdup(name);
+	e->values = malloc((n ? n : 1) * sizeof(*values));
+	if (!e->name || !e->values) {
+		free(e->name);
+		free(e->values);
+		return -ENOMEM;
+	}
+	memcpy(e->values, values, n * sizeof(*values));
+	e->n = n;
+	e->unit = unit;
+	e->higher_is_better = higher_is_better;
+	extra_cnt++;
+	return 0;
+}
+
 /* ---- warnings: printed once on stderr, kept for JSON ---- */
 
 #define MAX_WARNINGS 16
@@ -73,6 +109,11 @@ void bench_results_free(void)
 	for (i = 0; i < warning_cnt; i++)
 		free(warnings[i]);
 	warning_cnt = 0;
+	for (i = 0; i < extra_cnt; i++) {
+		free(extras[i].name);
+		free(extras[i].values);
+	}
+	extra_cnt = 0;
 }
 
 static int read_line(const char *path, char *buf, size_t sz)
@@ -440,6 +481,19 @@ static json_t *summary_json(struct bench_res *res, int res_cnt)
 		json_object_set_new(s, "unit", json_string(m->unit));
 		json_object_set_new(s, "higher_is_better", json_boolean(m->higher_is_better));
 		json_object_set_new(metrics, m->name, s);
+	}
+	for (i = 0; i < extra_cnt; i++) {
+		json_t *vals = json_array();
+		int j;
+
+		stats_compute(extras[i].values, extras[i].n, &st);
+		s = stats_json(&st);
+		json_object_set_new(s, "unit", json_string(extras[i].unit));
+		json_object_set_new(s, "higher_is_better", json_boolean(extras[i].higher_is_better));
+		for (j = 0; j < extras[i].n; j++)
+			json_array_append_new(vals, jnum(extras[i].values[j]));
+		json_object_set_new(s, "values", vals);
+		json_object_set_new(metrics, extras[i].name, s);
 	}
 	for (i = 0; i < res_cnt; i++)
 		fails += res[i].fails;

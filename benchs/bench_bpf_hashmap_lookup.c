@@ -211,15 +211,7 @@ static void setup(void)
 
 static void *producer(void *input)
 {
-	long idx = (long)input;
-
-	/*
-	 * The runner pins a producer only after starting it, so its first
-	 * getpgid() may run elsewhere; with -a a timing taken there would
-	 * add a line for a CPU nobody asked for.  Wait for the pinning.
-	 */
-	while (env.affinity && __atomic_load_n(&env.prod_cpu[idx], __ATOMIC_ACQUIRE) < 0)
-		sched_yield();
+	/* the runner creates producers already pinned: no stray first timing */
 	for (;;)
 		syscall(__NR_getpgid, 0);
 	return NULL;
@@ -261,8 +253,9 @@ static void report_final(struct bench_res res[], int res_cnt)
 {
 	double rates[HASHMAP_LOOKUP_NR_SLOTS], dur_sum;
 	unsigned long long misses = 0, loop_errors = 0;
-	int cpu, n, reported = 0, err;
+	int cpu, n, i, reported = 0, err;
 	struct stats st;
+	char name[32];
 
 	err = read_cpu_state();
 	if (err)
@@ -285,6 +278,13 @@ static void report_final(struct bench_res res[], int res_cnt)
 			continue;
 		reported++;
 		stats_compute(rates, n, &st);
+		snprintf(name, sizeof(name), "lookup_cpu%02d", cpu);
+		/* lookups per second, like the printed M events/sec */
+		for (i = 0; i < n; i++)
+			rates[i] /= 1e6;
+		err = bench_add_extra_metric(name, "M/s", true, rates, n);
+		if (err)
+			bench_fatal("failed to record %s: %s", name, strerror(-err));
 		if (!env.quiet)
 			printf("cpu%02d: lookup %.3lfM \u00B1 %.3lfM events/sec (approximated from %d samples of ~%.0lfms)\n",
 			       cpu, st.mean / 1e6, st.stddev / 1e6, n, dur_sum / n / 1e6);
@@ -298,6 +298,15 @@ static void report_final(struct bench_res res[], int res_cnt)
 		bench_fatal("no lookup timing finished after the warm-up: run longer (-d) or do fewer lookups per timing (--nr_loops)");
 }
 
+static void describe_opts(struct bench_opts_out *out)
+{
+	bench_opt_int(out, "key_size", args.key_size);
+	bench_opt_int(out, "map_flags", args.map_flags);
+	bench_opt_int(out, "max_entries", args.max_entries);
+	bench_opt_int(out, "nr_entries", args.nr_entries);
+	bench_opt_int(out, "nr_loops", args.nr_loops);
+}
+
 const struct bench bench_bpf_hashmap_lookup = {
 	.name = "bpf-hashmap-lookup",
 	.desc = "time bpf_map_lookup_elem() on a hash map of a given shape, per CPU",
@@ -308,4 +317,5 @@ const struct bench bench_bpf_hashmap_lookup = {
 	.measure = measure,
 	.report_final = report_final,
 	.teardown = teardown,
+	.describe_opts = describe_opts,
 };

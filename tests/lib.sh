@@ -84,3 +84,21 @@ require_bpf() {
 loaded_bench_progs() {	# loaded_bench_progs <name regex>
 	bpftool prog show 2>/dev/null | grep -Ec -- "name ($1) " || true
 }
+
+# stderr_clean <file>: nothing on stderr but the runner's noise warnings
+# ("warning: ..."), which depend on the machine's load, not on correctness
+stderr_clean() {
+	! grep -qv '^warning: ' "$1"
+}
+
+# eventually <command...>: true once the command succeeds within 3 s; the
+# kernel frees a closed program's maps asynchronously
+eventually() {
+	local i
+
+	for i in $(seq 30); do
+		"$@" && return 0
+		[ "$i" -lt 30 ] && sleep 0.1
+	done
+	return 1
+}

@@ -61,8 +61,12 @@ def stats_ok: (t == "object") and (.n | isint)
 		"measured sample count differs from duration_sec"),
 	check(.summary.metrics; (t == "object") and length > 0 and all(.[]; stats_ok);
 		"summary.metrics malformed"),
-	check(.summary.metrics | keys; . == ($d.samples[0].metrics // {} | keys);
-		"summary.metrics and sample metrics name different metrics"),
+	check(.summary.metrics | keys; . as $k | ($d.samples[0].metrics // {} | keys) - $k == [];
+		"a sample metric is missing from summary.metrics"),
+	(.summary.metrics | to_entries[] | select(.key as $k | $d.samples[0].metrics // {} | has($k) | not) |
+		.key as $k | .value.n as $n |
+		check(.value.values; (t == "array") and all(.[]; isnum_or_null) and length == $n;
+			"summary.metrics.\($k) is in no sample, so needs its own \"values\" (n of them)")),
 	check(.summary.fails; isint; "summary.fails not an integer"),
 	check(.summary.peak_memory_bytes; isint_or_null; "summary.peak_memory_bytes not int/null"),
 	check(.summary.peak_memory_mib; isnum_or_null; "summary.peak_memory_mib not number/null"),

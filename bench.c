@@ -30,10 +30,12 @@ struct env env = {
 /* The benchmark table: the one place a benchmark is registered. */
 extern const struct bench bench_count_global;
 extern const struct bench bench_count_local;
+extern const struct bench bench_htab_mem;
 
 static const struct bench *benchs[] = {
 	&bench_count_global,
 	&bench_count_local,
+	&bench_htab_mem,
 };
 
 static const struct bench *bench;

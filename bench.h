@@ -124,6 +124,10 @@ void hits_drops_report_progress(int iter, struct bench_res *res, long delta_ns);
 void hits_drops_report_final(struct bench_res res[], int res_cnt);
 extern const struct bench_metric hits_drops_metrics[];
 
+/* statistics of one metric over samples, with stats_compute() */
+void metric_stats(const struct bench_metric *m, struct bench_res res[], int res_cnt,
+		  struct stats *st);
+
 /* per-sample rate helpers: counters normalised by the measured interval */
 static inline double rate_per_sec(long count, long delta_ns)
 {

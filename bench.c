@@ -30,11 +30,13 @@ struct env env = {
 /* The benchmark table: the one place a benchmark is registered. */
 extern const struct bench bench_count_global;
 extern const struct bench bench_count_local;
+extern const struct bench bench_trig_base;
 extern const struct bench bench_htab_mem;
 
 static const struct bench *benchs[] = {
 	&bench_count_global,
 	&bench_count_local,
+	&bench_trig_base,
 	&bench_htab_mem,
 };
 

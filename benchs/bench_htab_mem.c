@@ -51,6 +51,10 @@ static struct {
 
 static struct {
 	struct htab_mem_bench *skel;
+	/* producer_of_tid's fd: producers must not touch skel, which teardown frees */
+	int tid_map_fd;
+	/* set by teardown: a producer failing after it is not an error */
+	bool stopping;
 	struct bench_cgroup cg;
 	struct htab_mem_prod_stats *stats;	/* mmap()ed prod_stats map */
 	size_t stats_len;
@@ -154,6 +158,7 @@ static struct bpf_program *use_case_prog(struct htab_mem_bench *skel)
 static void htab_mem_teardown(void)
 {
 	pthread_mutex_lock(&teardown_lock);
+	__atomic_store_n(&ctx.stopping, true, __ATOMIC_RELAXED);
 	if (ctx.stats) {
 		munmap(ctx.stats, ctx.stats_len);
 		ctx.stats = NULL;
@@ -184,10 +189,6 @@ static void htab_mem_setup(void)
 	cg_setup_self(&ctx.cg, "bench-htab-mem");
 	if (ctx.cg.kind == CG_MEM_NONE)
 		fprintf(stderr, "memory usage unavailable: %s\n", ctx.cg.why);
-
-	err = ensure_tracefs();
-	if (err)
-		bench_fatal("htab-mem: cannot attach to the getpgid tracepoint without tracefs");
 
 	ctx.prev_ops = calloc(nprod, sizeof(*ctx.prev_ops));
 	if (!ctx.prev_ops)
@@ -232,6 +233,7 @@ static void htab_mem_setup(void)
 	err = htab_mem_bench__load(ctx.skel);
 	if (err)
 		bench_fatal("failed to load the htab-mem BPF program: %s", strerror(-err));
+	ctx.tid_map_fd = bpf_map__fd(ctx.skel->maps.producer_of_tid);
 
 	ctx.stats_len = (size_t)nprod * sizeof(*ctx.stats);
 	ctx.stats = mmap(NULL, ctx.stats_len, PROT_READ, MAP_SHARED,
@@ -252,7 +254,17 @@ static void htab_mem_setup(void)
 		}
 	}
 
-	err = htab_mem_bench__attach(ctx.skel);
+	/*
+	 * tracefs is needed only to attach, so make sure of it just before.
+	 * A tracefs that another process mounted may be unmounted by it at
+	 * any time: when the tracepoint is not found, check again (mounting
+	 * our own) and retry once.
+	 */
+	err = ensure_tracefs();
+	if (!err)
+		err = htab_mem_bench__attach(ctx.skel);
+	if (err == -ENOENT && !ensure_tracefs())
+		err = htab_mem_bench__attach(ctx.skel);
 	if (err)
 		bench_fatal("failed to attach the htab-mem BPF program: %s", strerror(-err));
 }
@@ -270,10 +282,13 @@ static void *htab_mem_producer(void *arg)
 	int err;
 
 	/* the program finds our slice (and role) by our thread id */
-	err = bpf_map_update_elem(bpf_map__fd(ctx.skel->maps.producer_of_tid), &tid, &val,
-				  BPF_ANY);
-	if (err)
+	err = bpf_map_update_elem(ctx.tid_map_fd, &tid, &val, BPF_ANY);
+	if (err) {
+		/* the run is being torn down (Ctrl-C right at the start) */
+		if (__atomic_load_n(&ctx.stopping, __ATOMIC_RELAXED))
+			return NULL;
 		bench_fatal("failed to register producer %ld: %s", idx, strerror(errno));
+	}
 
 	if (!args.use_case->paired) {
 		for (;;)

@@ -124,7 +124,7 @@ void hits_drops_report_progress(int iter, struct bench_res *res, long delta_ns);
 void hits_drops_report_final(struct bench_res res[], int res_cnt);
 extern const struct bench_metric hits_drops_metrics[];
 
-/* statistics of one metric over samples, with stats_compute() */
+/* statistics of one metric over samples (NaN values skipped) */
 void metric_stats(const struct bench_metric *m, struct bench_res res[], int res_cnt,
 		  struct stats *st);
 

@@ -57,7 +57,6 @@ static struct {
 	bool stopping;
 	struct bench_cgroup cg;
 	struct htab_mem_prod_stats *stats;	/* mmap()ed prod_stats map */
-	size_t stats_len;
 	/* one barrier per producer pair (add_del_on_diff_cpu) */
 	pthread_barrier_t *pairs;
 	/* cumulative counters at the previous sample */
@@ -155,26 +154,22 @@ static struct bpf_program *use_case_prog(struct htab_mem_bench *skel)
 	return skel->progs.htab_mem_no_op;
 }
 
+/*
+ * Undo what reaches outside the process: program, maps, cgroup, tracefs.
+ * Memory the sampler may still be reading (the counters' mapping,
+ * prev_ops) is left to process exit, since bench_fatal() can run this
+ * from a producer while the main thread samples.
+ */
 static void htab_mem_teardown(void)
 {
 	pthread_mutex_lock(&teardown_lock);
 	__atomic_store_n(&ctx.stopping, true, __ATOMIC_RELAXED);
-	if (ctx.stats) {
-		munmap(ctx.stats, ctx.stats_len);
-		ctx.stats = NULL;
-	}
-	/* detaches and unloads the program, frees the maps */
+	/* detaches and unloads the program; the maps go with their last user */
 	htab_mem_bench__destroy(ctx.skel);
 	ctx.skel = NULL;
-	/* after the skeleton, so nothing of ours is created in it any more */
 	cg_destroy(&ctx.cg);
 	release_tracefs();
-	free(ctx.prev_ops);
-	ctx.prev_ops = NULL;
-	/*
-	 * The pair barriers are not destroyed: producers may be blocked in
-	 * them, and they end with the process.
-	 */
+	/* the pair barriers stay too: producers may be blocked in them */
 	pthread_mutex_unlock(&teardown_lock);
 }
 
@@ -235,8 +230,7 @@ static void htab_mem_setup(void)
 		bench_fatal("failed to load the htab-mem BPF program: %s", strerror(-err));
 	ctx.tid_map_fd = bpf_map__fd(ctx.skel->maps.producer_of_tid);
 
-	ctx.stats_len = (size_t)nprod * sizeof(*ctx.stats);
-	ctx.stats = mmap(NULL, ctx.stats_len, PROT_READ, MAP_SHARED,
+	ctx.stats = mmap(NULL, (size_t)nprod * sizeof(*ctx.stats), PROT_READ, MAP_SHARED,
 			 bpf_map__fd(ctx.skel->maps.prod_stats), 0);
 	if (ctx.stats == MAP_FAILED) {
 		ctx.stats = NULL;

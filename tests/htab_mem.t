@@ -76,13 +76,45 @@ fi
 TRACEFS_BEFORE=$(tracefs_mounts)
 diag "tracefs mounts at the start: $TRACEFS_BEFORE"
 
+# watchdog <pid>: a hung run must fail its test, not stall the suite:
+# SIGINT after 60 s (the bench cleans up), SIGKILL 15 s later
+watchdog() {
+	local pid=$1
+
+	(
+		sleep 60
+		kill -INT "$pid" 2>/dev/null && echo "# watchdog: SIGINT to hung run $pid" >&2
+		sleep 15
+		kill -KILL "$pid" 2>/dev/null
+	) </dev/null >/dev/null &
+	WATCHDOG=$!
+}
+
+# reap <pid>: wait for a run under a watchdog; its status
+reap() {
+	local rc
+
+	wait "$1"
+	rc=$?
+	kill "$WATCHDOG" 2>/dev/null
+	wait "$WATCHDOG" 2>/dev/null
+	return $rc
+}
+
 # run_htab <out> <args...>: run the bench, set RUN_PID, return its status
 run_htab() {
-	local out=$1
+	local out=$1 start rc
 	shift
+	start=$SECONDS
 	"$BENCH" "$@" >"$out" 2>"$out.err" &
 	RUN_PID=$!
-	wait "$RUN_PID"
+	watchdog "$RUN_PID"
+	reap "$RUN_PID"
+	rc=$?
+	if [ $((SECONDS - start)) -gt 30 ]; then
+		diag "slow run ($((SECONDS - start)) s, exit $rc): $*" "$(cat "$out.err")"
+	fi
+	return $rc
 }
 
 # check_clean <pid> <what>: nothing of that run is left behind
@@ -213,6 +245,7 @@ for sig in INT TERM; do
 	out="$TEST_TMP/sig$sig"
 	"$BENCH" -w1 -d30 -p2 htab-mem --use-case overwrite >"$out" 2>"$out.err" &
 	pid=$!
+	watchdog "$pid"
 	wait_iter "$out" "$pid"
 	ok $? "SIG$sig: the run got going"
 	if [ -n "$CG_PARENT" ]; then
@@ -223,7 +256,7 @@ for sig in INT TERM; do
 	assert "SIG$sig: mid-run, only the chosen use case's program is loaded ($progs)" \
 		[ "$progs" = "name htab_mem_overwrite " ]
 	kill -s "$sig" "$pid"
-	wait "$pid"
+	reap "$pid"
 	rc=$?
 	want=130
 	[ "$sig" = TERM ] && want=143
@@ -236,9 +269,10 @@ if [ -n "$CG_PARENT" ]; then
 	out="$TEST_TMP/kill"
 	"$BENCH" -w1 -d30 -p2 htab-mem >"$out" 2>"$out.err" &
 	pid=$!
+	watchdog "$pid"
 	wait_iter "$out" "$pid"
 	kill -KILL "$pid"
-	wait "$pid" 2>/dev/null
+	reap "$pid" 2>/dev/null
 	[ -d "$CG_PARENT/bench-htab-mem.$pid" ]
 	ok $? "SIGKILL: the killed run's cgroup is left behind"
 	# the killed run could not unmount tracefs: do it for it
@@ -253,19 +287,26 @@ if [ -n "$CG_PARENT" ]; then
 fi
 
 # ---- two runs at once ----
+start=$SECONDS
 "$BENCH" -w1 -d1 -p2 htab-mem >"$TEST_TMP/c1" 2>"$TEST_TMP/c1.err" &
 p1=$!
+watchdog "$p1"
+w1=$WATCHDOG
 "$BENCH" -w1 -d1 -p2 htab-mem >"$TEST_TMP/c2" 2>"$TEST_TMP/c2.err" &
 p2=$!
-wait "$p1"
-r1=$?
-wait "$p2"
+watchdog "$p2"
+reap "$p2"
 r2=$?
+WATCHDOG=$w1
+reap "$p1"
+r1=$?
+diag "concurrent runs took $((SECONDS - start)) s"
 if [ $r1 -eq 0 ] && [ $r2 -eq 0 ]; then
 	ok 0 "concurrent: both runs succeed"
 else
 	ok 1 "concurrent: both runs succeed ($r1, $r2)"
-	diag "$(cat "$TEST_TMP/c1.err" "$TEST_TMP/c2.err")"
+	diag "run 1:" "$(cat "$TEST_TMP/c1" "$TEST_TMP/c1.err")" \
+		"run 2:" "$(cat "$TEST_TMP/c2" "$TEST_TMP/c2.err")"
 fi
 like "$TEST_TMP/c1" '^Summary: per-prod-op' "concurrent: first run has a Summary"
 like "$TEST_TMP/c2" '^Summary: per-prod-op' "concurrent: second run has a Summary"

@@ -37,6 +37,8 @@ extern const struct bench bench_array_lookup;
 extern const struct bench bench_percpu_hash_lookup;
 extern const struct bench bench_percpu_array_lookup;
 extern const struct bench bench_lru_hash_lookup;
+extern const struct bench bench_trig_base;
+extern const struct bench bench_htab_mem;
 
 static const struct bench *benchs[] = {
 	&bench_count_global,
@@ -47,6 +49,8 @@ static const struct bench *benchs[] = {
 	&bench_percpu_hash_lookup,
 	&bench_percpu_array_lookup,
 	&bench_lru_hash_lookup,
+	&bench_trig_base,
+	&bench_htab_mem,
 };
 
 static const struct bench *bench;

@@ -1,28 +1,117 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Temporary minimal run_common.sh for the lookup wrapper scripts; the
-# real one comes with htab-mem and replaces this file when merged.
+# Helpers shared by the benchs/run_bench_*.sh wrapper scripts.  Source it
+# first thing:
+#
+#	source "$(dirname "${BASH_SOURCE[0]}")/run_common.sh"
+#
+# It sets BENCH_ROOT to the source tree and changes into it, so a relative
+# command in RUN_BENCH (the default "./bench -w3 -d10 -a", or one the user
+# gives) means the tree's binary whatever directory the script is run from.
+#
+#   RUN_BENCH                the runner and its common options; the wrapper
+#                            appends the benchmark name and its options
+#   run_bench ARGS...        run $RUN_BENCH ARGS...; stdout is the bench's
+#                            output, stderr passes through
+#   header TITLE             a blank line, TITLE, and a line of '=' under it
+#   default_producers        the even number of CPUs available, 2..8
+#   summary_line OUTPUT      the last "Summary:" line of a bench's output;
+#                            fails (status 1) when there is none
+#   field LINE LABEL         the text after "LABEL" up to the next comma, blanks
+#                            squeezed: field "$s" per-prod-op -> "93.56 ± 0.03k/s"
+#   field_num LINE LABEL     the first number after "LABEL": -> "93.56"
+#   summarize NAME OUTPUT    "NAME<pad> <Summary line without 'Summary: '>", a
+#                            generic one-line result for benchmarks without
+#                            their own formatter
+#   bench_failed NAME STATUS print "NAME<pad> FAILED (exit STATUS)" and remember
+#                            it; finish returns non-zero afterwards
+#   finish                   the script's exit status: 1 if any bench failed
 
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-RUN_BENCH=${RUN_BENCH:-"$BENCH_DIR/bench -w3 -d10 -a"}
+BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$BENCH_ROOT" || exit 1
 
-header() {	# header <text>: a section title, underlined
-	printf '\n%s\n' "$1"
-	printf '%*s\n' "${#1}" '' | tr ' ' '='
+RUN_BENCH=${RUN_BENCH:-./bench -w3 -d10 -a}
+BENCH_FAILURES=0
+
+# width of the name column in one-line results
+NAME_WIDTH=20
+
+run_bench() {
+	local -a cmd
+
+	read -r -a cmd <<<"$RUN_BENCH"
+	"${cmd[@]}" "$@"
 }
 
-hits() {	# hits <Summary line>: "mean ± stddevM/s" of the hits
-	sed -nE 's/.*hits +([0-9.]+ ± [0-9.]+M\/s).*/\1/p' <<< "$1"
+header() {
+	local title=$1
+
+	printf '\n%s\n' "$title"
+	printf '%*s\n' "${#title}" '' | tr ' ' '='
 }
 
-drops() {	# drops <Summary line>: "mean ± stddevM/s" of the drops
-	sed -nE 's/.*drops +([0-9.]+ ± [0-9.]+M\/s).*/\1/p' <<< "$1"
+default_producers() {
+	local n
+
+	n=$(nproc 2>/dev/null || echo 2)
+	n=$((n - n % 2))
+	if [ "$n" -lt 2 ]; then
+		n=2
+	elif [ "$n" -gt 8 ]; then
+		n=8
+	fi
+	echo "$n"
 }
 
-summarize() {	# summarize <name> <bench output>: one line from its Summary
-	local summary
+summary_line() {
+	local line
 
-	summary=$(grep '^Summary:' <<< "$2" | tail -n1)
-	printf '%-20s %s (drops %s)\n' "$1" "$(hits "$summary")" "$(drops "$summary")"
+	line=$(grep '^Summary:' <<<"$1" | tail -n1)
+	[ -n "$line" ] || return 1
+	echo "$line"
+}
+
+field() {
+	local line=$1 label=$2
+
+	case "$line" in
+	*"$label "*) ;;
+	*) return 1 ;;
+	esac
+	line=${line#*"$label "}
+	line=${line%%,*}
+	# squeeze blanks: the bench pads numbers for its own columns
+	# shellcheck disable=SC2086
+	set -- $line
+	echo "$*"
+}
+
+field_num() {
+	local v
+
+	v=$(field "$1" "$2") || return 1
+	v=$(grep -Eo -- '-?[0-9]+(\.[0-9]+)?' <<<"$v" | head -n1)
+	[ -n "$v" ] || return 1
+	echo "$v"
+}
+
+summarize() {
+	local name=$1 s
+
+	if ! s=$(summary_line "$2"); then
+		printf '%-*s no Summary line in the output\n' "$NAME_WIDTH" "$name"
+		BENCH_FAILURES=$((BENCH_FAILURES + 1))
+		return 1
+	fi
+	printf '%-*s %s\n' "$NAME_WIDTH" "$name" "${s#Summary: }"
+}
+
+bench_failed() {
+	printf '%-*s FAILED (exit %s)\n' "$NAME_WIDTH" "$1" "$2"
+	BENCH_FAILURES=$((BENCH_FAILURES + 1))
+}
+
+finish() {
+	[ "$BENCH_FAILURES" -eq 0 ]
 }

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup_helpers.h"
+
+/* mountinfo escapes blanks and backslashes as \ooo */
+static void unescape_octal(char *s)
+{
+	char *out = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 4;
+		} else {
+			*out++ = *s++;
+		}
+	}
+	*out = '\0';
+}
+
+/* is word one of the comma-separated tokens of list? */
+static bool has_token(const char *list, const char *word, const char *seps)
+{
+	size_t n = strlen(word);
+	const char *p = list;
+
+	while (*p) {
+		size_t len = strcspn(p, seps);
+
+		if (len == n && !strncmp(p, word, n))
+			return true;
+		p += len;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
+static int copy_str(char *dst, size_t sz, const char *src)
+{
+	if (strlen(src) >= sz)
+		return -ENAMETOOLONG;
+	strcpy(dst, src);
+	return 0;
+}
+
+int cg_roots_from_mountinfo(const char *mountinfo, struct cg_roots *roots)
+{
+	char *line = NULL, *f[32], *sep, *save;
+	size_t cap = 0;
+	FILE *fp;
+	int n, i;
+
+	memset(roots, 0, sizeof(*roots));
+	fp = fopen(mountinfo, "re");
+	if (!fp)
+		return -errno;
+	while (getline(&line, &cap, fp) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		n = 0;
+		for (sep = strtok_r(line, " ", &save); sep && n < (int)(sizeof(f) / sizeof(f[0]));
+		     sep = strtok_r(NULL, " ", &save))
+			f[n++] = sep;
+		/* id parent dev root mountpoint opts [optional...] - fstype source superopts */
+		for (i = 6; i < n && strcmp(f[i], "-"); i++)
+			;
+		if (n < 6 || i + 3 >= n)
+			continue;
+		unescape_octal(f[3]);
+		unescape_octal(f[4]);
+		if (!strcmp(f[i + 1], "cgroup2") && !roots->v2[0]) {
+			if (copy_str(roots->v2, sizeof(roots->v2), f[4]) ||
+			    copy_str(roots->v2_base, sizeof(roots->v2_base), f[3]))
+				roots->v2[0] = '\0';
+		} else if (!strcmp(f[i + 1], "cgroup") &&
+			   has_token(f[i + 3], "memory", ",") && !roots->v1_mem[0]) {
+			if (copy_str(roots->v1_mem, sizeof(roots->v1_mem), f[4]) ||
+			    copy_str(roots->v1_mem_base, sizeof(roots->v1_mem_base), f[3]))
+				roots->v1_mem[0] = '\0';
+		}
+	}
+	free(line);
+	fclose(fp);
+	return 0;
+}
+
+/*
+ * Turn a cgroup path as /proc/<pid>/cgroup shows it into a directory
+ * under a mount whose root is the cgroup "base" (not "/" when a subtree
+ * is bind-mounted, as in some containers).  -ENOENT when the cgroup is
+ * not visible under that mount.
+ */
+static int cg_dir(const char *mnt, const char *base, const char *cgpath, char *out, size_t sz)
+{
+	size_t blen = strlen(base);
+	const char *rel = cgpath;
+	int n;
+
+	if (strcmp(base, "/")) {
+		if (strncmp(cgpath, base, blen) || (cgpath[blen] && cgpath[blen] != '/'))
+			return -ENOENT;
+		rel = cgpath + blen;
+	}
+	while (*rel == '/')
+		rel++;
+	n = snprintf(out, sz, "%s%s%s", mnt, *rel ? "/" : "", rel);
+	if (n < 0 || (size_t)n >= sz)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* first line of dir/name into buf (newline stripped) */
+static int read_line(const char *dir, const char *name, char *buf, size_t sz)
+{
+	char path[PATH_MAX];
+	FILE *fp;
+	int n;
+
+	n = snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	fp = fopen(path, "re");
+	if (!fp)
+		return -errno;
+	if (!fgets(buf, sz, fp))
+		buf[0] = '\0';
+	fclose(fp);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static bool file_exists(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	int n;
+
+	n = snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return n > 0 && (size_t)n < sizeof(path) && !access(path, F_OK);
+}
+
+int cg_find_own(const struct cg_roots *roots, const char *proc_cgroup, struct bench_cgroup *cg)
+{
+	char *line = NULL, v2path[PATH_MAX] = "", v1path[PATH_MAX] = "", dir[PATH_MAX];
+	char buf[512], *ctrl, *path;
+	bool have_v2 = false, have_v1 = false, v2_mem_off = false;
+	size_t cap = 0;
+	FILE *fp;
+
+	memset(cg, 0, sizeof(*cg));
+	cg->kind = CG_MEM_NONE;
+	fp = fopen(proc_cgroup, "re");
+	if (!fp)
+		return -errno;
+	/* hierarchy-id:controller-list:path */
+	while (getline(&line, &cap, fp) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		ctrl = strchr(line, ':');
+		if (!ctrl)
+			continue;
+		path = strchr(++ctrl, ':');
+		if (!path)
+			continue;
+		*path++ = '\0';
+		if (!strcmp(line, "0::") || (!strncmp(line, "0:", 2) && !*ctrl)) {
+			have_v2 = !copy_str(v2path, sizeof(v2path), path);
+		} else if (has_token(ctrl, "memory", ",")) {
+			have_v1 = !copy_str(v1path, sizeof(v1path), path);
+		}
+	}
+	free(line);
+	fclose(fp);
+
+	/*
+	 * v2 gives our child memory.current only when our cgroup delegates
+	 * the memory controller to its children (cgroup.subtree_control).
+	 * We do not enable it ourselves: that fails for a cgroup that has
+	 * processes (ours) and would change a cgroup we do not own.
+	 */
+	if (have_v2 && roots->v2[0] &&
+	    !cg_dir(roots->v2, roots->v2_base, v2path, dir, sizeof(dir))) {
+		if (!read_line(dir, "cgroup.subtree_control", buf, sizeof(buf)) &&
+		    has_token(buf, "memory", " ")) {
+			cg->kind = CG_MEM_V2;
+			strcpy(cg->parent, dir);
+			return 0;
+		}
+		if (!read_line(dir, "cgroup.controllers", buf, sizeof(buf)) &&
+		    has_token(buf, "memory", " "))
+			v2_mem_off = true;
+	}
+	if (have_v1 && roots->v1_mem[0] &&
+	    !cg_dir(roots->v1_mem, roots->v1_mem_base, v1path, dir, sizeof(dir)) &&
+	    file_exists(dir, "memory.usage_in_bytes")) {
+		cg->kind = CG_MEM_V1;
+		strcpy(cg->parent, dir);
+		return 0;
+	}
+	if (v2_mem_off)
+		snprintf(cg->why, sizeof(cg->why),
+			 "cgroup v2 memory controller is not enabled for children of our cgroup (cgroup.subtree_control) and there is no cgroup v1 memory hierarchy");
+	else
+		snprintf(cg->why, sizeof(cg->why),
+			 "neither a cgroup v2 hierarchy with the memory controller nor a cgroup v1 memory hierarchy is mounted");
+	return 0;
+}
+
+/* "bench-<anything>.<pid>" -> pid, or 0 when the name does not match */
+static pid_t stale_name_pid(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	long pid;
+	char *end;
+
+	if (strncmp(name, "bench-", 6) || !dot || dot == name + 5 || !isdigit((unsigned char)dot[1]))
+		return 0;
+	errno = 0;
+	pid = strtol(dot + 1, &end, 10);
+	if (*end || errno || pid <= 0 || pid > INT_MAX)
+		return 0;
+	return (pid_t)pid;
+}
+
+static bool pid_alive(pid_t pid)
+{
+	/* EPERM: it exists but is not ours to signal */
+	return !kill(pid, 0) || errno != ESRCH;
+}
+
+int cg_remove_stale(const char *parent)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	int removed = 0, n;
+	pid_t pid;
+	DIR *d;
+
+	d = opendir(parent);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		pid = stale_name_pid(de->d_name);
+		if (!pid || pid_alive(pid))
+			continue;
+		n = snprintf(path, sizeof(path), "%s/%s", parent, de->d_name);
+		if (n < 0 || (size_t)n >= sizeof(path))
+			continue;
+		if (!rmdir(path))
+			removed++;
+	}
+	closedir(d);
+	return removed;
+}
+
+int cg_create(struct bench_cgroup *cg, const char *prefix, pid_t pid)
+{
+	int n;
+
+	if (strncmp(prefix, "bench-", 6) || strchr(prefix, '/'))
+		return -EINVAL;
+	n = snprintf(cg->path, sizeof(cg->path), "%s/%s.%d", cg->parent, prefix, (int)pid);
+	if (n < 0 || (size_t)n >= sizeof(cg->path))
+		return -ENAMETOOLONG;
+	if (mkdir(cg->path, 0755)) {
+		if (errno != EEXIST)
+			return -errno;
+		/*
+		 * Our pid's name already exists: left by an earlier process
+		 * that had our pid.  rmdir refuses it if tasks are still in it.
+		 */
+		if (rmdir(cg->path) || mkdir(cg->path, 0755))
+			return -EEXIST;
+	}
+	cg->created = true;
+	return 0;
+}
+
+static int write_pid(const char *dir, pid_t pid)
+{
+	char path[PATH_MAX], buf[32];
+	int fd, n, err = 0;
+
+	n = snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%d\n", (int)pid);
+	if (write(fd, buf, n) != n)
+		err = errno ? -errno : -EIO;
+	close(fd);
+	return err;
+}
+
+int cg_join(struct bench_cgroup *cg, pid_t pid)
+{
+	int err;
+
+	if (!cg->created)
+		return -EINVAL;
+	err = write_pid(cg->path, pid);
+	if (err)
+		return err;
+	cg->joined = true;
+	cg->pid = pid;
+	return 0;
+}
+
+static int read_ll(const char *dir, const char *name, long long *out)
+{
+	char buf[64], *end;
+	long long v;
+	int err;
+
+	err = read_line(dir, name, buf, sizeof(buf));
+	if (err)
+		return err;
+	if (!isdigit((unsigned char)buf[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	if (*end || errno)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int cg_read_mem(const struct bench_cgroup *cg, long long *current, long long *peak)
+{
+	const char *cur_name, *peak_name;
+	int err;
+
+	*current = -1;
+	*peak = -1;
+	switch (cg->kind) {
+	case CG_MEM_V2:
+		cur_name = "memory.current";
+		peak_name = "memory.peak";	/* since Linux 5.19 */
+		break;
+	case CG_MEM_V1:
+		cur_name = "memory.usage_in_bytes";
+		/* a new v1 cgroup starts at 0, so this is the peak since creation */
+		peak_name = "memory.max_usage_in_bytes";
+		break;
+	default:
+		return -ENODATA;
+	}
+	if (!cg->created)
+		return -ENODATA;
+	if (read_ll(cg->path, peak_name, peak))
+		*peak = -1;
+	err = read_ll(cg->path, cur_name, current);
+	if (err)
+		*current = -1;
+	return err;
+}
+
+void cg_destroy(struct bench_cgroup *cg)
+{
+	struct timespec ts = { .tv_nsec = 10 * 1000 * 1000 };
+	int err, i;
+
+	if (cg->joined) {
+		err = write_pid(cg->parent, cg->pid);
+		if (err)
+			fprintf(stderr, "failed to move process %d back to cgroup %s: %s\n",
+				(int)cg->pid, cg->parent, strerror(-err));
+		cg->joined = false;
+	}
+	if (!cg->created)
+		return;
+	cg->created = false;
+	/* a task that just left may keep the cgroup busy for a moment */
+	for (i = 0; i < 50; i++) {
+		if (!rmdir(cg->path) || errno == ENOENT)
+			return;
+		if (errno != EBUSY)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	fprintf(stderr, "failed to remove cgroup %s: %s\n", cg->path, strerror(errno));
+}
+
+void cg_setup_self(struct bench_cgroup *cg, const char *prefix)
+{
+	struct cg_roots roots;
+	pid_t pid = getpid();
+	int err;
+
+	err = cg_roots_from_mountinfo("/proc/self/mountinfo", &roots);
+	if (!err)
+		err = cg_find_own(&roots, "/proc/self/cgroup", cg);
+	if (err) {
+		memset(cg, 0, sizeof(*cg));
+		cg->kind = CG_MEM_NONE;
+		snprintf(cg->why, sizeof(cg->why), "failed to read this process's cgroups: %s",
+			 strerror(-err));
+		return;
+	}
+	if (cg->kind == CG_MEM_NONE)
+		return;
+
+	cg_remove_stale(cg->parent);
+	err = cg_create(cg, prefix, pid);
+	if (err) {
+		snprintf(cg->why, sizeof(cg->why), "failed to create cgroup %s/%s.%d: %s",
+			 cg->parent, prefix, (int)pid, strerror(-err));
+		cg->kind = CG_MEM_NONE;
+		return;
+	}
+	err = cg_join(cg, pid);
+	if (err) {
+		snprintf(cg->why, sizeof(cg->why), "failed to move into cgroup %s: %s",
+			 cg->path, strerror(-err));
+		cg_destroy(cg);
+		cg->kind = CG_MEM_NONE;
+	}
+}

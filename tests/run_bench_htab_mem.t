@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# benchs/run_bench_htab_mem.sh end to end with a short RUN_BENCH, started
+# from a directory other than the source tree.
+
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+require_bpf
+
+# assert <description> <command...>: ok when the command succeeds
+assert() {
+	local what=$1
+	shift
+	if "$@"; then
+		ok 0 "$what"
+	else
+		ok 1 "$what"
+	fi
+}
+
+SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_htab_mem.sh
+out="$TEST_TMP/table"
+
+(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 "$SCRIPT") >"$out" 2>"$out.err"
+ok $? "the wrapper runs from another directory"
+[ -s "$out.err" ] && diag "$(cat "$out.err")"
+
+assert "a 'preallocated' header" [ "$(grep -c '^preallocated$' "$out")" -eq 1 ]
+assert "a 'normal bpf ma' header" [ "$(grep -c '^normal bpf ma$' "$out")" -eq 1 ]
+n=$(awk '/^preallocated$/ { f = 1 } /^normal bpf ma$/ { f = 2 } { print f + 0 }' "$out" | uniq | tr -d '\n')
+assert "preallocated comes first ($n)" [ "$n" = "012" ]
+
+line='per-prod-op: [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}k/s, avg mem: [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}MiB, peak mem: [0-9]+\.[0-9]{2}MiB$'
+for uc in overwrite batch_add_batch_del add_del_on_diff_cpu no_op; do
+	c=$(grep -Ec "^$(printf '%-20s' "$uc") $line" "$out")
+	assert "$uc: one line in the reference format per flavour ($c)" [ "$c" -eq 2 ]
+done
+if grep -q FAILED "$out"; then
+	ok 1 "no run failed, no map operation failed"
+	diag "$(cat "$out")"
+else
+	ok 0 "no run failed, no map operation failed"
+fi
+
+# a failing bench makes the script fail and says which
+(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 --bogus" PRODUCERS=2 USE_CASES=no_op "$SCRIPT") \
+	>"$out.bad" 2>"$out.bad.err"
+rc=$?
+assert "a failing bench makes the wrapper fail (exit $rc)" [ $rc -ne 0 ]
+like "$out.bad" '^no_op +FAILED \(exit [0-9]+\)$' "the failing use case is named"
+
+done_testing

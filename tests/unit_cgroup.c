@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cgroup_helpers against fake cgroup trees in a temporary directory: a v2
+ * layout, a v1 layout, and neither.  No root needed: the fake "cgroupfs"
+ * is a plain directory, so the test writes the files the kernel would
+ * provide.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cgroup_helpers.h"
+#include "tap.h"
+
+/* short, so paths built on it fit PATH_MAX buffers */
+static char tmp[64];
+
+static void put(const char *content, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	f = fopen(path, "w");
+	if (!f) {
+		printf("Bail out! cannot write %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	fputs(content, f);
+	fclose(f);
+}
+
+static void mkdirs(const char *fmt, ...)
+{
+	char path[PATH_MAX], *p;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	mkdir(path, 0755);
+}
+
+static bool exists(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	return !access(path, F_OK);
+}
+
+static void slurp(char *buf, size_t sz, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	FILE *f;
+	size_t n = 0;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(buf, 1, sz - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+/* the kernel empties a cgroup directory on rmdir; a fake tree must do it */
+static void unlink_in(const char *dir, const char *name)
+{
+	char path[2 * PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(p);
+}
+
+/* a pid that certainly does not exist now: a child we reaped */
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	return pid;
+}
+
+static void test_mountinfo(void)
+{
+	struct cg_roots r;
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/mountinfo", tmp);
+	put("22 1 0:20 / /sys rw,nosuid - sysfs sysfs rw\n"
+	    "31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+	    "32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime shared:9 - cgroup cgroup rw,cpu\n"
+	    "35 31 0:32 /docker/abc /sys/fs/cgroup/mem\\040ory rw,relatime shared:12 master:3 - cgroup cgroup rw,nosuid,memory\n"
+	    "41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw,nsdelegate\n"
+	    "42 31 0:39 / /mnt/other2 rw,relatime - cgroup2 cgroup2 rw\n",
+	    "%s", path);
+	is_int(cg_roots_from_mountinfo(path, &r), 0, "mountinfo: parsed");
+	is_str(r.v2, "/sys/fs/cgroup/unified", "mountinfo: first cgroup2 mount is the v2 root");
+	is_str(r.v2_base, "/", "mountinfo: v2 mount root");
+	is_str(r.v1_mem, "/sys/fs/cgroup/mem ory", "mountinfo: v1 memory mount, \\040 unescaped");
+	is_str(r.v1_mem_base, "/docker/abc", "mountinfo: v1 memory mount of a subtree");
+
+	put("22 1 0:20 / /sys rw - sysfs sysfs rw\n"
+	    "32 31 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu,cpuacct\n", "%s", path);
+	is_int(cg_roots_from_mountinfo(path, &r), 0, "mountinfo without memory: parsed");
+	ok(!r.v2[0] && !r.v1_mem[0], "mountinfo without memory: no roots");
+	ok(cg_roots_from_mountinfo("/nonexistent/mountinfo", &r) == -ENOENT,
+	   "mountinfo: missing file is -ENOENT");
+}
+
+static void test_v2(void)
+{
+	struct bench_cgroup cg;
+	struct cg_roots r = {};
+	long long cur, peak;
+	char proc[PATH_MAX], buf[64];
+	pid_t pid = getpid();
+
+	snprintf(r.v2, sizeof(r.v2), "%s/v2", tmp);
+	strcpy(r.v2_base, "/");
+	mkdirs("%s/v2/user.slice/app", tmp);
+	put("cpu memory pids\n", "%s/v2/user.slice/app/cgroup.controllers", tmp);
+	put("memory pids\n", "%s/v2/user.slice/app/cgroup.subtree_control", tmp);
+	put("", "%s/v2/user.slice/app/cgroup.procs", tmp);
+	snprintf(proc, sizeof(proc), "%s/proc-v2", tmp);
+	put("0::/user.slice/app\n", "%s", proc);
+
+	is_int(cg_find_own(&r, proc, &cg), 0, "v2: own cgroup found");
+	is_int(cg.kind, CG_MEM_V2, "v2: memory delegated to children, so v2 is used");
+	ok(!strcmp(cg.parent + strlen(tmp), "/v2/user.slice/app"), "v2: parent is our cgroup (%s)",
+	   cg.parent);
+
+	is_int(cg_create(&cg, "bench-htab-mem", pid), 0, "v2: child created");
+	ok(exists("%s/v2/user.slice/app/bench-htab-mem.%d", tmp, pid),
+	   "v2: child is named bench-htab-mem.<pid> under our cgroup");
+	/* what the kernel would provide in the new cgroup */
+	put("", "%s/cgroup.procs", cg.path);
+	put("1048576\n", "%s/memory.current", cg.path);
+	put("3145728\n", "%s/memory.peak", cg.path);
+
+	is_int(cg_join(&cg, pid), 0, "v2: joined");
+	slurp(buf, sizeof(buf), "%s/cgroup.procs", cg.path);
+	is_int(atoi(buf), pid, "v2: our pid written to the child's cgroup.procs");
+
+	is_int(cg_read_mem(&cg, &cur, &peak), 0, "v2: memory read");
+	is_int(cur, 1048576, "v2: current from memory.current");
+	is_int(peak, 3145728, "v2: peak from memory.peak");
+
+	unlink_in(cg.path, "memory.peak");
+	is_int(cg_read_mem(&cg, &cur, &peak), 0, "v2 without memory.peak (< 5.19): current still read");
+	is_int(peak, -1, "v2 without memory.peak: peak unavailable, not 0");
+
+	put("garbage\n", "%s/memory.current", cg.path);
+	ok(cg_read_mem(&cg, &cur, &peak) < 0, "v2: unparsable memory.current is an error");
+	is_int(cur, -1, "v2: unparsable current reported unavailable");
+
+	unlink_in(cg.path, "memory.current");
+	unlink_in(cg.path, "cgroup.procs");
+	put("", "%s/v2/user.slice/app/cgroup.procs", tmp);
+	cg_destroy(&cg);
+	slurp(buf, sizeof(buf), "%s/v2/user.slice/app/cgroup.procs", tmp);
+	is_int(atoi(buf), pid, "v2 destroy: pid moved back to the parent");
+	ok(!exists("%s/v2/user.slice/app/bench-htab-mem.%d", tmp, pid), "v2 destroy: child removed");
+	ok(!cg.created && !cg.joined, "v2 destroy: state cleared");
+	cg_destroy(&cg);
+	ok(1, "v2 destroy: a second call is harmless");
+
+	/* memory available in the hierarchy but not handed to our children */
+	put("pids\n", "%s/v2/user.slice/app/cgroup.subtree_control", tmp);
+	is_int(cg_find_own(&r, proc, &cg), 0, "v2 undelegated: own cgroup found");
+	is_int(cg.kind, CG_MEM_NONE, "v2 undelegated, no v1: memory unavailable");
+	ok(strstr(cg.why, "subtree_control") != NULL, "v2 undelegated: reason names subtree_control (%s)",
+	   cg.why);
+	is_int(cg_read_mem(&cg, &cur, &peak), -ENODATA, "unavailable: read says ENODATA");
+	ok(cur == -1 && peak == -1, "unavailable: current and peak are -1, never 0");
+}
+
+static void test_v1(void)
+{
+	struct bench_cgroup cg;
+	struct cg_roots r = {};
+	long long cur, peak;
+	char proc[PATH_MAX], buf[64];
+	pid_t pid = getpid();
+
+	/* hybrid, as on the test machine: v2 without memory, v1 memory */
+	snprintf(r.v2, sizeof(r.v2), "%s/h/unified", tmp);
+	strcpy(r.v2_base, "/");
+	snprintf(r.v1_mem, sizeof(r.v1_mem), "%s/h/memory", tmp);
+	strcpy(r.v1_mem_base, "/");
+	mkdirs("%s/h/unified", tmp);
+	put("", "%s/h/unified/cgroup.controllers", tmp);
+	put("", "%s/h/unified/cgroup.subtree_control", tmp);
+	mkdirs("%s/h/memory/process_api/abc", tmp);
+	put("0\n", "%s/h/memory/process_api/abc/memory.usage_in_bytes", tmp);
+	put("", "%s/h/memory/process_api/abc/cgroup.procs", tmp);
+	snprintf(proc, sizeof(proc), "%s/proc-v1", tmp);
+	put("9:name=systemd:/\n5:devices:/\n4:memory:/process_api/abc\n1:cpu,cpuacct:/\n0::/\n",
+	    "%s", proc);
+
+	is_int(cg_find_own(&r, proc, &cg), 0, "v1: own cgroup found");
+	is_int(cg.kind, CG_MEM_V1, "v1: v2 has no memory controller, so v1 is used");
+	ok(!strcmp(cg.parent + strlen(tmp), "/h/memory/process_api/abc"),
+	   "v1: parent is our memory cgroup (%s)", cg.parent);
+
+	is_int(cg_create(&cg, "bench-htab-mem", pid), 0, "v1: child created");
+	put("", "%s/cgroup.procs", cg.path);
+	put("2097152\n", "%s/memory.usage_in_bytes", cg.path);
+	put("4194304\n", "%s/memory.max_usage_in_bytes", cg.path);
+	is_int(cg_join(&cg, pid), 0, "v1: joined");
+	is_int(cg_read_mem(&cg, &cur, &peak), 0, "v1: memory read");
+	is_int(cur, 2097152, "v1: current from memory.usage_in_bytes");
+	is_int(peak, 4194304, "v1: peak from memory.max_usage_in_bytes");
+
+	unlink_in(cg.path, "memory.usage_in_bytes");
+	unlink_in(cg.path, "memory.max_usage_in_bytes");
+	unlink_in(cg.path, "cgroup.procs");
+	cg_destroy(&cg);
+	slurp(buf, sizeof(buf), "%s/h/memory/process_api/abc/cgroup.procs", tmp);
+	is_int(atoi(buf), pid, "v1 destroy: pid moved back to the parent");
+	ok(!exists("%s/h/memory/process_api/abc/bench-htab-mem.%d", tmp, pid),
+	   "v1 destroy: child removed");
+
+	/* a v1 memory mount of a subtree (containers): paths are relative to it */
+	strcpy(r.v1_mem_base, "/process_api");
+	snprintf(r.v1_mem, sizeof(r.v1_mem), "%s/h/memory/process_api", tmp);
+	is_int(cg_find_own(&r, proc, &cg), 0, "v1 subtree mount: own cgroup found");
+	ok(cg.kind == CG_MEM_V1 && !strcmp(cg.parent + strlen(tmp), "/h/memory/process_api/abc"),
+	   "v1 subtree mount: mount root stripped from the path (%s)", cg.parent);
+	strcpy(r.v1_mem_base, "/elsewhere");
+	is_int(cg_find_own(&r, proc, &cg), 0, "v1 foreign subtree: parsed");
+	is_int(cg.kind, CG_MEM_NONE, "v1 foreign subtree: our cgroup is not under that mount");
+}
+
+static void test_none(void)
+{
+	struct bench_cgroup cg;
+	struct cg_roots r = {};
+	long long cur, peak;
+	char proc[PATH_MAX];
+
+	snprintf(proc, sizeof(proc), "%s/proc-none", tmp);
+	put("1:cpu:/\n0::/\n", "%s", proc);
+	is_int(cg_find_own(&r, proc, &cg), 0, "none: parsed");
+	is_int(cg.kind, CG_MEM_NONE, "none: no memory hierarchy, memory unavailable");
+	ok(strstr(cg.why, "neither") != NULL, "none: the reason says so (%s)", cg.why);
+	is_int(cg_read_mem(&cg, &cur, &peak), -ENODATA, "none: read says ENODATA");
+	ok(cur == -1 && peak == -1, "none: current and peak are -1, never 0");
+	ok(cg_create(&cg, "htab", getpid()) == -EINVAL, "create: a prefix without bench- is refused");
+	cg_destroy(&cg);
+	ok(!cg.created, "none: destroy without create is harmless");
+
+	ok(cg_find_own(&r, "/nonexistent/cgroup", &cg) == -ENOENT, "missing /proc file: -ENOENT");
+}
+
+static void test_stale(void)
+{
+	struct bench_cgroup cg = {};
+	pid_t dead = dead_pid(), me = getpid();
+	char base[PATH_MAX];
+
+	snprintf(base, sizeof(base), "%s/stale", tmp);
+	mkdirs("%s/bench-htab-mem.%d", base, dead);
+	mkdirs("%s/bench-htab-mem.%d", base, me);
+	mkdirs("%s/bench-htab-mem.1", base);
+	mkdirs("%s/htab-mem.%d", base, dead);
+	mkdirs("%s/bench-htab-mem.abc", base);
+
+	is_int(cg_remove_stale(base), 1, "stale: one dead run's directory removed");
+	ok(!exists("%s/bench-htab-mem.%d", base, dead), "stale: bench-*.<dead pid> is gone");
+	ok(exists("%s/bench-htab-mem.%d", base, me), "stale: a live pid's directory is kept");
+	ok(exists("%s/bench-htab-mem.1", base), "stale: pid 1's directory is kept");
+	ok(exists("%s/htab-mem.%d", base, dead), "stale: names without bench- are not touched");
+	ok(exists("%s/bench-htab-mem.abc", base), "stale: names without a pid are not touched");
+
+	/* our own name left by an earlier process with our pid: replaced */
+	strcpy(cg.parent, base);
+	is_int(cg_create(&cg, "bench-htab-mem", me), 0, "create: an empty leftover with our pid is replaced");
+	cg_destroy(&cg);
+	ok(!exists("%s/bench-htab-mem.%d", base, me), "create/destroy: removed again");
+	mkdirs("%s/bench-busy.%d/child", base, me);
+	ok(cg_create(&cg, "bench-busy", me) == -EEXIST, "create: a leftover that cannot be removed is -EEXIST");
+}
+
+int main(void)
+{
+	snprintf(tmp, sizeof(tmp), "/tmp/unit_cgroup.XXXXXX");
+	if (!mkdtemp(tmp)) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		return 1;
+	}
+	test_mountinfo();
+	test_v2();
+	test_v1();
+	test_none();
+	test_stale();
+	nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return done_testing();
+}

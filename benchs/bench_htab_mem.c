@@ -173,6 +173,21 @@ static void htab_mem_teardown(void)
 	pthread_mutex_unlock(&teardown_lock);
 }
 
+/* where the memory figures come from, for the JSON results */
+static void note_mem_source(void)
+{
+	static char cur[PATH_MAX + 32], peak[PATH_MAX + 32];
+	bool v2 = ctx.cg.kind == CG_MEM_V2;
+
+	snprintf(cur, sizeof(cur), "%s/%s", ctx.cg.path,
+		 v2 ? "memory.current" : "memory.usage_in_bytes");
+	snprintf(peak, sizeof(peak), "%s/%s", ctx.cg.path,
+		 v2 ? "memory.peak" : "memory.max_usage_in_bytes");
+	bench_run.mem_cgroup = v2 ? "v2" : "v1";
+	bench_run.mem_current_file = cur;
+	bench_run.mem_peak_file = peak;
+}
+
 static void htab_mem_setup(void)
 {
 	int i, err, ncpus, nprod = env.producer_cnt;
@@ -184,6 +199,8 @@ static void htab_mem_setup(void)
 	cg_setup_self(&ctx.cg, "bench-htab-mem");
 	if (ctx.cg.kind == CG_MEM_NONE)
 		fprintf(stderr, "memory usage unavailable: %s\n", ctx.cg.why);
+	else
+		note_mem_source();
 
 	ctx.prev_ops = calloc(nprod, sizeof(*ctx.prev_ops));
 	if (!ctx.prev_ops)
@@ -377,6 +394,7 @@ static void htab_mem_report_final(struct bench_res res[], int res_cnt)
 
 	/* the peak must be read while our cgroup still exists */
 	cg_read_mem(&ctx.cg, &cur, &peak);
+	bench_run.peak_mem_bytes = peak;
 
 	metric_stats(&htab_mem_metrics[0], res, res_cnt, &op);
 	metric_stats(&htab_mem_metrics[1], res, res_cnt, &mem);
@@ -404,6 +422,13 @@ static void htab_mem_report_final(struct bench_res res[], int res_cnt)
 		       (unsigned long long)upd, (unsigned long long)del);
 }
 
+static void htab_mem_describe_opts(struct bench_opts_out *out)
+{
+	bench_opt_str(out, "use_case", args.use_case->name);
+	bench_opt_int(out, "value_size", args.value_size);
+	bench_opt_bool(out, "preallocated", args.preallocated);
+}
+
 const struct bench bench_htab_mem = {
 	.name = "htab-mem",
 	.desc = "BPF hash map speed and cgroup memory use per allocator flavour and use case",
@@ -416,4 +441,8 @@ const struct bench bench_htab_mem = {
 	.report_final = htab_mem_report_final,
 	.teardown = htab_mem_teardown,
 	.metrics = htab_mem_metrics,
+	.describe_opts = htab_mem_describe_opts,
+	/* per-producer rates in the unit of per-prod-op */
+	.prod_rate_unit = "k/s",
+	.prod_rate_scale = 1e3,
 };

@@ -10,11 +10,32 @@
 #              relative to the source tree)
 # PRODUCERS    producer count (default: the even number of available CPUs, 2..8)
 # USE_CASES    use cases to run (default: all four)
+#
+# --markdown   print, per flavour, the table patch mails carry instead,
+#              built from the runs' JSON results (needs jq):
+#
+#   | name                | loop (k/s) | average memory (MiB) | peak memory (MiB) |
 
 set -uo pipefail
 
+MARKDOWN=0
+case "${1:-}" in
+--markdown) MARKDOWN=1 ;;
+"") ;;
+*)
+	echo "run_bench_htab_mem.sh: unknown option '$1' (accepted: --markdown)" >&2
+	exit 2
+	;;
+esac
+
 # shellcheck source-path=SCRIPTDIR source=run_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/run_common.sh"
+
+if [ "$MARKDOWN" -eq 1 ]; then
+	command -v jq >/dev/null || { echo "run_bench_htab_mem.sh: --markdown needs jq" >&2; exit 1; }
+	JSON_DIR=$(mktemp -d "${TMPDIR:-/tmp}/htab-mem.XXXXXX")
+	trap 'rm -rf "$JSON_DIR"' EXIT
+fi
 
 PRODUCERS=${PRODUCERS:-$(default_producers)}
 USE_CASES=${USE_CASES:-overwrite batch_add_batch_del add_del_on_diff_cpu no_op}
@@ -36,24 +57,53 @@ htab_mem_line() {
 		"$fails"
 }
 
-htab_mem_flavour() {
-	local name out status
+# markdown_row <name> <json>: one table row from a run's JSON results
+markdown_row() {
+	jq -r --arg name "$1" '
+		def f: if . == null then "n/a" else (. * 100 | round / 100 | tostring
+			| if test("\\.") then . else . + ".0" end
+			| if test("\\.[0-9]$") then . + "0" else . end) end;
+		"| \($name | . + " " * (19 - length)) | \(.summary.metrics.per_prod_op.mean | f | . + " " * (10 - length)) | \(.summary.metrics.memory.mean | f | . + " " * (20 - length)) | \(.summary.peak_memory_mib | f | . + " " * (17 - length)) |"
+		+ (if .summary.fails > 0 then " FAILED operations: \(.summary.fails)" else "" end)' "$2"
+}
 
+markdown_header() {
+	echo "| name                | loop (k/s) | average memory (MiB) | peak memory (MiB) |"
+	echo "| --                  | --         | --                   | --                |"
+}
+
+htab_mem_flavour() {
+	local flavour=$1 name out status json=()
+
+	shift
+	[ "$MARKDOWN" -eq 1 ] && markdown_header
 	for name in $USE_CASES; do
-		out=$(run_bench htab-mem --use-case "$name" -p "$PRODUCERS" "$@")
+		[ "$MARKDOWN" -eq 1 ] && json=(--json "$JSON_DIR/$flavour-$name.json")
+		out=$(run_bench "${json[@]}" htab-mem --use-case "$name" -p "$PRODUCERS" "$@")
 		status=$?
 		if [ "$status" -ne 0 ]; then
 			bench_failed "$name" "$status"
 			continue
 		fi
-		htab_mem_line "$name" "$out"
+		if [ "$MARKDOWN" -eq 1 ]; then
+			markdown_row "$name" "$JSON_DIR/$flavour-$name.json"
+		else
+			htab_mem_line "$name" "$out"
+		fi
 	done
 }
 
-header "preallocated"
-htab_mem_flavour --preallocated
+if [ "$MARKDOWN" -eq 1 ]; then
+	printf '(1) preallocated\nOPTS=--preallocated\n\n'
+	htab_mem_flavour prealloc --preallocated
+	printf '\n(2) bpf memory allocator\nOPTS=\n\n'
+	htab_mem_flavour bpf-ma
+else
+	header "preallocated"
+	htab_mem_flavour prealloc --preallocated
 
-header "normal bpf ma"
-htab_mem_flavour
+	header "normal bpf ma"
+	htab_mem_flavour bpf-ma
+fi
 
 finish

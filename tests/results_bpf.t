@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Results as data with the BPF benchmarks: every benchmark's JSON against
+# the schema, htab-mem's memory source and per-producer rates, compare on
+# htab-mem runs, and the markdown tables of run_bench_htab_mem.sh.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+require_bpf
+SCHEMA="$(dirname "$0")/schema.jq"
+BENCHS_DIR=$(cd "$(dirname "$0")/../benchs" && pwd)
+
+schema_ok() {	# schema_ok <file> <description>
+	local errs
+	errs=$(jq -r -f "$SCHEMA" "$1" 2>&1)
+	ok $(( $? != 0 || ${#errs} != 0 )) "$2"
+	[ -z "$errs" ] || diag "$errs"
+}
+
+# every benchmark writes a document that validates
+mapfile -t benchs < <("$BENCH" -l | sed -nE 's/^  ([a-z0-9-]+) .*/\1/p')
+ok $(( ${#benchs[@]} < 10 )) "bench -l lists every benchmark (${#benchs[@]})"
+for b in "${benchs[@]}"; do
+	extra=()
+	[ "$b" = bpf-hashmap-lookup ] && extra=(--nr_loops 20000)
+	j="$TEST_TMP/all-$b.json"
+	run_bench "$TEST_TMP/all-$b" -q -w1 -d1 -p2 --json "$j" "$b" "${extra[@]}"
+	ok $? "$b --json: exits 0"
+	schema_ok "$j" "$b: JSON validates against the schema"
+done
+ok "$(jq -e '.summary.metrics | keys | any(startswith("lookup_cpu"))' \
+	"$TEST_TMP/all-bpf-hashmap-lookup.json" >/dev/null; echo $?)" \
+	"bpf-hashmap-lookup: per-CPU lookup rates are metrics"
+
+# htab-mem: memory source and peak, per-producer rates that add up
+for flavour in "" --preallocated; do
+	j="$TEST_TMP/hm$flavour.json"
+	run_bench "$TEST_TMP/hm$flavour" -w1 -d2 -p2 -a --per-producer --json "$j" \
+		htab-mem --use-case overwrite $flavour
+	ok $? "htab-mem $flavour: exits 0"
+	schema_ok "$j" "htab-mem $flavour: JSON validates"
+	ok "$(jq -e '.memory_source.cgroup == "v1" or .memory_source.cgroup == "v2"' "$j" >/dev/null; echo $?)" \
+		"htab-mem $flavour: the cgroup version memory came from is recorded"
+	ok "$(jq -e '.summary.peak_memory_mib > 0 and .summary.peak_memory_mib >= .summary.metrics.memory.mean * 0.999' \
+		"$j" >/dev/null; echo $?)" "htab-mem $flavour: peak memory is positive and not below the average"
+	ok "$(jq -e '.options.benchmark == {use_case: "overwrite", value_size: 8,
+		preallocated: ('"$([ -n "$flavour" ] && echo true || echo false)"')}' "$j" >/dev/null; echo $?)" \
+		"htab-mem $flavour: the benchmark's options are recorded, defaults included"
+	total=$(jq '.per_producer.total_rate' "$j")
+	sum=$(jq '[.per_producer.producers[].rate] | add' "$j")
+	ppo=$(jq '.summary.metrics.per_prod_op.mean * 2' "$j")
+	awk -v a="$sum" -v b="$total" 'BEGIN { d = a - b; exit !(d < 1e-6 * b && d > -1e-6 * b) }'
+	ok $? "htab-mem $flavour: two producers' rates add up to the total ($sum vs $total)"
+	awk -v a="$total" -v b="$ppo" 'BEGIN { d = a - b; exit !(d < 0.01 * b && d > -0.01 * b) }'
+	ok $? "htab-mem $flavour: the total is per-prod-op x 2 within 1% ($total vs $ppo)"
+	like "$TEST_TMP/hm$flavour" '^Per-producer rates \(k/s\):$' "htab-mem $flavour: per-producer rates in k/s"
+	n=$(grep -cE '^  producer +[01] \(CPU +[01]\): +[0-9]+\.[0-9]{3}$' "$TEST_TMP/hm$flavour")
+	ok $((n != 2)) "htab-mem $flavour: two producers on two CPUs ($n lines)"
+done
+
+# compare: preallocated vs BPF memory allocator is refused unless forced
+"$BENCH" compare "$TEST_TMP/hm--preallocated.json" "$TEST_TMP/hm.json" >/dev/null 2>"$TEST_TMP/c1.err"
+ok $(($? != 2)) "compare of preallocated vs bpf ma: refused without --force"
+like "$TEST_TMP/c1.err" 'different options: preallocated true vs false' "and names the option"
+"$BENCH" compare --force "$TEST_TMP/hm--preallocated.json" "$TEST_TMP/hm.json" >"$TEST_TMP/c2" 2>&1
+ok $? "compare --force of preallocated vs bpf ma: exit 0"
+like "$TEST_TMP/c2" '^per_prod_op \(k/s\) ' "compare shows per_prod_op"
+like "$TEST_TMP/c2" '^memory \(MiB\) ' "compare shows memory"
+like "$TEST_TMP/c2" '^peak_memory \(MiB\) ' "compare shows peak memory"
+diag "$(cat "$TEST_TMP/c2")"
+
+# compare --force: no_op (NEW) is faster than overwrite (BASE)
+run_bench "$TEST_TMP/ow" -q -w1 -d3 -p2 -a --json "$TEST_TMP/ow.json" htab-mem --use-case overwrite
+run_bench "$TEST_TMP/no" -q -w1 -d3 -p2 -a --json "$TEST_TMP/no.json" htab-mem --use-case no_op
+"$BENCH" compare "$TEST_TMP/ow.json" "$TEST_TMP/no.json" >/dev/null 2>&1
+ok $(($? != 2)) "compare of overwrite vs no_op: refused without --force"
+"$BENCH" compare --force "$TEST_TMP/ow.json" "$TEST_TMP/no.json" >"$TEST_TMP/c3" 2>&1
+like "$TEST_TMP/c3" '^per_prod_op \(k/s\) .* better$' "compare --force: no_op is better (faster) than overwrite"
+diag "$(cat "$TEST_TMP/c3")"
+
+# the markdown tables: four rows per flavour, with numbers
+RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 "$BENCHS_DIR/run_bench_htab_mem.sh" --markdown \
+	>"$TEST_TMP/md" 2>"$TEST_TMP/md.err"
+ok $? "run_bench_htab_mem.sh --markdown: exit 0"
+diag "$(cat "$TEST_TMP/md")"
+n=$(grep -c '^| name                | loop (k/s) | average memory (MiB) | peak memory (MiB) |$' "$TEST_TMP/md")
+ok $((n != 2)) "--markdown: one table header per flavour ($n)"
+for uc in overwrite batch_add_batch_del add_del_on_diff_cpu no_op; do
+	n=$(grep -cE "^\\| $uc +\\| [0-9]+\\.[0-9]{2} +\\| [0-9]+\\.[0-9]{2} +\\| [0-9]+\\.[0-9]{2} +\\|\$" "$TEST_TMP/md")
+	ok $((n != 2)) "--markdown: $uc has a row with numbers in both tables ($n)"
+done
+ok "$(awk '/^\| (overwrite|no_op)/ { split($0, f, "|"); if (f[3] + 0 <= 0 || f[5] + 0 <= 0) bad = 1 } END { exit bad }' \
+	"$TEST_TMP/md"; echo $?)" "--markdown: rates and peaks are positive"
+left=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'htab-mem.*' -newer "$TEST_TMP/md.err" 2>/dev/null | wc -l)
+ok "$left" "--markdown: its temporary JSON directory is removed"
+
+done_testing

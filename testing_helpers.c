@@ -214,12 +214,32 @@ static bool tracefs_ready(void)
 	       !access(DEBUGFS_TRACING "/events", F_OK);
 }
 
+/*
+ * The mount goes into a mount namespace of our own, private to this
+ * process: two runs that start at once cannot race over one mountpoint,
+ * neither can unmount the other's, and even a run killed with SIGKILL
+ * leaves no mount behind (the namespace dies with the process).  Called
+ * from setup, before any thread exists, so every thread shares it.
+ */
 int ensure_tracefs(void)
 {
 	int err;
 
 	if (tracefs_ready())
 		return 0;
+	if (unshare(CLONE_NEWNS)) {
+		err = -errno;
+		fprintf(stderr, "failed to create a private mount namespace for tracefs (needed to attach tracepoint programs): %s%s\n",
+			strerror(-err), err == -EPERM ? "; run as root or with CAP_SYS_ADMIN" : "");
+		return err;
+	}
+	/* keep our mounts from propagating back to the parent namespace */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+		err = -errno;
+		fprintf(stderr, "failed to make the private mount namespace private: %s\n",
+			strerror(-err));
+		return err;
+	}
 	if (mount("tracefs", TRACEFS_DIR, "tracefs", 0, NULL)) {
 		err = -errno;
 		fprintf(stderr, "failed to mount tracefs at %s (needed to attach tracepoint programs): %s%s\n",
@@ -236,7 +256,7 @@ void release_tracefs(void)
 	if (!tracefs_mounted_by_us)
 		return;
 	tracefs_mounted_by_us = false;
-	/* lazy: a concurrent run may still be looking at it */
+	/* only our namespace sees it; lazily, in case a file is still open */
 	umount2(TRACEFS_DIR, MNT_DETACH);
 }
 

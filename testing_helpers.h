@@ -32,8 +32,9 @@ void setup_libbpf(bool verbose);
 
 /*
  * Make sure tracefs is reachable for tp/ attachment, mounting it at
- * /sys/kernel/tracing when it is not.  Returns 0 or a negative errno and
- * prints one line saying what is missing.
+ * /sys/kernel/tracing, in a private mount namespace, when it is not.
+ * Call before starting threads.  Returns 0 or a negative errno and prints
+ * one line saying what is missing.
  */
 int ensure_tracefs(void);
 /* unmount tracefs if ensure_tracefs() mounted it; idempotent */

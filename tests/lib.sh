@@ -10,21 +10,32 @@ TAP_FAILED=0
 TEST_TMP=$(mktemp -d /tmp/bench-test.XXXXXX)
 trap 'rm -rf "$TEST_TMP"' EXIT
 
+TAP_LAST_FAILED=0
+
 ok() {	# ok <0|1 as exit status of a check> <description>
 	local status=$1
 	shift
 	TAP_N=$((TAP_N + 1))
 	if [ "$status" -eq 0 ]; then
 		echo "ok $TAP_N - $*"
+		TAP_LAST_FAILED=0
 	else
 		echo "not ok $TAP_N - $*"
 		TAP_FAILED=$((TAP_FAILED + 1))
+		TAP_LAST_FAILED=1
+		echo "# failed: $TAP_N - $*" >&2
 	fi
 }
 
+# diagnostics: after a failed check they go to stderr, which prove shows
 diag() {
-	# shellcheck disable=SC2001
-	echo "$*" | sed 's/^/# /'
+	if [ "$TAP_LAST_FAILED" -eq 1 ]; then
+		# shellcheck disable=SC2001
+		echo "$*" | sed 's/^/# /' >&2
+	else
+		# shellcheck disable=SC2001
+		echo "$*" | sed 's/^/# /'
+	fi
 }
 
 skip() {	# skip <reason> <description>

@@ -20,21 +20,21 @@ static int tap_n, tap_failed;
 	printf(__VA_ARGS__);						\
 	printf("\n");							\
 	if (!(cond))							\
-		printf("#   failed at %s:%d\n", __FILE__, __LINE__);	\
+		fprintf(stderr, "#   failed at %s:%d\n", __FILE__, __LINE__);	\
 } while (0)
 
 #define is_int(got, want, ...) do {					\
 	long long __g = (got), __w = (want);				\
 	ok(__g == __w, __VA_ARGS__);					\
 	if (__g != __w)							\
-		printf("#   got %lld, want %lld\n", __g, __w);		\
+		fprintf(stderr, "#   got %lld, want %lld\n", __g, __w);		\
 } while (0)
 
 #define is_near(got, want, tol, ...) do {				\
 	double __g = (got), __w = (want);				\
 	ok(fabs(__g - __w) <= (tol), __VA_ARGS__);			\
 	if (!(fabs(__g - __w) <= (tol)))				\
-		printf("#   got %.12g, want %.12g (tol %g)\n", __g, __w, (double)(tol)); \
+		fprintf(stderr, "#   got %.12g, want %.12g (tol %g)\n", __g, __w, (double)(tol)); \
 } while (0)
 
 #define is_str(got, want, ...) do {					\
@@ -42,7 +42,7 @@ static int tap_n, tap_failed;
 	int __eq = __g && __w ? !strcmp(__g, __w) : __g == __w;		\
 	ok(__eq, __VA_ARGS__);						\
 	if (!__eq)							\
-		printf("#   got '%s', want '%s'\n", __g ? __g : "(null)", __w ? __w : "(null)"); \
+		fprintf(stderr, "#   got '%s', want '%s'\n", __g ? __g : "(null)", __w ? __w : "(null)"); \
 } while (0)
 
 static inline int done_testing(void)

@@ -14,12 +14,12 @@ check_run() {	# check_run <bench> <producers> <extra args...>
 	shift 2
 	out="$TEST_TMP/$name-p$p$*"
 	out=${out// /}
-	run_bench "$out" -w1 -d2 -p"$p" "$@" "$name"
+	run_bench "$out" -w1 -d1 -p"$p" "$@" "$name"
 	ok $? "$name -p$p $*: exits 0"
 	like "$out" "^Setting up benchmark '$name'\\.\\.\\.\$" "$name -p$p $*: set-up line"
 	like "$out" "^Benchmark '$name' started\\.\$" "$name -p$p $*: started line"
 	iters=$(grep -Ec "$ITER_RE" "$out")
-	ok $((iters != 3)) "$name -p$p $*: 3 Iter lines in the upstream format for -w1 -d2 (got $iters)"
+	ok $((iters != 2)) "$name -p$p $*: 2 Iter lines in the upstream format for -w1 -d1 (got $iters)"
 	ok $(($(grep -c '^Iter' "$out") != iters)) "$name -p$p $*: no malformed Iter line"
 	like "$out" "^Iter +0 " "$name -p$p $*: iterations count from 0"
 	like "$out" "$SUMMARY_RE" "$name -p$p $*: Summary in the upstream format"

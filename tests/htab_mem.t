@@ -199,7 +199,7 @@ for flavour in preallocated bpf_ma; do
 	for uc in $USE_CASES; do
 		name="$uc/$flavour"
 		out="$TEST_TMP/$uc.$flavour"
-		run_htab "$out" -w1 -d1 -p2 -a htab-mem --use-case "$uc" "${opt[@]}"
+		run_htab "$out" -w0 -d1 -p2 -a htab-mem --use-case "$uc" "${opt[@]}"
 		rc=$?
 		ok $rc "$name: runs (exit $rc)"
 		[ $rc -eq 0 ] || diag "$(cat "$out.err")"
@@ -216,7 +216,7 @@ for flavour in bpf_ma preallocated; do
 	opt=()
 	[ "$flavour" = preallocated ] && opt=(--preallocated)
 	out="$TEST_TMP/vs4096.$flavour"
-	run_htab "$out" -w1 -d1 -p2 -a htab-mem --use-case overwrite --value-size 4096 "${opt[@]}"
+	run_htab "$out" -w0 -d1 -p2 -a htab-mem --use-case overwrite --value-size 4096 "${opt[@]}"
 	ok $? "overwrite/$flavour --value-size 4096: runs"
 	peak=$(num "$(summary_line "$(cat "$out")")" 'peak memory usage')
 	fcmp "$peak" '>' "${PEAK[overwrite/$flavour]}"

@@ -23,7 +23,7 @@ for b in "${benchs[@]}"; do
 	extra=()
 	[ "$b" = bpf-hashmap-lookup ] && extra=(--nr_loops 20000)
 	j="$TEST_TMP/all-$b.json"
-	run_bench "$TEST_TMP/all-$b" -q -w1 -d1 -p2 --json "$j" "$b" "${extra[@]}"
+	run_bench "$TEST_TMP/all-$b" -q -w0 -d1 -p2 --json "$j" "$b" "${extra[@]}"
 	ok $? "$b --json: exits 0"
 	schema_ok "$j" "$b: JSON validates against the schema"
 done

@@ -87,43 +87,42 @@ static int cpu_list_add(struct cpu_list *l, int cpu)
 /* CPU numbers beyond this cannot be in a cpu_set_t */
 #define MAX_CPU_NR (CPU_SETSIZE - 1)
 
+/* one CPU number at *p, which is advanced past it */
+static int parse_cpu_nr(const char **p, long *cpu)
+{
+	char num[16];
+	int len = strspn(*p, "0123456789");
+
+	if (len == 0)
+		return -EINVAL;
+	if (len >= (int)sizeof(num))
+		return -ERANGE;
+	memcpy(num, *p, len);
+	num[len] = '\0';
+	*p += len;
+	return parse_long(num, 0, MAX_CPU_NR, cpu);
+}
+
 int parse_cpu_list(const char *s, struct cpu_list *out)
 {
 	const char *p = s;
 	long lo, hi, c;
-	char num[16];
-	int err, len;
+	int err;
 
 	out->cpus = NULL;
 	out->cnt = 0;
 	if (!s || !*s)
 		return -EINVAL;
 	while (*p) {
-		len = strspn(p, "0123456789");
-		if (len == 0 || len >= (int)sizeof(num)) {
-			err = len ? -ERANGE : -EINVAL;
-			goto err_out;
-		}
-		memcpy(num, p, len);
-		num[len] = '\0';
-		err = parse_long(num, 0, MAX_CPU_NR, &lo);
+		err = parse_cpu_nr(&p, &lo);
 		if (err)
 			goto err_out;
-		p += len;
 		hi = lo;
 		if (*p == '-') {
 			p++;
-			len = strspn(p, "0123456789");
-			if (len == 0 || len >= (int)sizeof(num)) {
-				err = len ? -ERANGE : -EINVAL;
-				goto err_out;
-			}
-			memcpy(num, p, len);
-			num[len] = '\0';
-			err = parse_long(num, 0, MAX_CPU_NR, &hi);
+			err = parse_cpu_nr(&p, &hi);
 			if (err)
 				goto err_out;
-			p += len;
 			if (hi < lo) {
 				err = -EINVAL;
 				goto err_out;

@@ -23,16 +23,6 @@ require_bpf
 
 PROGS='htab_mem_[a-z_]*'
 
-# assert <description> <command...>: ok when the command succeeds
-assert() {
-	local what=$1
-	shift
-	if "$@"; then
-		ok 0 "$what"
-	else
-		ok 1 "$what"
-	fi
-}
 USE_CASES="overwrite batch_add_batch_del add_del_on_diff_cpu no_op"
 
 # The memory cgroup we run in, decided like cgroup_helpers.c does: the v2

@@ -60,6 +60,17 @@ run_bench() {
 	"$BENCH" "$@" >"$out" 2>"$out.err"
 }
 
+# assert <description> <command...>: ok when the command succeeds
+assert() {
+	local what=$1
+	shift
+	if "$@"; then
+		ok 0 "$what"
+	else
+		ok 1 "$what"
+	fi
+}
+
 # like() <file> <extended regex> <description>
 like() {
 	if grep -Eq -- "$2" "$1"; then

@@ -9,16 +9,6 @@ source "$(dirname "$0")/lib.sh"
 
 require_bpf
 
-# assert <description> <command...>: ok when the command succeeds
-assert() {
-	local what=$1
-	shift
-	if "$@"; then
-		ok 0 "$what"
-	else
-		ok 1 "$what"
-	fi
-}
 
 SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_htab_mem.sh
 out="$TEST_TMP/table"

@@ -42,6 +42,12 @@ bad "reversed CPU range" "invalid --cons-affinity '3-1'" --cons-affinity 3-1 cou
 bad "duplicate CPU" "invalid --prod-affinity '0,0'" --prod-affinity 0,0 count-local
 bad "CPU not allowed" "CPU 1000 is not available to this process" --prod-affinity 1000 count-local
 bad "CPU beyond cpu_set_t" "invalid --prod-affinity '4096': expected CPU numbers in 0..1023" --prod-affinity 4096 count-local
+bad "another benchmark's option" "option --use-case does not apply to benchmark 'count-local'" \
+	count-local --use-case overwrite
+bad "another benchmark's option, given first" "option --key_size does not apply to benchmark 'htab-mem'" \
+	--key_size 8 htab-mem
+bad "htab-mem bad value size" "invalid value size 'abc'" htab-mem --value-size abc
+bad "--json with an empty name" "invalid --json ''" --json "" count-local
 bad "consumers for a producer-only benchmark" "has no consumers; -c/--consumers must be 0 \\(got 2\\)" -c 2 count-local
 
 # a CPU this process may not use: restrict ourselves to CPU 0, ask for 1

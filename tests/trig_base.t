@@ -6,16 +6,6 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-# assert <description> <command...>: ok when the command succeeds
-assert() {
-	local what=$1
-	shift
-	if "$@"; then
-		ok 0 "$what"
-	else
-		ok 1 "$what"
-	fi
-}
 
 out="$TEST_TMP/trig"
 run_bench "$out" -w0 -d1 -p2 trig-base

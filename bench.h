@@ -85,6 +85,14 @@ struct bench_metric {
 	bool higher_is_better;
 	/* NaN when the sample has no value for this metric */
 	double (*value)(const struct bench_res *res);
+	/*
+	 * Optional: the smallest difference the measurement can tell apart,
+	 * in the metric's unit.  Cgroup memory counters, for one, are charged
+	 * in per-CPU batches, so two runs of one configuration can differ by
+	 * up to a batch per CPU while every sample of each run is identical;
+	 * no t-test can see that, `bench compare` can.
+	 */
+	double (*resolution)(void);
 };
 
 /* key/value sink for a benchmark's effective options */

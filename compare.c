@@ -193,6 +193,17 @@ static void note_context(json_t *a, json_t *b, const char *key, const char *what
 	       ctx_str(a, key, ba, sizeof(ba)), ctx_str(b, key, bb, sizeof(bb)));
 }
 
+/* a run that warned about noise makes every verdict on it weaker: say so */
+static void note_warnings(json_t *doc, const char *which)
+{
+	json_t *w = json_object_get(doc, "warnings"), *v;
+	size_t i;
+
+	json_array_foreach(w, i, v)
+		if (json_is_string(v))
+			printf("warning: the %s run was noisy: %s\n", which, json_string_value(v));
+}
+
 /* options that define the configuration; duration and warm-up do not */
 static const char *const runner_identity[] = { "producers", "consumers", "affinity",
 					       "prod_affinity", "cons_affinity" };
@@ -265,7 +276,7 @@ int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz)
 /* ---- verdicts ---- */
 
 const char *compare_verdict(double base, double new, double p, double threshold_pct,
-			    bool higher_is_better, int *worse)
+			    double resolution, bool higher_is_better, int *worse)
 {
 	double change;
 
@@ -274,6 +285,9 @@ const char *compare_verdict(double base, double new, double p, double threshold_
 		return "n/a";
 	if (base == new)
 		return "within noise";
+	/* a difference the instrument cannot resolve is noise, whatever p says */
+	if (resolution > 0 && fabs(new - base) < resolution)
+		return "within resolution";
 	change = base != 0 ? (new - base) / fabs(base) * 100.0 : INFINITY;
 	if (!(p < 0.05) || fabs(change) < threshold_pct)
 		return "within noise";
@@ -311,6 +325,19 @@ static void fmt_ms(const struct stats *st, char *buf, size_t sz)
 		snprintf(buf, sz, "%.3f ± %.3f", st->mean, st->stddev);
 }
 
+/* the coarser of the two runs' resolutions of a metric, 0 when unknown */
+static double metric_resolution(json_t *da, json_t *db)
+{
+	json_t *ra = json_object_get(da, "resolution"), *rb = json_object_get(db, "resolution");
+	double r = 0;
+
+	if (json_is_number(ra))
+		r = json_number_value(ra);
+	if (json_is_number(rb) && json_number_value(rb) > r)
+		r = json_number_value(rb);
+	return r;
+}
+
 static int compare_docs(json_t *a, json_t *b)
 {
 	json_t *ma = json_object_get(json_object_get(a, "summary"), "metrics");
@@ -320,7 +347,7 @@ static int compare_docs(json_t *a, json_t *b)
 	int worse_any = 0, worse, shared = 0;
 	const char *key, *verdict;
 	struct stats sa, sb;
-	double p;
+	double p, res, mem_res = 0;
 
 	if (strcmp(json_string_value(json_object_get(a, "benchmark")),
 		   json_string_value(json_object_get(b, "benchmark")))) {
@@ -350,6 +377,9 @@ static int compare_docs(json_t *a, json_t *b)
 	note_context(a, b, "libbpf_version", "libbpf version", false);
 	note_context(a, b, "bench_version", "bench version", false);
 
+	note_warnings(a, "base");
+	note_warnings(b, "new");
+
 	printf("%-24s %22s %22s %10s %8s  %s\n", "metric", "base", "new", "change", "p-value",
 	       "verdict");
 	json_object_foreach(ma, key, def) {
@@ -359,7 +389,10 @@ static int compare_docs(json_t *a, json_t *b)
 		compare_metric_stats(a, key, &sa);
 		compare_metric_stats(b, key, &sb);
 		p = welch_pvalue(&sa, &sb);
-		verdict = compare_verdict(sa.mean, sb.mean, p, copts.threshold_pct,
+		res = metric_resolution(def, json_object_get(mb, key));
+		if (!strcmp(key, "memory"))
+			mem_res = res;
+		verdict = compare_verdict(sa.mean, sb.mean, p, copts.threshold_pct, res,
 					  json_is_true(json_object_get(def, "higher_is_better")),
 					  &worse);
 		worse_any |= worse;
@@ -379,7 +412,8 @@ static int compare_docs(json_t *a, json_t *b)
 
 		shared++;
 		c = va != 0 ? (vb - va) / fabs(va) * 100.0 : 0;
-		verdict = fabs(c) < copts.threshold_pct ? "within threshold" :
+		verdict = fabs(vb - va) < mem_res ? "within resolution" :
+			  fabs(c) < copts.threshold_pct ? "within threshold" :
 			  c > 0 ? "higher (one value, untested)" : "lower (one value, untested)";
 		snprintf(bs, sizeof(bs), "%.3f", va);
 		snprintf(ns, sizeof(ns), "%.3f", vb);
@@ -391,7 +425,10 @@ static int compare_docs(json_t *a, json_t *b)
 		fprintf(stderr, "the two results share no metric\n");
 		return 2;
 	}
-	printf("A change counts when p < 0.05 and |change| >= %.2f%%.\n", copts.threshold_pct);
+	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution%s.\n",
+	       copts.threshold_pct, mem_res > 0 ? "" : " (where known)");
+	if (mem_res > 0)
+		printf("Memory resolution: %.3f MiB (one 64-page memcg charge batch per CPU).\n", mem_res);
 	return worse_any && copts.fail_on_regression ? 1 : 0;
 }
 

@@ -17,8 +17,12 @@ json_t *compare_load(const char *path);
 int compare_metric_stats(json_t *doc, const char *metric, struct stats *st);
 /* number of configuration options that differ, described in out */
 int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz);
-/* "better", "worse", "within noise" or "n/a"; *worse set for "worse" */
+/*
+ * "better", "worse", "within noise", "within resolution" (the difference is
+ * below what the measurement resolves; resolution 0: unknown) or "n/a";
+ * *worse set for "worse"
+ */
 const char *compare_verdict(double base, double new, double p, double threshold_pct,
-			    bool higher_is_better, int *worse);
+			    double resolution, bool higher_is_better, int *worse);
 
 #endif /* __COMPARE_H */

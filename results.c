@@ -480,6 +480,8 @@ static json_t *summary_json(struct bench_res *res, int res_cnt)
 		s = stats_json(&st);
 		json_object_set_new(s, "unit", json_string(m->unit));
 		json_object_set_new(s, "higher_is_better", json_boolean(m->higher_is_better));
+		if (m->resolution)
+			json_object_set_new(s, "resolution", jnum(m->resolution()));
 		json_object_set_new(metrics, m->name, s);
 	}
 	for (i = 0; i < extra_cnt; i++) {

@@ -368,9 +368,21 @@ static double m_failures(const struct bench_res *r)
 	return rate_per_sec(r->fails, r->delta_ns);
 }
 
+/*
+ * The memory controller charges in batches of 64 pages kept per CPU
+ * (MEMCG_CHARGE_BATCH), and current usage counts those precharges: a
+ * reading is only exact to a batch per CPU.
+ */
+static double m_memory_resolution(void)
+{
+	int ncpus = libbpf_num_possible_cpus();
+
+	return (ncpus > 0 ? ncpus : 1) * 64.0 * sysconf(_SC_PAGESIZE) / 1048576.0;
+}
+
 static const struct bench_metric htab_mem_metrics[] = {
 	{ "per_prod_op", "k/s", true, m_per_prod_op },
-	{ "memory", "MiB", false, m_memory },
+	{ "memory", "MiB", false, m_memory, m_memory_resolution },
 	{ "failures", "1/s", false, m_failures },
 	{},
 };

@@ -13,7 +13,8 @@ def intarr: (t == "array") and all(.[]; isint);
 
 def stats_ok: (t == "object") and (.n | isint)
 	and all(.mean, .stddev, .median, .min, .max, .cv, .ci95; isnum_or_null)
-	and (.unit | t == "string") and (.higher_is_better | t == "boolean");
+	and (.unit | t == "string") and (.higher_is_better | t == "boolean")
+	and ((.resolution == null) or (.resolution | t == "number" and . > 0));
 
 . as $d |
 [

@@ -76,14 +76,19 @@ ok $(($? != 130)) "SIGINT during a --json run: exit 130"
 left=$(find "$TEST_TMP" -name 'int.json*' | wc -l)
 ok "$left" "SIGINT during a --json run: no JSON file left ($left)"
 
-# compare: the same configuration twice is within noise
+# compare: the same configuration twice is within noise.  On the 2-CPU VMs
+# this runs on, back-to-back runs of one configuration drift by up to ~5%
+# while each run's samples vary less (measured: count-global -p1 -a, six
+# runs, 324..343 M/s), so a 2% threshold can call drift a change: that is
+# what --threshold is for, and the test sets it for this machine class.
+# The default threshold's logic is unit-tested in unit_compare.c.
 run_bench "$TEST_TMP/s1" -q -w1 -d3 --json "$TEST_TMP/s1.json" count-local
 run_bench "$TEST_TMP/s2" -q -w1 -d3 --json "$TEST_TMP/s2.json" count-local
-"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >"$TEST_TMP/cmp" 2>&1
+"$BENCH" compare --threshold 10 "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >"$TEST_TMP/cmp" 2>&1
 ok $? "compare of two runs of one configuration exits 0"
 like "$TEST_TMP/cmp" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +[<0-9.]+ +within noise$' \
 	"compare: same configuration is within noise"
-"$BENCH" compare --fail-on-regression "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >/dev/null 2>&1
+"$BENCH" compare --threshold 10 --fail-on-regression "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >/dev/null 2>&1
 ok $? "compare --fail-on-regression: no regression, exit 0"
 
 # different benchmarks: refused, unless forced; then the direction is right

@@ -78,10 +78,17 @@ htab_mem_flavour() {
 	shift
 	[ "$MARKDOWN" -eq 1 ] && markdown_header
 	for name in $USE_CASES; do
-		[ "$MARKDOWN" -eq 1 ] && json=(--json "$JSON_DIR/$flavour-$name.json")
-		out=$(run_bench "${json[@]}" htab-mem --use-case "$name" -p "$PRODUCERS" "$@")
+		if [ "$MARKDOWN" -eq 1 ]; then
+			# the run's warnings go under the table, not between its rows
+			json=(--json "$JSON_DIR/$flavour-$name.json")
+			out=$(run_bench "${json[@]}" htab-mem --use-case "$name" -p "$PRODUCERS" "$@" \
+				2>"$JSON_DIR/$flavour-$name.err")
+		else
+			out=$(run_bench htab-mem --use-case "$name" -p "$PRODUCERS" "$@")
+		fi
 		status=$?
 		if [ "$status" -ne 0 ]; then
+			[ "$MARKDOWN" -eq 1 ] && cat "$JSON_DIR/$flavour-$name.err" >&2
 			bench_failed "$name" "$status"
 			continue
 		fi
@@ -91,6 +98,16 @@ htab_mem_flavour() {
 			htab_mem_line "$name" "$out"
 		fi
 	done
+	if [ "$MARKDOWN" -eq 1 ]; then
+		local warnings="" w
+		for name in $USE_CASES; do
+			[ -f "$JSON_DIR/$flavour-$name.json" ] || continue
+			w=$(jq -r --arg n "$name" '.warnings[] | "warning (\($n)): \(.)"' \
+				"$JSON_DIR/$flavour-$name.json")
+			[ -z "$w" ] || warnings+="$w"$'\n'
+		done
+		[ -z "$warnings" ] || printf '\n%s' "$warnings"
+	fi
 }
 
 if [ "$MARKDOWN" -eq 1 ]; then

@@ -303,8 +303,12 @@ static void fmt_change(double base, double new, char *buf, size_t sz)
 		snprintf(buf, sz, "n/a");
 	else if (base == 0)
 		snprintf(buf, sz, new == 0 ? "+0.00%%" : "n/a");
-	else
-		snprintf(buf, sz, "%+.2f%%", (new - base) / fabs(base) * 100.0);
+	else {
+		double c = (new - base) / fabs(base) * 100.0;
+
+		/* rounding noise of summation order must not print as -0.00% */
+		snprintf(buf, sz, "%+.2f%%", fabs(c) < 0.005 ? 0.0 : c);
+	}
 }
 
 static void fmt_p(double p, char *buf, size_t sz)

@@ -76,19 +76,26 @@ ok $(($? != 130)) "SIGINT during a --json run: exit 130"
 left=$(find "$TEST_TMP" -name 'int.json*' | wc -l)
 ok "$left" "SIGINT during a --json run: no JSON file left ($left)"
 
-# compare: the same configuration twice is within noise.  On the 2-CPU VMs
-# this runs on, back-to-back runs of one configuration drift by up to ~5%
-# while each run's samples vary less (measured: count-global -p1 -a, six
-# runs, 324..343 M/s), so a 2% threshold can call drift a change: that is
-# what --threshold is for, and the test sets it for this machine class.
-# The default threshold's logic is unit-tested in unit_compare.c.
+# compare: the same configuration twice.  Whether two real runs agree is
+# a property of the machine, not of the code (on the 2-CPU VMs this runs
+# on, back-to-back count-local runs have differed by 27% with each run
+# steady to 2%): a timing, so not a pass/fail check here.  What is checked:
+# real runs compare cleanly, and the same samples in another order, which
+# is the same configuration with no drift at all, are within noise at the
+# default threshold.  The verdict logic itself is unit-tested.
 run_bench "$TEST_TMP/s1" -q -w1 -d3 --json "$TEST_TMP/s1.json" count-local
 run_bench "$TEST_TMP/s2" -q -w1 -d3 --json "$TEST_TMP/s2.json" count-local
-"$BENCH" compare --threshold 10 "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >"$TEST_TMP/cmp" 2>&1
+"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >"$TEST_TMP/cmp" 2>&1
 ok $? "compare of two runs of one configuration exits 0"
-like "$TEST_TMP/cmp" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +[<0-9.]+ +within noise$' \
-	"compare: same configuration is within noise"
-"$BENCH" compare --threshold 10 --fail-on-regression "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >/dev/null 2>&1
+like "$TEST_TMP/cmp" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +[<0-9.]+ +(within noise|better|worse)$' \
+	"compare of two runs: a well-formed verdict line"
+diag "two real runs of count-local: $(grep '^hits ' "$TEST_TMP/cmp")"
+jq '.samples |= ([.[] | select(.warmup)] + ([.[] | select(.warmup | not)] | reverse))' \
+	"$TEST_TMP/s1.json" >"$TEST_TMP/s1r.json"
+"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/s1r.json" >"$TEST_TMP/cmpr0" 2>&1
+like "$TEST_TMP/cmpr0" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +\+0\.00% +1\.0000 +within noise$' \
+	"compare: the same configuration without drift is within noise (p = 1)"
+"$BENCH" compare --fail-on-regression "$TEST_TMP/s1.json" "$TEST_TMP/s1r.json" >/dev/null 2>&1
 ok $? "compare --fail-on-regression: no regression, exit 0"
 
 # different benchmarks: refused, unless forced; then the direction is right

@@ -645,8 +645,12 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	int err, sig;
 
-	env.argc = argc;
-	env.argv = argv;
+	/* argp permutes argv: keep the command line as it was typed, for JSON */
+	static char *argv_copy[4096];
+
+	env.argc = argc < (int)ARRAY_SIZE(argv_copy) ? argc : (int)ARRAY_SIZE(argv_copy);
+	memcpy(argv_copy, argv, env.argc * sizeof(*argv));
+	env.argv = argv_copy;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	if (argc > 1 && !strcmp(argv[1], "compare"))

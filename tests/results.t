@@ -28,8 +28,8 @@ for b in count-local count-global; do
 		"$b: three samples, the first marked warm-up"
 	ok "$(jq -e '.context.producer_cpus | length == 2 and all(. != null)' "$j" >/dev/null; echo $?)" \
 		"$b: the CPU each producer was pinned to is recorded"
-	ok "$(jq -e '.context.command_line | index(["--json"]) != null' "$j" >/dev/null; echo $?)" \
-		"$b: the command line is recorded"
+	ok "$(jq -e '.context.command_line[1:] == ["-w1", "-d2", "-p2", "-a", "--per-producer", "--json", "'"$j"'", "'$b'"]' \
+		"$j" >/dev/null; echo $?)" "$b: the command line is recorded as typed"
 	hits=$(jq '.summary.metrics.hits.mean' "$j")
 	text_hits=$(sed -nE 's/^Summary: hits +([0-9.]+) .*/\1/p' "$TEST_TMP/$b")
 	close_enough "$hits" "$text_hits" 0.0001

@@ -144,6 +144,32 @@ void hits_drops_report_final(struct bench_res res[], int res_cnt)
 	printf("drops %8.3lf \u00B1 %5.3lfM/s\n", drops.mean, drops.stddev);
 }
 
+/* ---- per-producer counters ---- */
+
+struct counter *bench_alloc_prod_counters(void)
+{
+	struct counter *c;
+
+	c = aligned_alloc(BENCH_CACHELINE, env.producer_cnt * sizeof(*c));
+	if (!c)
+		bench_fatal("failed to allocate counters: %s", strerror(ENOMEM));
+	memset(c, 0, env.producer_cnt * sizeof(*c));
+	return c;
+}
+
+long bench_collect_prod_counters(struct counter *c, struct bench_res *res)
+{
+	long sum = 0;
+	int i;
+
+	for (i = 0; i < env.producer_cnt; i++) {
+		res->prod_hits[i] = atomic_swap(&c[i].value, 0);
+		sum += res->prod_hits[i];
+	}
+	res->has_prod_hits = true;
+	return sum;
+}
+
 /* ---- options ---- */
 
 const char *argp_program_version = "bench " BENCH_VERSION;
@@ -580,6 +606,7 @@ static void free_state(void)
 	cpu_list_free(&env.prod_cpus);
 	cpu_list_free(&env.cons_cpus);
 	bench_results_free();
+	free(env.argv);
 }
 
 /* ---- sampling ---- */
@@ -645,16 +672,19 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	int err, sig;
 
-	/* argp permutes argv: keep the command line as it was typed, for JSON */
-	static char *argv_copy[4096];
-
-	env.argc = argc < (int)ARRAY_SIZE(argv_copy) ? argc : (int)ARRAY_SIZE(argv_copy);
-	memcpy(argv_copy, argv, env.argc * sizeof(*argv));
-	env.argv = argv_copy;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return bench_compare_main(argc - 1, argv + 1);
+
+	/* argp permutes argv: keep the command line as it was typed, for JSON */
+	env.argc = argc;
+	env.argv = malloc((argc + 1) * sizeof(*argv));
+	if (!env.argv) {
+		fprintf(stderr, "failed to copy the command line: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	memcpy(env.argv, argv, (argc + 1) * sizeof(*argv));
+
 
 	err = parse_cmdline(argc, argv);
 	if (err)
@@ -708,12 +738,6 @@ int main(int argc, char **argv)
 			err = 128 + sig;
 			goto out_teardown;
 		}
-	}
-
-	if (bench->no_sampling) {
-		/* benchmarks that time themselves (bpf-hashmap-lookup) */
-		bench->report_final(NULL, 0);
-		goto out_teardown;
 	}
 
 	err = start_threads();

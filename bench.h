@@ -60,8 +60,6 @@ extern struct env env;
 struct bench_res {
 	long hits;
 	long drops;
-	long false_hits;
-	long important_hits;
 	/* operations that failed inside the benchmark (e.g. map updates) */
 	long fails;
 	/* bytes charged to the benchmark's cgroup now, -1 when unavailable */
@@ -123,8 +121,6 @@ struct bench {
 	const struct bench_metric *metrics;
 	/* the benchmark's own options, defaults included, for JSON/compare */
 	void (*describe_opts)(struct bench_opts_out *out);
-	/* the runner's sampling loop is not used; the benchmark times itself */
-	bool no_sampling;
 	/*
 	 * Unit and scale of per-producer rates (--per-producer, JSON): the
 	 * default is millions of prod_hits per second, "M/s".
@@ -150,6 +146,15 @@ extern struct bench_run_info bench_run;
 struct counter {
 	long value;
 } __cacheline_aligned;
+
+/*
+ * One zeroed counter per producer, each on its own cache line; exits via
+ * bench_fatal() when out of memory.  Never freed: producers write to them
+ * until the process exits.
+ */
+struct counter *bench_alloc_prod_counters(void);
+/* swap each producer's counter to 0 into res->prod_hits; returns their sum */
+long bench_collect_prod_counters(struct counter *c, struct bench_res *res);
 
 /* generic reporters */
 void hits_drops_report_progress(int iter, struct bench_res *res, long delta_ns);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cgroup_helpers.h"
+#include "testing_helpers.h"
 
 /* mountinfo escapes blanks and backslashes as \ooo */
 static void unescape_octal(char *s)
@@ -126,20 +127,12 @@ static int cg_dir(const char *mnt, const char *base, const char *cgpath, char *o
 static int read_line(const char *dir, const char *name, char *buf, size_t sz)
 {
 	char path[PATH_MAX];
-	FILE *fp;
 	int n;
 
 	n = snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return -ENAMETOOLONG;
-	fp = fopen(path, "re");
-	if (!fp)
-		return -errno;
-	if (!fgets(buf, sz, fp))
-		buf[0] = '\0';
-	fclose(fp);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	return read_first_line(path, buf, sz);
 }
 
 static bool file_exists(const char *dir, const char *name)
@@ -338,29 +331,34 @@ static int read_ll(const char *dir, const char *name, long long *out)
 	return 0;
 }
 
+int cg_mem_files(enum cg_mem_kind kind, const char **current, const char **peak)
+{
+	switch (kind) {
+	case CG_MEM_V2:
+		*current = "memory.current";
+		*peak = "memory.peak";	/* since Linux 5.19 */
+		return 0;
+	case CG_MEM_V1:
+		*current = "memory.usage_in_bytes";
+		/* a new v1 cgroup starts at 0, so this is the peak since creation */
+		*peak = "memory.max_usage_in_bytes";
+		return 0;
+	default:
+		return -ENODATA;
+	}
+}
+
 int cg_read_mem(const struct bench_cgroup *cg, long long *current, long long *peak)
 {
 	const char *cur_name, *peak_name;
 	int err;
 
 	*current = -1;
-	*peak = -1;
-	switch (cg->kind) {
-	case CG_MEM_V2:
-		cur_name = "memory.current";
-		peak_name = "memory.peak";	/* since Linux 5.19 */
-		break;
-	case CG_MEM_V1:
-		cur_name = "memory.usage_in_bytes";
-		/* a new v1 cgroup starts at 0, so this is the peak since creation */
-		peak_name = "memory.max_usage_in_bytes";
-		break;
-	default:
+	if (peak)
+		*peak = -1;
+	if (cg_mem_files(cg->kind, &cur_name, &peak_name) || !cg->created)
 		return -ENODATA;
-	}
-	if (!cg->created)
-		return -ENODATA;
-	if (read_ll(cg->path, peak_name, peak))
+	if (peak && read_ll(cg->path, peak_name, peak))
 		*peak = -1;
 	err = read_ll(cg->path, cur_name, current);
 	if (err)

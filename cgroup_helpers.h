@@ -63,9 +63,12 @@ int cg_remove_stale(const char *parent);
 int cg_create(struct bench_cgroup *cg, const char *prefix, pid_t pid);
 /* move process pid into the created cgroup */
 int cg_join(struct bench_cgroup *cg, pid_t pid);
+/* the file names of current and peak usage for a kind; -ENODATA for none */
+int cg_mem_files(enum cg_mem_kind kind, const char **current, const char **peak);
 /*
- * Bytes charged now and the peak since creation; -1 for a figure that is
- * unavailable.  Returns 0 when at least "current" was read, else -errno.
+ * Bytes charged now and the peak since creation (peak may be NULL: not
+ * read); -1 for a figure that is unavailable.  Returns 0 when at least
+ * "current" was read, else -errno.
  */
 int cg_read_mem(const struct bench_cgroup *cg, long long *current, long long *peak);
 /* move the process back to the parent and remove the cgroup; idempotent */

@@ -116,21 +116,6 @@ void bench_results_free(void)
 	extra_cnt = 0;
 }
 
-static int read_line(const char *path, char *buf, size_t sz)
-{
-	FILE *f = fopen(path, "r");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sz, f))
-		err = -EIO;
-	else
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-	return err;
-}
-
 /* the CPUs threads run on: pinned ones, or every allowed CPU */
 static void governor_check(void)
 {
@@ -144,7 +129,7 @@ static void governor_check(void)
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
 			 allowed.cpus[i]);
-		if (read_line(path, gov, sizeof(gov)))
+		if (read_first_line(path, gov, sizeof(gov)) || !*gov)
 			continue;	/* no cpufreq here: nothing to warn about */
 		if (strcmp(gov, "performance") && n++ < 4)
 			snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), "%sCPU %d: %s",
@@ -332,7 +317,7 @@ static json_t *file_value(const char *path, bool numeric)
 	char buf[256], *end;
 	long long v;
 
-	if (read_line(path, buf, sizeof(buf)))
+	if (read_first_line(path, buf, sizeof(buf)) || !*buf)
 		return json_null();
 	if (numeric) {
 		errno = 0;

@@ -186,6 +186,19 @@ int cpu_list_first_not_in(const struct cpu_list *l, const struct cpu_list *allow
 	return -1;
 }
 
+int read_first_line(const char *path, char *buf, size_t sz)
+{
+	FILE *fp = fopen(path, "re");
+
+	if (!fp)
+		return -errno;
+	if (!fgets(buf, sz, fp))
+		buf[0] = '\0';
+	fclose(fp);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
 static bool libbpf_verbose;
 
 static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args)

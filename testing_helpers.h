@@ -3,6 +3,7 @@
 #define __TESTING_HELPERS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Strict number parsing: the whole string must be a number, in range.
@@ -26,6 +27,9 @@ void cpu_list_free(struct cpu_list *l);
 int allowed_cpu_list(struct cpu_list *out);
 /* first CPU of l not in allowed, or -1 when all are allowed */
 int cpu_list_first_not_in(const struct cpu_list *l, const struct cpu_list *allowed);
+
+/* first line of a file, newline stripped ("" for an empty file); 0 or -errno */
+int read_first_line(const char *path, char *buf, size_t sz);
 
 /* libbpf set-up: one print callback, DEBUG lines only when verbose */
 void setup_libbpf(bool verbose);

@@ -19,11 +19,7 @@ static struct counter *global_prod_hits;
 
 static void count_global_setup(void)
 {
-	global_prod_hits = aligned_alloc(BENCH_CACHELINE,
-					 env.producer_cnt * sizeof(*global_prod_hits));
-	if (!global_prod_hits)
-		bench_fatal("failed to allocate counters: %s", strerror(ENOMEM));
-	memset(global_prod_hits, 0, env.producer_cnt * sizeof(*global_prod_hits));
+	global_prod_hits = bench_alloc_prod_counters();
 }
 
 static void *count_global_producer(void *input)
@@ -41,26 +37,15 @@ static void *count_global_producer(void *input)
 
 static void count_global_measure(struct bench_res *res)
 {
-	int i;
-
 	res->hits = atomic_swap(&global_hits.value, 0);
-	for (i = 0; i < env.producer_cnt; i++)
-		res->prod_hits[i] = atomic_swap(&global_prod_hits[i].value, 0);
-	res->has_prod_hits = true;
+	bench_collect_prod_counters(global_prod_hits, res);
 }
 
 static struct counter *local_hits;
 
 static void count_local_setup(void)
 {
-	/*
-	 * aligned_alloc keeps each producer's counter on its own cache line.
-	 * Never freed: producers spin on it until the process exits.
-	 */
-	local_hits = aligned_alloc(BENCH_CACHELINE, env.producer_cnt * sizeof(*local_hits));
-	if (!local_hits)
-		bench_fatal("failed to allocate counters: %s", strerror(ENOMEM));
-	memset(local_hits, 0, env.producer_cnt * sizeof(*local_hits));
+	local_hits = bench_alloc_prod_counters();
 }
 
 static void *count_local_producer(void *input)
@@ -74,16 +59,7 @@ static void *count_local_producer(void *input)
 
 static void count_local_measure(struct bench_res *res)
 {
-	long v;
-	int i;
-
-	res->hits = 0;
-	for (i = 0; i < env.producer_cnt; i++) {
-		v = atomic_swap(&local_hits[i].value, 0);
-		res->prod_hits[i] = v;
-		res->hits += v;
-	}
-	res->has_prod_hits = true;
+	res->hits = bench_collect_prod_counters(local_hits, res);
 }
 
 const struct bench bench_count_global = {

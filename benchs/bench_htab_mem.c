@@ -177,13 +177,13 @@ static void htab_mem_teardown(void)
 static void note_mem_source(void)
 {
 	static char cur[PATH_MAX + 32], peak[PATH_MAX + 32];
-	bool v2 = ctx.cg.kind == CG_MEM_V2;
+	const char *cur_name, *peak_name;
 
-	snprintf(cur, sizeof(cur), "%s/%s", ctx.cg.path,
-		 v2 ? "memory.current" : "memory.usage_in_bytes");
-	snprintf(peak, sizeof(peak), "%s/%s", ctx.cg.path,
-		 v2 ? "memory.peak" : "memory.max_usage_in_bytes");
-	bench_run.mem_cgroup = v2 ? "v2" : "v1";
+	if (cg_mem_files(ctx.cg.kind, &cur_name, &peak_name))
+		return;
+	snprintf(cur, sizeof(cur), "%s/%s", ctx.cg.path, cur_name);
+	snprintf(peak, sizeof(peak), "%s/%s", ctx.cg.path, peak_name);
+	bench_run.mem_cgroup = ctx.cg.kind == CG_MEM_V2 ? "v2" : "v1";
 	bench_run.mem_current_file = cur;
 	bench_run.mem_peak_file = peak;
 }
@@ -330,7 +330,7 @@ static void *htab_mem_producer(void *arg)
 static void htab_mem_measure(struct bench_res *res)
 {
 	__u64 ops, upd = 0, del = 0;
-	long long cur, peak;
+	long long cur;
 	int i;
 
 	res->hits = 0;
@@ -348,7 +348,8 @@ static void htab_mem_measure(struct bench_res *res)
 	ctx.prev_delete_fails = del;
 
 	res->mem_bytes = -1;
-	if (!cg_read_mem(&ctx.cg, &cur, &peak))
+	/* current only: the peak is read once, at the end */
+	if (!cg_read_mem(&ctx.cg, &cur, NULL))
 		res->mem_bytes = cur;
 }
 

@@ -15,15 +15,7 @@ static struct counter *trig_hits;
 static void trig_base_setup(void)
 {
 	/* one cache line per producer, so producers do not slow each other */
-	trig_hits = aligned_alloc(BENCH_CACHELINE, env.producer_cnt * sizeof(*trig_hits));
-	if (!trig_hits)
-		bench_fatal("failed to allocate counters: %s", strerror(ENOMEM));
-	memset(trig_hits, 0, env.producer_cnt * sizeof(*trig_hits));
-}
-
-static void trig_base_teardown(void)
-{
-	/* producers may still be running: they end with the process */
+	trig_hits = bench_alloc_prod_counters();
 }
 
 static void *trig_base_producer(void *input)
@@ -39,16 +31,7 @@ static void *trig_base_producer(void *input)
 
 static void trig_base_measure(struct bench_res *res)
 {
-	long v;
-	int i;
-
-	res->hits = 0;
-	for (i = 0; i < env.producer_cnt; i++) {
-		v = atomic_swap(&trig_hits[i].value, 0);
-		res->prod_hits[i] = v;
-		res->hits += v;
-	}
-	res->has_prod_hits = true;
+	res->hits = bench_collect_prod_counters(trig_hits, res);
 }
 
 const struct bench bench_trig_base = {
@@ -59,6 +42,5 @@ const struct bench bench_trig_base = {
 	.measure = trig_base_measure,
 	.report_progress = hits_drops_report_progress,
 	.report_final = hits_drops_report_final,
-	.teardown = trig_base_teardown,
 	.metrics = hits_drops_metrics,
 };

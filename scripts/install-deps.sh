@@ -15,6 +15,7 @@ PACKAGES=(
 	libbpf-dev libelf-dev zlib1g-dev	# libbpf and what it links against
 	libjansson-dev		# JSON results
 	perl jq shellcheck	# prove (TAP), JSON checks and script lint in tests
+	valgrind		# memcheck tests: without it they would only skip
 )
 
 mode=install

@@ -99,25 +99,62 @@ void bench_opt_str(struct bench_opts_out *out, const char *key, const char *val)
 void bench_opt_int(struct bench_opts_out *out, const char *key, long long val);
 void bench_opt_bool(struct bench_opts_out *out, const char *key, bool val);
 
+/*
+ * What a benchmark needs from the machine.  The runner checks and prepares
+ * these once, after validate() and before setup(), in one place with one
+ * set of messages, and undoes them after teardown().
+ */
+enum bench_needs {
+	/* privileges to load and attach BPF tracing programs */
+	BENCH_NEEDS_BPF		= 1 << 0,
+	/* tracefs, for tracepoint programs (mounted privately if missing) */
+	BENCH_NEEDS_TRACEFS	= 1 << 1,
+	/*
+	 * A memory cgroup of the run's own, joined before setup() so that
+	 * the maps setup() creates are charged there: memory is sampled at
+	 * every tick and the peak read before the cgroup goes away.
+	 */
+	BENCH_NEEDS_MEMCG	= 1 << 2,
+};
+
+/* what every BPF benchmark needs */
+#define BENCH_NEEDS_BPF_TRACING (BENCH_NEEDS_BPF | BENCH_NEEDS_TRACEFS | BENCH_NEEDS_MEMCG)
+
+/*
+ * One benchmark.  Hooks that can fail return 0 or a negative errno after
+ * printing one line saying what failed; the runner then cleans up and
+ * exits non-zero.  No hook exits the process.
+ */
 struct bench {
 	const char *name;
 	const char *desc;	/* one line, for --list */
 	const struct argp *argp;
-	void (*validate)(void);
-	void (*setup)(void);
+	unsigned int needs;	/* enum bench_needs */
+	/* checks of option combinations; runs before anything is created */
+	int (*validate)(void);
+	int (*setup)(void);
+	/*
+	 * Producers run until the process exits.  A producer that cannot go
+	 * on calls bench_producer_fail() and returns; the runner ends the run.
+	 */
 	void *(*producer_thread)(void *ctx);
 	void *(*consumer_thread)(void *ctx);
-	void (*measure)(struct bench_res *res);
+	/* once per sample tick */
+	int (*measure)(struct bench_res *res);
 	void (*report_progress)(int iter, struct bench_res *res, long delta_ns);
-	void (*report_final)(struct bench_res res[], int res_cnt);
+	/* may refuse results that are invalid (e.g. a lookup missed) */
+	int (*report_final)(struct bench_res res[], int res_cnt);
 	/*
-	 * Undo setup()'s effects outside the process (BPF links, cgroups,
-	 * mounts); also called on SIGINT/SIGTERM and from bench_fatal(), so it
-	 * must be idempotent.  Producers may still be running when it is
-	 * called: never free memory they use.
+	 * Undo setup()'s effects outside the process (BPF links and maps).
+	 * The runner calls it exactly once when setup() was called, whether
+	 * it succeeded or not, so it must cope with a half-done set-up.
+	 * Producers may still be running: never free memory they use.
 	 */
 	void (*teardown)(void);
-	/* metrics for JSON and compare; NULL-name terminated */
+	/*
+	 * Metrics for JSON and compare; NULL-name terminated.  The runner
+	 * adds "memory" for BENCH_NEEDS_MEMCG benchmarks.
+	 */
 	const struct bench_metric *metrics;
 	/* the benchmark's own options, defaults included, for JSON/compare */
 	void (*describe_opts)(struct bench_opts_out *out);
@@ -129,41 +166,49 @@ struct bench {
 	double prod_rate_scale;
 };
 
-/*
- * What a run knows beyond its samples, filled by the benchmark and written
- * to JSON: peak memory and where memory figures came from.
- */
-struct bench_run_info {
-	long long peak_mem_bytes;	/* -1 when not measured */
-	const char *mem_cgroup;		/* "v2", "v1" or NULL: memory not measured */
-	const char *mem_current_file;	/* e.g. memory.usage_in_bytes */
-	const char *mem_peak_file;	/* e.g. memory.max_usage_in_bytes */
-};
-
-extern struct bench_run_info bench_run;
-
 /* shared counters, one per cache line */
 struct counter {
 	long value;
 } __cacheline_aligned;
 
 /*
- * One zeroed counter per producer, each on its own cache line; exits via
- * bench_fatal() when out of memory.  Never freed: producers write to them
+ * One zeroed counter per producer, each on its own cache line; 0, or
+ * -ENOMEM after one line on stderr.  Never freed: producers write to them
  * until the process exits.
  */
-struct counter *bench_alloc_prod_counters(void);
+int bench_alloc_prod_counters(struct counter **out);
 /* swap each producer's counter to 0 into res->prod_hits; returns their sum */
 long bench_collect_prod_counters(struct counter *c, struct bench_res *res);
 
-/* generic reporters */
+/*
+ * Print "failed to <what>: <strerror(-err)>" on stderr and return err, a
+ * negative errno: `return bench_failed(err, "load %s", name);`
+ */
+int bench_failed(int err, const char *what_fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Called by a producer that cannot go on (err: a negative errno): the
+ * first message is kept, the sampler wakes up, prints it and ends the run
+ * with clean-up.  The producer returns after calling it.
+ */
+void bench_producer_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* generic reporters (reporters.c) */
 void hits_drops_report_progress(int iter, struct bench_res *res, long delta_ns);
-void hits_drops_report_final(struct bench_res res[], int res_cnt);
+int hits_drops_report_final(struct bench_res res[], int res_cnt);
 extern const struct bench_metric hits_drops_metrics[];
 
 /* statistics of one metric over samples (NaN values skipped) */
 void metric_stats(const struct bench_metric *m, struct bench_res res[], int res_cnt,
 		  struct stats *st);
+
+/*
+ * Memory of the run's cgroup (BENCH_NEEDS_MEMCG): the metric the runner
+ * adds, its value for one sample (NaN when unavailable) and the peak over
+ * the whole run in bytes (-1 when unavailable; read before report_final).
+ */
+extern const struct bench_metric bench_memory_metric;
+long long bench_peak_mem_bytes(void);
 
 /*
  * A metric whose values do not come from the per-second samples (e.g. the
@@ -173,27 +218,11 @@ void metric_stats(const struct bench_metric *m, struct bench_res res[], int res_
 int bench_add_extra_metric(const char *name, const char *unit, bool higher_is_better,
 			   const double *values, int n);
 
-/* results as data (results.c) */
-int bench_json_precheck(const char *path);
-int bench_json_write(const char *path, struct bench_res *res, int res_cnt, int warmup_cnt);
-void bench_report_per_producer(struct bench_res res[], int res_cnt);
-void bench_check_noise(struct bench_res res[], int res_cnt);
-void bench_results_free(void);
-
 /* per-sample rate helpers: counters normalised by the measured interval */
 static inline double rate_per_sec(long count, long delta_ns)
 {
 	return delta_ns > 0 ? count * 1e9 / (double)delta_ns : 0.0;
 }
-
-/* the runner's bookkeeping, readable by reporters and the JSON writer */
-const struct bench *bench_current(void);
-
-/*
- * Printed once when the benchmark needs privileges or kernel features that
- * are missing; exits from validate()/setup() only.
- */
-void bench_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 static inline long atomic_swap(long *p, long v)
 {

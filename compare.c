@@ -18,11 +18,9 @@
 #include <string.h>
 
 #include "compare.h"
+#include "results.h"
 #include "stats.h"
 #include "testing_helpers.h"
-
-#define SCHEMA_NAME "bench-result"
-#define SCHEMA_VERSION 1
 
 static struct compare_opts {
 	double threshold_pct;
@@ -106,14 +104,14 @@ json_t *compare_load(const char *path)
 		return NULL;
 	}
 	v = json_object_get(doc, "schema");
-	if (!json_is_object(doc) || !json_is_string(v) || strcmp(json_string_value(v), SCHEMA_NAME)) {
-		fprintf(stderr, "%s is not a bench result (no \"schema\": \"%s\")\n", path, SCHEMA_NAME);
+	if (!json_is_object(doc) || !json_is_string(v) || strcmp(json_string_value(v), RESULTS_SCHEMA_NAME)) {
+		fprintf(stderr, "%s is not a bench result (no \"schema\": \"%s\")\n", path, RESULTS_SCHEMA_NAME);
 		goto err;
 	}
 	v = json_object_get(doc, "schema_version");
-	if (!json_is_integer(v) || json_integer_value(v) != SCHEMA_VERSION) {
+	if (!json_is_integer(v) || json_integer_value(v) != RESULTS_SCHEMA_VERSION) {
 		fprintf(stderr, "%s has schema version %s; this bench reads version %d\n", path,
-			json_is_integer(v) ? "other than 1" : "missing", SCHEMA_VERSION);
+			json_is_integer(v) ? "other than 1" : "missing", RESULTS_SCHEMA_VERSION);
 		goto err;
 	}
 	if (!json_is_string(json_object_get(doc, "benchmark")) ||

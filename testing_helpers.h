@@ -31,23 +31,4 @@ int cpu_list_first_not_in(const struct cpu_list *l, const struct cpu_list *allow
 /* first line of a file, newline stripped ("" for an empty file); 0 or -errno */
 int read_first_line(const char *path, char *buf, size_t sz);
 
-/* libbpf set-up: one print callback, DEBUG lines only when verbose */
-void setup_libbpf(bool verbose);
-
-/*
- * Make sure tracefs is reachable for tp/ attachment, mounting it at
- * /sys/kernel/tracing, in a private mount namespace, when it is not.
- * Call before starting threads.  Returns 0 or a negative errno and prints
- * one line saying what is missing.
- */
-int ensure_tracefs(void);
-/* unmount tracefs if ensure_tracefs() mounted it; idempotent */
-void release_tracefs(void);
-
-/*
- * Check that we may load and attach BPF tracing programs.  Returns 0, or
- * -EPERM after printing one line naming the missing privileges.
- */
-int check_bpf_privileges(void);
-
 #endif /* __TESTING_HELPERS_H */

@@ -79,16 +79,15 @@ static long now_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-static void validate(void)
+static int validate(void)
 {
-	char err[256];
+	char msg[256];
+	int err;
 
-	if (hashmap_lookup_check_args(&args, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		exit(1);
-	}
-	if (check_bpf_privileges())
-		exit(1);
+	err = hashmap_lookup_check_args(&args, msg, sizeof(msg));
+	if (err)
+		fprintf(stderr, "%s\n", msg);
+	return err;
 }
 
 static void teardown(void)
@@ -158,7 +157,7 @@ static int init_cpu_state(void)
 	return 0;
 }
 
-static void setup(void)
+static int setup(void)
 {
 	char msg[256];
 	struct stat ns;
@@ -166,18 +165,18 @@ static void setup(void)
 
 	ctx.nr_cpus = libbpf_num_possible_cpus();
 	if (ctx.nr_cpus <= 0)
-		bench_fatal("failed to count possible CPUs: %s", strerror(-ctx.nr_cpus));
+		return bench_failed(ctx.nr_cpus ? ctx.nr_cpus : -EINVAL, "count possible CPUs");
 	/* per-CPU values are laid out 8-byte aligned; ours already is */
 	_Static_assert(sizeof(struct hashmap_lookup_cpu) % 8 == 0, "per-CPU value padding");
 	ctx.cpus = calloc(ctx.nr_cpus, sizeof(*ctx.cpus));
 	if (!ctx.cpus)
-		bench_fatal("failed to allocate per-CPU state: %s", strerror(ENOMEM));
+		return bench_failed(-ENOMEM, "allocate per-CPU state");
 	if (stat("/proc/self/ns/pid", &ns))
-		bench_fatal("failed to stat /proc/self/ns/pid: %s", strerror(errno));
+		return bench_failed(-errno, "stat /proc/self/ns/pid");
 
 	ctx.skel = bpf_hashmap_lookup__open();
 	if (!ctx.skel)
-		bench_fatal("failed to open bpf-hashmap-lookup skeleton: %s", strerror(errno));
+		return bench_failed(-errno, "open bpf-hashmap-lookup skeleton");
 	ctx.skel->rodata->key_size = args.key_size;
 	ctx.skel->rodata->nr_entries = args.nr_entries;
 	ctx.skel->rodata->nr_passes = args.nr_loops / args.nr_entries;
@@ -186,27 +185,28 @@ static void setup(void)
 	ctx.skel->rodata->pidns_ino = ns.st_ino;
 	ctx.skel->rodata->bench_tgid = getpid();
 
-	if (create_and_fill_map(msg, sizeof(msg)))
-		bench_fatal("%s", msg);
+	err = create_and_fill_map(msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "%s\n", msg);
+		return err;
+	}
 	err = bpf_map__reuse_fd(ctx.skel->maps.hashmap, ctx.map_fd);
 	if (err)
-		bench_fatal("failed to hand the hash map to libbpf: %s", strerror(-err));
+		return bench_failed(err, "hand the hash map to libbpf");
 	close(ctx.map_fd);
 	ctx.map_fd = -1;
 
 	err = bpf_hashmap_lookup__load(ctx.skel);
 	if (err)
-		bench_fatal("failed to load bpf-hashmap-lookup's BPF program: %s", strerror(-err));
+		return bench_failed(err, "load bpf-hashmap-lookup's BPF program");
 	err = init_cpu_state();
 	if (err)
-		bench_fatal("failed to initialise per-CPU key buffers: %s", strerror(-err));
-	if (ensure_tracefs())
-		bench_fatal("failed to attach bpf-hashmap-lookup: tracefs is unavailable");
+		return bench_failed(err, "initialise per-CPU key buffers");
 	err = bpf_hashmap_lookup__attach(ctx.skel);
 	if (err)
-		bench_fatal("failed to attach bpf-hashmap-lookup to sys_enter_getpgid: %s",
-			    strerror(-err));
+		return bench_failed(err, "attach bpf-hashmap-lookup to sys_enter_getpgid");
 	ctx.window_start_ns = now_ns();
+	return 0;
 }
 
 static void *producer(void *input)
@@ -217,11 +217,12 @@ static void *producer(void *input)
 	return NULL;
 }
 
-static void measure(struct bench_res *res)
+static int measure(struct bench_res *res)
 {
 	/* the runner calls us once per second; warm-up is the first warmup_sec */
 	if (++ctx.measure_calls == env.warmup_sec)
 		ctx.window_start_ns = now_ns();
+	return 0;
 }
 
 static int read_cpu_state(void)
@@ -249,7 +250,7 @@ static int cpu_rates(const struct hashmap_lookup_cpu *c, double *rates, double *
 	return n;
 }
 
-static void report_final(struct bench_res res[], int res_cnt)
+static int report_final(struct bench_res res[], int res_cnt)
 {
 	double rates[HASHMAP_LOOKUP_NR_SLOTS], dur_sum;
 	unsigned long long misses = 0, loop_errors = 0;
@@ -259,18 +260,22 @@ static void report_final(struct bench_res res[], int res_cnt)
 
 	err = read_cpu_state();
 	if (err)
-		bench_fatal("failed to read bpf-hashmap-lookup's timings: %s", strerror(-err));
+		return bench_failed(err, "read bpf-hashmap-lookup's timings");
 	for (cpu = 0; cpu < ctx.nr_cpus; cpu++) {
 		misses += ctx.cpus[cpu].misses;
 		loop_errors += ctx.cpus[cpu].loop_errors;
 	}
 	/* a miss means we timed something other than found lookups */
-	if (misses)
-		bench_fatal("%llu lookups missed: every one of the %u filled keys should be found, the results are invalid",
-			    misses, args.nr_entries);
-	if (loop_errors)
-		bench_fatal("%llu bpf_loop() calls stopped early: the timings do not cover --nr_loops %u lookups",
-			    loop_errors, args.nr_loops);
+	if (misses) {
+		fprintf(stderr, "%llu lookups missed: every one of the %u filled keys should be found, the results are invalid\n",
+			misses, args.nr_entries);
+		return -EIO;
+	}
+	if (loop_errors) {
+		fprintf(stderr, "%llu bpf_loop() calls stopped early: the timings do not cover --nr_loops %u lookups\n",
+			loop_errors, args.nr_loops);
+		return -EIO;
+	}
 
 	for (cpu = 0; cpu < ctx.nr_cpus; cpu++) {
 		n = cpu_rates(&ctx.cpus[cpu], rates, &dur_sum);
@@ -284,7 +289,7 @@ static void report_final(struct bench_res res[], int res_cnt)
 			rates[i] /= 1e6;
 		err = bench_add_extra_metric(name, "M/s", true, rates, n);
 		if (err)
-			bench_fatal("failed to record %s: %s", name, strerror(-err));
+			return bench_failed(err, "record %s", name);
 		if (!env.quiet)
 			printf("cpu%02d: lookup %.3lfM \u00B1 %.3lfM events/sec (approximated from %d samples of ~%.0lfms)\n",
 			       cpu, st.mean / 1e6, st.stddev / 1e6, n, dur_sum / n / 1e6);
@@ -294,8 +299,11 @@ static void report_final(struct bench_res res[], int res_cnt)
 		else
 			printf("cpu%02d %.3lf\n", cpu, st.mean / 1e6);
 	}
-	if (!reported)
-		bench_fatal("no lookup timing finished after the warm-up: run longer (-d) or do fewer lookups per timing (--nr_loops)");
+	if (!reported) {
+		fprintf(stderr, "no lookup timing finished after the warm-up: run longer (-d) or do fewer lookups per timing (--nr_loops)\n");
+		return -ENODATA;
+	}
+	return 0;
 }
 
 static void describe_opts(struct bench_opts_out *out)
@@ -311,6 +319,7 @@ const struct bench bench_bpf_hashmap_lookup = {
 	.name = "bpf-hashmap-lookup",
 	.desc = "time bpf_map_lookup_elem() on a hash map of a given shape, per CPU",
 	.argp = &bench_hashmap_lookup_argp,
+	.needs = BENCH_NEEDS_BPF_TRACING,
 	.validate = validate,
 	.setup = setup,
 	.producer_thread = producer,

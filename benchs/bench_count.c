@@ -17,9 +17,9 @@ static struct counter global_hits;
 #define GLOBAL_BATCH 1024
 static struct counter *global_prod_hits;
 
-static void count_global_setup(void)
+static int count_global_setup(void)
 {
-	global_prod_hits = bench_alloc_prod_counters();
+	return bench_alloc_prod_counters(&global_prod_hits);
 }
 
 static void *count_global_producer(void *input)
@@ -35,17 +35,18 @@ static void *count_global_producer(void *input)
 	return NULL;
 }
 
-static void count_global_measure(struct bench_res *res)
+static int count_global_measure(struct bench_res *res)
 {
 	res->hits = atomic_swap(&global_hits.value, 0);
 	bench_collect_prod_counters(global_prod_hits, res);
+	return 0;
 }
 
 static struct counter *local_hits;
 
-static void count_local_setup(void)
+static int count_local_setup(void)
 {
-	local_hits = bench_alloc_prod_counters();
+	return bench_alloc_prod_counters(&local_hits);
 }
 
 static void *count_local_producer(void *input)
@@ -57,9 +58,10 @@ static void *count_local_producer(void *input)
 	return NULL;
 }
 
-static void count_local_measure(struct bench_res *res)
+static int count_local_measure(struct bench_res *res)
 {
 	res->hits = bench_collect_prod_counters(local_hits, res);
+	return 0;
 }
 
 const struct bench bench_count_global = {

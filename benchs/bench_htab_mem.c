@@ -20,7 +20,6 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
-#include "cgroup_helpers.h"
 #include "htab_mem_bench.skel.h"
 #include "progs/htab_mem_bench.h"
 
@@ -55,7 +54,6 @@ static struct {
 	int tid_map_fd;
 	/* set by teardown: a producer failing after it is not an error */
 	bool stopping;
-	struct bench_cgroup cg;
 	struct htab_mem_prod_stats *stats;	/* mmap()ed prod_stats map */
 	/* one barrier per producer pair (add_del_on_diff_cpu) */
 	pthread_barrier_t *pairs;
@@ -64,9 +62,6 @@ static struct {
 	__u64 prev_update_fails;
 	__u64 prev_delete_fails;
 } ctx;
-
-/* teardown may come from a producer (bench_fatal) and the main thread */
-static pthread_mutex_t teardown_lock = PTHREAD_MUTEX_INITIALIZER;
 
 enum {
 	ARG_USE_CASE = 3000,
@@ -130,15 +125,14 @@ const struct argp bench_htab_mem_argp = {
 };
 
 /* runs before anything is created, so refusing here leaves nothing behind */
-static void htab_mem_validate(void)
+static int htab_mem_validate(void)
 {
 	if (args.use_case->paired && env.producer_cnt % 2) {
 		fprintf(stderr, "use case %s works in producer pairs: the producer count must be even (got -p %d)\n",
 			args.use_case->name, env.producer_cnt);
-		exit(1);
+		return -EINVAL;
 	}
-	if (check_bpf_privileges())
-		exit(1);
+	return 0;
 }
 
 static struct bpf_program *use_case_prog(struct htab_mem_bench *skel)
@@ -155,64 +149,36 @@ static struct bpf_program *use_case_prog(struct htab_mem_bench *skel)
 }
 
 /*
- * Undo what reaches outside the process: program, maps, cgroup, tracefs.
- * Memory the sampler may still be reading (the counters' mapping,
- * prev_ops) is left to process exit, since bench_fatal() can run this
- * from a producer while the main thread samples.
+ * Undo what reaches outside the process: the program and its maps.
+ * Memory the sampler or producers may still be using (the counters'
+ * mapping, prev_ops, the pair barriers) is left to process exit.
  */
 static void htab_mem_teardown(void)
 {
-	pthread_mutex_lock(&teardown_lock);
 	__atomic_store_n(&ctx.stopping, true, __ATOMIC_RELAXED);
 	/* detaches and unloads the program; the maps go with their last user */
 	htab_mem_bench__destroy(ctx.skel);
 	ctx.skel = NULL;
-	cg_destroy(&ctx.cg);
-	release_tracefs();
-	/* the pair barriers stay too: producers may be blocked in them */
-	pthread_mutex_unlock(&teardown_lock);
 }
 
-/* where the memory figures come from, for the JSON results */
-static void note_mem_source(void)
-{
-	static char cur[PATH_MAX + 32], peak[PATH_MAX + 32];
-	const char *cur_name, *peak_name;
-
-	if (cg_mem_files(ctx.cg.kind, &cur_name, &peak_name))
-		return;
-	snprintf(cur, sizeof(cur), "%s/%s", ctx.cg.path, cur_name);
-	snprintf(peak, sizeof(peak), "%s/%s", ctx.cg.path, peak_name);
-	bench_run.mem_cgroup = ctx.cg.kind == CG_MEM_V2 ? "v2" : "v1";
-	bench_run.mem_current_file = cur;
-	bench_run.mem_peak_file = peak;
-}
-
-static void htab_mem_setup(void)
+static int htab_mem_setup(void)
 {
 	int i, err, ncpus, nprod = env.producer_cnt;
 	struct bpf_map *htab;
 	__u32 max_entries;
 	__u32 flags;
 
-	/* join our own cgroup first, so the maps created below are charged there */
-	cg_setup_self(&ctx.cg, "bench-htab-mem");
-	if (ctx.cg.kind == CG_MEM_NONE)
-		fprintf(stderr, "memory usage unavailable: %s\n", ctx.cg.why);
-	else
-		note_mem_source();
-
 	ctx.prev_ops = calloc(nprod, sizeof(*ctx.prev_ops));
 	if (!ctx.prev_ops)
-		bench_fatal("failed to allocate counters: %s", strerror(ENOMEM));
+		return bench_failed(-ENOMEM, "allocate counters");
 
 	ctx.skel = htab_mem_bench__open();
 	if (!ctx.skel)
-		bench_fatal("failed to open the htab-mem BPF object: %s", strerror(errno));
+		return bench_failed(-errno, "open the htab-mem BPF object");
 
 	ncpus = libbpf_num_possible_cpus();
 	if (ncpus < 0)
-		bench_fatal("failed to count possible CPUs: %s", strerror(-ncpus));
+		return bench_failed(ncpus, "count possible CPUs");
 	/*
 	 * Upstream sizes the map by possible CPUs; slices here are per
 	 * producer, so also make room for more producers than CPUs.
@@ -239,45 +205,36 @@ static void htab_mem_setup(void)
 	if (!err)
 		err = bpf_program__set_autoload(use_case_prog(ctx.skel), true);
 	if (err)
-		bench_fatal("failed to configure the htab-mem maps: %s", strerror(-err));
+		return bench_failed(err, "configure the htab-mem maps");
 	ctx.skel->rodata->bench_tgid = getpid();
 
 	err = htab_mem_bench__load(ctx.skel);
 	if (err)
-		bench_fatal("failed to load the htab-mem BPF program: %s", strerror(-err));
+		return bench_failed(err, "load the htab-mem BPF program");
 	ctx.tid_map_fd = bpf_map__fd(ctx.skel->maps.producer_of_tid);
 
 	ctx.stats = mmap(NULL, (size_t)nprod * sizeof(*ctx.stats), PROT_READ, MAP_SHARED,
 			 bpf_map__fd(ctx.skel->maps.prod_stats), 0);
 	if (ctx.stats == MAP_FAILED) {
 		ctx.stats = NULL;
-		bench_fatal("failed to map the producer counters: %s", strerror(errno));
+		return bench_failed(-errno, "map the producer counters");
 	}
 
 	if (args.use_case->paired) {
 		ctx.pairs = calloc(nprod / 2, sizeof(*ctx.pairs));
 		if (!ctx.pairs)
-			bench_fatal("failed to allocate pair barriers: %s", strerror(ENOMEM));
+			return bench_failed(-ENOMEM, "allocate pair barriers");
 		for (i = 0; i < nprod / 2; i++) {
 			err = pthread_barrier_init(&ctx.pairs[i], NULL, 2);
 			if (err)
-				bench_fatal("failed to create pair barriers: %s", strerror(err));
+				return bench_failed(-err, "create pair barriers");
 		}
 	}
 
-	/*
-	 * tracefs is needed only to attach, so make sure of it just before.
-	 * A tracefs that another process mounted may be unmounted by it at
-	 * any time: when the tracepoint is not found, check again (mounting
-	 * our own) and retry once.
-	 */
-	err = ensure_tracefs();
-	if (!err)
-		err = htab_mem_bench__attach(ctx.skel);
-	if (err == -ENOENT && !ensure_tracefs())
-		err = htab_mem_bench__attach(ctx.skel);
+	err = htab_mem_bench__attach(ctx.skel);
 	if (err)
-		bench_fatal("failed to attach the htab-mem BPF program: %s", strerror(-err));
+		return bench_failed(err, "attach the htab-mem BPF program");
+	return 0;
 }
 
 static inline void trigger(void)
@@ -296,9 +253,10 @@ static void *htab_mem_producer(void *arg)
 	err = bpf_map_update_elem(ctx.tid_map_fd, &tid, &val, BPF_ANY);
 	if (err) {
 		/* the run is being torn down (Ctrl-C right at the start) */
-		if (__atomic_load_n(&ctx.stopping, __ATOMIC_RELAXED))
-			return NULL;
-		bench_fatal("failed to register producer %ld: %s", idx, strerror(errno));
+		if (!__atomic_load_n(&ctx.stopping, __ATOMIC_RELAXED))
+			bench_producer_fail(-errno, "failed to register producer %ld: %s", idx,
+					    strerror(errno));
+		return NULL;
 	}
 
 	if (!args.use_case->paired) {
@@ -327,10 +285,9 @@ static void *htab_mem_producer(void *arg)
 	return NULL;
 }
 
-static void htab_mem_measure(struct bench_res *res)
+static int htab_mem_measure(struct bench_res *res)
 {
 	__u64 ops, upd = 0, del = 0;
-	long long cur;
 	int i;
 
 	res->hits = 0;
@@ -346,11 +303,7 @@ static void htab_mem_measure(struct bench_res *res)
 	res->fails = (long)(upd - ctx.prev_update_fails + del - ctx.prev_delete_fails);
 	ctx.prev_update_fails = upd;
 	ctx.prev_delete_fails = del;
-
-	res->mem_bytes = -1;
-	/* current only: the peak is read once, at the end */
-	if (!cg_read_mem(&ctx.cg, &cur, NULL))
-		res->mem_bytes = cur;
+	return 0;
 }
 
 /* operations per producer per second, in thousands */
@@ -359,31 +312,14 @@ static double m_per_prod_op(const struct bench_res *r)
 	return rate_per_sec(r->hits, r->delta_ns) / env.producer_cnt / 1e3;
 }
 
-static double m_memory(const struct bench_res *r)
-{
-	return r->mem_bytes < 0 ? NAN : r->mem_bytes / 1048576.0;
-}
-
 static double m_failures(const struct bench_res *r)
 {
 	return rate_per_sec(r->fails, r->delta_ns);
 }
 
-/*
- * The memory controller charges in batches of 64 pages kept per CPU
- * (MEMCG_CHARGE_BATCH), and current usage counts those precharges: a
- * reading is only exact to a batch per CPU.
- */
-static double m_memory_resolution(void)
-{
-	int ncpus = libbpf_num_possible_cpus();
-
-	return (ncpus > 0 ? ncpus : 1) * 64.0 * sysconf(_SC_PAGESIZE) / 1048576.0;
-}
-
+/* memory is the runner's: every BENCH_NEEDS_MEMCG benchmark has it */
 static const struct bench_metric htab_mem_metrics[] = {
 	{ "per_prod_op", "k/s", true, m_per_prod_op },
-	{ "memory", "MiB", false, m_memory, m_memory_resolution },
 	{ "failures", "1/s", false, m_failures },
 	{},
 };
@@ -395,22 +331,18 @@ static void htab_mem_report_progress(int iter, struct bench_res *res, long delta
 	if (res->mem_bytes < 0)
 		printf("memory usage     n/a\n");
 	else
-		printf("memory usage %7.2lfMiB\n", m_memory(res));
+		printf("memory usage %7.2lfMiB\n", bench_memory_metric.value(res));
 }
 
-static void htab_mem_report_final(struct bench_res res[], int res_cnt)
+static int htab_mem_report_final(struct bench_res res[], int res_cnt)
 {
-	struct stats op, mem;
-	long long cur, peak = -1;
+	long long peak = bench_peak_mem_bytes();
 	__u64 upd = 0, del = 0;
+	struct stats op, mem;
 	int i;
 
-	/* the peak must be read while our cgroup still exists */
-	cg_read_mem(&ctx.cg, &cur, &peak);
-	bench_run.peak_mem_bytes = peak;
-
 	metric_stats(&htab_mem_metrics[0], res, res_cnt, &op);
-	metric_stats(&htab_mem_metrics[1], res, res_cnt, &mem);
+	metric_stats(&bench_memory_metric, res, res_cnt, &mem);
 	printf("Summary: per-prod-op %7.2lf \u00B1 %7.2lfk/s, ", op.mean, op.stddev);
 	if (mem.n)
 		printf("memory usage %7.2lf \u00B1 %7.2lfMiB, ", mem.mean, mem.stddev);
@@ -433,6 +365,7 @@ static void htab_mem_report_final(struct bench_res res[], int res_cnt)
 	if (upd || del)
 		printf("Failures: %llu map updates and %llu map deletes failed (per-prod-op counts them as done)\n",
 		       (unsigned long long)upd, (unsigned long long)del);
+	return 0;
 }
 
 static void htab_mem_describe_opts(struct bench_opts_out *out)
@@ -446,6 +379,7 @@ const struct bench bench_htab_mem = {
 	.name = "htab-mem",
 	.desc = "BPF hash map speed and cgroup memory use per allocator flavour and use case",
 	.argp = &bench_htab_mem_argp,
+	.needs = BENCH_NEEDS_BPF_TRACING,
 	.validate = htab_mem_validate,
 	.setup = htab_mem_setup,
 	.producer_thread = htab_mem_producer,

@@ -32,16 +32,7 @@ static struct {
 	struct map_lookup *skel;
 	struct bpf_link *link;
 	int producers_fd;
-	/* first error a producer hit registering itself, as -errno */
-	long reg_err;
-	int reg_failed_idx;
 } ctx;
-
-static void validate(void)
-{
-	if (check_bpf_privileges())
-		exit(1);
-}
 
 static void teardown(void)
 {
@@ -112,16 +103,16 @@ static int fill_map(enum lookup_type t)
 	return err;
 }
 
-static void setup(enum lookup_type type, const char *name)
+static int setup(enum lookup_type type, const char *name)
 {
 	struct stat ns;
 	int err, t;
 
 	if (stat("/proc/self/ns/pid", &ns))
-		bench_fatal("failed to stat /proc/self/ns/pid: %s", strerror(errno));
+		return bench_failed(-errno, "stat /proc/self/ns/pid");
 	ctx.skel = map_lookup__open();
 	if (!ctx.skel)
-		bench_fatal("failed to open %s skeleton: %s", name, strerror(errno));
+		return bench_failed(-errno, "open %s skeleton", name);
 	ctx.skel->rodata->pidns_dev = ns.st_dev;
 	ctx.skel->rodata->pidns_ino = ns.st_ino;
 	ctx.skel->rodata->bench_tgid = getpid();
@@ -132,16 +123,15 @@ static void setup(enum lookup_type type, const char *name)
 	}
 	err = map_lookup__load(ctx.skel);
 	if (err)
-		bench_fatal("failed to load %s's BPF program: %s", name, strerror(-err));
+		return bench_failed(err, "load %s's BPF program", name);
 	ctx.producers_fd = bpf_map__fd(ctx.skel->maps.producers);
 	err = fill_map(type);
 	if (err)
-		bench_fatal("failed to fill %s's map: %s", name, strerror(-err));
-	if (ensure_tracefs())
-		bench_fatal("failed to attach %s: tracefs is unavailable", name);
+		return bench_failed(err, "fill %s's map", name);
 	ctx.link = bpf_program__attach(type_prog(type));
 	if (!ctx.link)
-		bench_fatal("failed to attach %s to sys_enter_getpgid: %s", name, strerror(errno));
+		return bench_failed(-errno, "attach %s to sys_enter_getpgid", name);
+	return 0;
 }
 
 static void *producer(void *input)
@@ -150,8 +140,8 @@ static void *producer(void *input)
 
 	/* the BPF side credits lookups to the producer by thread id */
 	if (bpf_map_update_elem(ctx.producers_fd, &tid, &idx, BPF_ANY)) {
-		if (__atomic_exchange_n(&ctx.reg_err, -errno, __ATOMIC_RELAXED) == 0)
-			ctx.reg_failed_idx = idx;
+		bench_producer_fail(-errno, "failed to register producer #%u with the BPF program: %s",
+				    idx, strerror(errno));
 		return NULL;
 	}
 	for (;;)
@@ -159,20 +149,19 @@ static void *producer(void *input)
 	return NULL;
 }
 
-static void measure(struct bench_res *res)
+static int measure(struct bench_res *res)
 {
-	long err = __atomic_load_n(&ctx.reg_err, __ATOMIC_RELAXED), v;
 	__u64 misses;
+	long v;
 	int i;
 
-	if (err)
-		bench_fatal("failed to register producer #%d with the BPF program: %s",
-			    ctx.reg_failed_idx, strerror(-err));
 	misses = __atomic_load_n(&ctx.skel->bss->misses, __ATOMIC_RELAXED);
 	/* every key looked up was filled in: a miss means a broken benchmark */
-	if (misses)
-		bench_fatal("%llu lookups missed: every looked-up key should exist, the results are invalid",
-			    (unsigned long long)misses);
+	if (misses) {
+		fprintf(stderr, "%llu lookups missed: every looked-up key should exist, the results are invalid\n",
+			(unsigned long long)misses);
+		return -EIO;
+	}
 	res->hits = 0;
 	for (i = 0; i < env.producer_cnt; i++) {
 		v = atomic_swap((long *)&ctx.skel->bss->prod_hits[i].hits, 0);
@@ -180,18 +169,19 @@ static void measure(struct bench_res *res)
 		res->hits += v;
 	}
 	res->has_prod_hits = true;
+	return 0;
 }
 
 #define LOOKUP_BENCH(sym, bench_name, type, description)		\
-static void sym##_setup(void)						\
+static int sym##_setup(void)						\
 {									\
-	setup(type, bench_name);					\
+	return setup(type, bench_name);					\
 }									\
 									\
 const struct bench sym = {						\
 	.name = bench_name,						\
 	.desc = description,						\
-	.validate = validate,						\
+	.needs = BENCH_NEEDS_BPF_TRACING,				\
 	.setup = sym##_setup,						\
 	.producer_thread = producer,					\
 	.measure = measure,						\

@@ -12,10 +12,10 @@
 
 static struct counter *trig_hits;
 
-static void trig_base_setup(void)
+static int trig_base_setup(void)
 {
 	/* one cache line per producer, so producers do not slow each other */
-	trig_hits = bench_alloc_prod_counters();
+	return bench_alloc_prod_counters(&trig_hits);
 }
 
 static void *trig_base_producer(void *input)
@@ -29,9 +29,10 @@ static void *trig_base_producer(void *input)
 	return NULL;
 }
 
-static void trig_base_measure(struct bench_res *res)
+static int trig_base_measure(struct bench_res *res)
 {
 	res->hits = bench_collect_prod_counters(trig_hits, res);
+	return 0;
 }
 
 const struct bench bench_trig_base = {

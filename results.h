@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __RESULTS_H
+#define __RESULTS_H
+
+/*
+ * The JSON document of a run (`--json`): the one definition of its schema
+ * name and version, for the writer here and for the readers (compare).
+ */
+#include <jansson.h>
+#include <math.h>
+
+#include "run.h"
+
+#define RESULTS_SCHEMA_NAME "bench-result"
+#define RESULTS_SCHEMA_VERSION 1
+
+/* JSON has no NaN or infinity: a missing value is null */
+static inline json_t *json_finite(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* a CPU list as a JSON array */
+json_t *cpu_list_json(const struct cpu_list *l);
+
+/* the whole document; NULL when out of memory */
+json_t *results_json(const struct bench_run *run);
+/*
+ * Refuse an unwritable destination before the benchmark runs; 0 or a
+ * negative errno after one line on stderr.
+ */
+int results_precheck(const char *path);
+/* write the document to path; 0 or a negative errno after one line on stderr */
+int results_write_json(const char *path, const struct bench_run *run);
+
+#endif /* __RESULTS_H */

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __RUN_H
+#define __RUN_H
+
+/*
+ * One run as the runner hands it to the code that reports on it: the
+ * samples, memory, warnings and extra metrics.  Reporting code takes a
+ * struct bench_run as an argument and reads no runner globals, so unit
+ * tests can build one by hand.
+ */
+#include <limits.h>
+
+#include "bench.h"
+
+#define RUN_MAX_WARNINGS 16
+#define RUN_MAX_EXTRA_METRICS 64
+
+/* where memory figures came from */
+struct run_mem_source {
+	const char *cgroup;		/* "v2", "v1" or NULL: memory not measured */
+	char current_file[PATH_MAX + 32];
+	char peak_file[PATH_MAX + 32];
+};
+
+struct run_extra_metric {
+	char *name;
+	const char *unit;
+	bool higher_is_better;
+	double *values;
+	int n;
+};
+
+struct bench_run {
+	const struct bench *bench;
+	const struct env *env;
+	/* every sample, warm-up ones first */
+	struct bench_res *res;
+	int res_cnt;
+	int warmup_cnt;
+	/* metrics: the benchmark's, then the runner's (memory), NULL-terminated */
+	const struct bench_metric **metrics;
+	struct run_mem_source mem;
+	long long peak_mem_bytes;	/* -1 when not measured */
+	char *warnings[RUN_MAX_WARNINGS];
+	int warning_cnt;
+	struct run_extra_metric extras[RUN_MAX_EXTRA_METRICS];
+	int extra_cnt;
+};
+
+/* the measured (non warm-up) samples */
+static inline struct bench_res *run_measured(const struct bench_run *run)
+{
+	return run->res + run->warmup_cnt;
+}
+
+static inline int run_measured_cnt(const struct bench_run *run)
+{
+	return run->res_cnt - run->warmup_cnt;
+}
+
+/* print "warning: ..." on stderr and keep it for JSON */
+void run_warn(struct bench_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int run_add_extra_metric(struct bench_run *run, const char *name, const char *unit,
+			 bool higher_is_better, const double *values, int n);
+/* free warnings and extra metrics */
+void run_notes_free(struct bench_run *run);
+
+#endif /* __RUN_H */

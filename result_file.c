@@ -218,7 +218,7 @@ static int check_samples(struct loader *ld, struct result_file *rf, json_t *summ
 static int check_stat(struct loader *ld, json_t *def, const char *name, const char *stat,
 		      double calc, double scale)
 {
-	char field[160];
+	char field[160], fs[32], cs[32];
 	double file, tol;
 	int err;
 
@@ -229,10 +229,12 @@ static int check_stat(struct loader *ld, json_t *def, const char *name, const ch
 	if (isnan(file) && isnan(calc))
 		return 0;
 	tol = SUMMARY_RTOL * fmax(scale, fmax(fabs(file), fabs(calc)));
-	if (isnan(file) || isnan(calc) || fabs(file - calc) > tol)
-		return bad(ld, field, "%.10g in the file, %.10g from its samples: the file was edited or corrupted",
-			   file, calc);
-	return 0;
+	if (!isnan(file) && !isnan(calc) && fabs(file - calc) <= tol)
+		return 0;
+	snprintf(fs, sizeof(fs), isnan(file) ? "null" : "%.10g", file);
+	snprintf(cs, sizeof(cs), isnan(calc) ? "none" : "%.10g", calc);
+	return bad(ld, field, "%s in the file, %s from its samples: the file was edited or corrupted",
+		   fs, cs);
 }
 
 static int load_metric(struct loader *ld, struct result_file *rf, const char *name, json_t *def,

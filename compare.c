@@ -88,7 +88,8 @@ static const struct argp compare_argp = {
 	.doc = "Compare two `bench --json` results: for every metric both runs share, base "
 	       "and new mean ± stddev, the change, Welch's t-test p-value over the measured "
 	       "samples and a verdict.\vExit status: 0; 1 with --fail-on-regression when "
-	       "something got worse; 2 when the files cannot be compared.",
+	       "something got worse; 2 when the files cannot be compared (not results, "
+	       "damaged or edited, measured nothing, or of different benchmarks).",
 };
 
 /* ---- context and options ---- */

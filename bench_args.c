@@ -40,6 +40,7 @@ enum {
 	ARG_CONS_AFFINITY_SET,
 	ARG_JSON,
 	ARG_PER_PRODUCER,
+	ARG_LATENCY,
 };
 
 static const struct argp_option opts[] = {
@@ -59,6 +60,8 @@ static const struct argp_option opts[] = {
 	  "Also write the run as a JSON document to FILE (atomically, at the end)" },
 	{ "per-producer", ARG_PER_PRODUCER, NULL, 0,
 	  "After the Summary, print each producer's rate and the fairness" },
+	{ "latency", ARG_LATENCY, NULL, 0,
+	  "Time each trigger's batch of map operations in BPF: per-op percentiles per sample and per run" },
 	{},
 };
 
@@ -154,6 +157,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARG_PER_PRODUCER:
 		env.per_producer = true;
+		break;
+	case ARG_LATENCY:
+		env.latency = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (env.bench_name) {

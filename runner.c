@@ -21,6 +21,7 @@
 #include "per_producer.h"
 #include "results.h"
 #include "run_context.h"
+#include "run_latency.h"
 #include "run_mem.h"
 #include "runner.h"
 
@@ -199,6 +200,7 @@ static void free_state(void)
 	free(env.cons_cpu);
 	cpu_list_free(&state.allowed);
 	run_notes_free(&run);
+	run_latency_free(&run);
 }
 
 /* the benchmark's metrics, then the runner's */
@@ -208,12 +210,16 @@ static int collect_metrics(const struct bench *bench)
 	int n = 0;
 
 	for (m = bench->metrics; m && m->name; m++) {
-		if (n == (int)ARRAY_SIZE(state.metrics) - 2)
+		if (n == (int)ARRAY_SIZE(state.metrics) - 4)
 			return -E2BIG;
 		state.metrics[n++] = m;
 	}
 	if (bench->needs & BENCH_NEEDS_MEMCG)
 		state.metrics[n++] = &bench_memory_metric;
+	if (env.latency) {
+		state.metrics[n++] = &lat_p50_metric;
+		state.metrics[n++] = &lat_p99_metric;
+	}
 	state.metrics[n] = NULL;
 	run.metrics = state.metrics;
 	return 0;
@@ -298,6 +304,11 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 			break;
 		res->delta_ns = now - last;
 		last = now;
+		if (run.lat) {
+			err = run_latency_sample(&run, res, iter >= run.warmup_cnt);
+			if (err)
+				break;
+		}
 		if (bench->needs & BENCH_NEEDS_MEMCG)
 			run_mem_sample(res);
 		if (!env.quiet && bench->report_progress)
@@ -321,6 +332,8 @@ static int report(const struct bench *bench)
 	err = bench->report_final(run_measured(&run), run_measured_cnt(&run));
 	if (err)
 		return err;
+	if (run.lat && !env.quiet)
+		lat_print_summary(run.lat);
 	run_check_noise(&run);
 	if (env.per_producer)
 		per_producer_report(&run);
@@ -354,6 +367,8 @@ int runner_run(const struct bench *bench)
 		goto out_free;
 	}
 	err = validate_affinity();
+	if (!err && env.latency)
+		err = run_latency_check(bench);
 	if (!err && env.json_path)
 		err = results_precheck(env.json_path);
 	if (!err)
@@ -387,6 +402,11 @@ int runner_run(const struct bench *bench)
 	setup_called = true;
 	if (bench->setup) {
 		err = bench->setup();
+		if (err)
+			goto out_teardown;
+	}
+	if (env.latency) {
+		err = run_latency_start(&run);
 		if (err)
 			goto out_teardown;
 	}

@@ -184,6 +184,8 @@ static int setup(void)
 	ctx.skel->rodata->pidns_dev = ns.st_dev;
 	ctx.skel->rodata->pidns_ino = ns.st_ino;
 	ctx.skel->rodata->bench_tgid = getpid();
+	ctx.skel->rodata->lat_enabled = env.latency;
+	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
 
 	err = create_and_fill_map(msg, sizeof(msg));
 	if (err) {
@@ -199,6 +201,13 @@ static int setup(void)
 	err = bpf_hashmap_lookup__load(ctx.skel);
 	if (err)
 		return bench_failed(err, "load bpf-hashmap-lookup's BPF program");
+	if (env.latency) {
+		/* the histogram gets the timings this benchmark takes anyway */
+		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
+					     args.nr_loops);
+		if (err)
+			return err;
+	}
 	err = init_cpu_state();
 	if (err)
 		return bench_failed(err, "initialise per-CPU key buffers");
@@ -327,4 +336,5 @@ const struct bench bench_bpf_hashmap_lookup = {
 	.report_final = report_final,
 	.teardown = teardown,
 	.describe_opts = describe_opts,
+	.latency = true,
 };

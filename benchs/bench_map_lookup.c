@@ -116,6 +116,8 @@ static int setup(enum lookup_type type, const char *name)
 	ctx.skel->rodata->pidns_dev = ns.st_dev;
 	ctx.skel->rodata->pidns_ino = ns.st_ino;
 	ctx.skel->rodata->bench_tgid = getpid();
+	ctx.skel->rodata->lat_enabled = env.latency;
+	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
 	/* only the measured map type's program and map exist in the kernel */
 	for (t = 0; t < LOOKUP_TYPE_CNT; t++) {
 		bpf_program__set_autoload(type_prog(t), t == (int)type);
@@ -125,6 +127,12 @@ static int setup(enum lookup_type type, const char *name)
 	if (err)
 		return bench_failed(err, "load %s's BPF program", name);
 	ctx.producers_fd = bpf_map__fd(ctx.skel->maps.producers);
+	if (env.latency) {
+		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
+					     MAP_LOOKUP_PER_TRIGGER);
+		if (err)
+			return err;
+	}
 	err = fill_map(type);
 	if (err)
 		return bench_failed(err, "fill %s's map", name);
@@ -189,6 +197,7 @@ const struct bench sym = {						\
 	.report_final = hits_drops_report_final,			\
 	.teardown = teardown,						\
 	.metrics = hits_drops_metrics,					\
+	.latency = true,						\
 }
 
 LOOKUP_BENCH(bench_hash_lookup, "hash-lookup", LOOKUP_HASH,

@@ -13,6 +13,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "htab_mem_bench.h"
+#include "latency.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -43,6 +44,9 @@ struct {
 	__uint(max_entries, 1);			/* the producer count */
 	__uint(map_flags, BPF_F_MMAPABLE);
 } prod_stats SEC(".maps");
+
+/* --latency: each trigger's batch of map operations, timed */
+LAT_HIST_MAP();
 
 /* the largest value allowed; the map reads value_size bytes of it */
 char zero_value[4096];
@@ -110,11 +114,14 @@ int htab_mem_overwrite(void *ctx)
 {
 	struct htab_mem_prod_stats *st;
 	__u32 idx;
+	__u64 t;
 
 	st = this_producer(&idx);
 	if (!st)
 		return 0;
+	t = lat_start();
 	add_slice(st, idx * HTAB_MEM_OPS_PER_TRIGGER, BPF_ANY);
+	lat_end(t);
 	st->ops++;
 	return 0;
 }
@@ -129,12 +136,15 @@ int htab_mem_batch_add_batch_del(void *ctx)
 {
 	struct htab_mem_prod_stats *st;
 	__u32 idx;
+	__u64 t;
 
 	st = this_producer(&idx);
 	if (!st)
 		return 0;
+	t = lat_start();
 	add_slice(st, idx * HTAB_MEM_OPS_PER_TRIGGER, BPF_NOEXIST);
 	del_slice(st, idx * HTAB_MEM_OPS_PER_TRIGGER);
+	lat_end(t);
 	st->ops += 2;
 	return 0;
 }
@@ -149,15 +159,18 @@ int htab_mem_add_del_on_diff_cpu(void *ctx)
 {
 	struct htab_mem_prod_stats *st;
 	__u32 idx, base;
+	__u64 t;
 
 	st = this_producer(&idx);
 	if (!st)
 		return 0;
 	base = (idx / 2) * HTAB_MEM_OPS_PER_TRIGGER;
+	t = lat_start();
 	if (idx & 1)
 		del_slice(st, base);
 	else
 		add_slice(st, base, BPF_NOEXIST);
+	lat_end(t);
 	st->ops++;
 	return 0;
 }
@@ -168,10 +181,14 @@ int htab_mem_no_op(void *ctx)
 {
 	struct htab_mem_prod_stats *st;
 	__u32 idx;
+	__u64 t;
 
 	st = this_producer(&idx);
 	if (!st)
 		return 0;
+	/* an empty batch: what the timing itself costs */
+	t = lat_start();
+	lat_end(t);
 	st->ops++;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "lookup_shared.h"
+#include "latency.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -38,6 +39,9 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } producers SEC(".maps");
+
+/* --latency: each trigger's 64 lookups, timed */
+LAT_HIST_MAP();
 
 struct prod_counter prod_hits[MAP_LOOKUP_MAX_PRODUCERS];
 __u64 misses;
@@ -74,9 +78,11 @@ SEC("?tp/syscalls/sys_enter_getpgid")					\
 int prog(void *ctx)							\
 {									\
 	__u32 idx = producer_index(), missed = 0, key, i;		\
+	__u64 t;							\
 									\
 	if (idx >= MAP_LOOKUP_MAX_PRODUCERS)				\
 		return 0;						\
+	t = lat_start();						\
 	_Pragma("clang loop unroll(full)")				\
 	for (i = 0; i < MAP_LOOKUP_PER_TRIGGER; i++) {			\
 		key = i;						\
@@ -85,6 +91,7 @@ int prog(void *ctx)							\
 		/* count now: deferring keeps 64 results on the stack */ \
 		asm volatile("" : "+r"(missed));			\
 	}								\
+	lat_end(t);							\
 	account(idx, missed);						\
 	return 0;							\
 }

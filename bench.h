@@ -77,6 +77,12 @@ struct bench_res {
 	 * and their per-op p50 and p99 in ns (NaN when none was timed)
 	 */
 	long lat_triggers;
+	/*
+	 * triggers timed while measure() read the benchmark's counters: the
+	 * sampler can be preempted there, and lat_triggers and hits may
+	 * differ by up to these plus one in-flight trigger per producer
+	 */
+	long lat_edge;
 	double lat_p50;
 	double lat_p99;
 };

@@ -90,8 +90,10 @@ static json_t *sample_json(const struct bench_run *run, const struct bench_res *
 			     "drops", (json_int_t)r->drops, "fails", (json_int_t)r->fails);
 	json_object_set_new(counters, "mem_bytes",
 			    r->mem_bytes >= 0 ? json_integer(r->mem_bytes) : json_null());
-	if (run->lat)
+	if (run->lat) {
 		json_object_set_new(counters, "latency_triggers", json_integer(r->lat_triggers));
+		json_object_set_new(counters, "latency_edge_triggers", json_integer(r->lat_edge));
+	}
 	if (r->has_prod_hits) {
 		ph = json_array();
 		for (j = 0; j < run->env->producer_cnt; j++)

@@ -22,6 +22,8 @@ static struct {
 	struct lat_hist *percpu;	/* one per possible CPU, as the map returns them */
 	__u64 prev[LAT_NR_BUCKETS];	/* summed over CPUs at the previous tick */
 	__u64 delta[LAT_NR_BUCKETS];
+	/* triggers timed before the benchmark's counters were read this tick */
+	__u64 before_measure;
 	struct run_latency lat;
 } lst = {
 	.map_fd = -1,
@@ -127,6 +129,18 @@ int run_latency_start(struct bench_run *run)
 	return 0;
 }
 
+int run_latency_before_measure(struct bench_run *run)
+{
+	__u64 cur[LAT_NR_BUCKETS];
+	int err;
+
+	err = read_hist(cur);
+	if (err)
+		return bench_failed(err, "read the latency histogram");
+	lst.before_measure = lat_total(cur);
+	return 0;
+}
+
 int run_latency_sample(struct bench_run *run, struct bench_res *res, bool measured)
 {
 	__u64 cur[LAT_NR_BUCKETS];
@@ -142,6 +156,7 @@ int run_latency_sample(struct bench_run *run, struct bench_res *res, bool measur
 			lst.lat.counts[i] += lst.delta[i];
 	}
 	res->lat_triggers = (long)lat_total(lst.delta);
+	res->lat_edge = (long)(lat_total(cur) - lst.before_measure);
 	res->lat_p50 = lat_per_op(&lst.lat, lat_quantile(lst.delta, 50, 100));
 	res->lat_p99 = lat_per_op(&lst.lat, lat_quantile(lst.delta, 99, 100));
 	return 0;

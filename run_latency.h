@@ -18,7 +18,13 @@ extern const struct bench_metric lat_p99_metric;
 int run_latency_check(const struct bench *bench);
 /* after setup(): the map was handed over; calibrate the timer */
 int run_latency_start(struct bench_run *run);
-/* once per tick: res->lat_* from this interval's histogram */
+/*
+ * Once per tick, around measure(): the histogram is read just before and
+ * just after the benchmark's counters, so that the triggers that ended
+ * in between (res->lat_edge) bound how far the two counts may differ.
+ */
+int run_latency_before_measure(struct bench_run *run);
+/* res->lat_* from this interval's histogram */
 int run_latency_sample(struct bench_run *run, struct bench_res *res, bool measured);
 void run_latency_free(struct bench_run *run);
 

@@ -299,6 +299,11 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 		}
 		now = now_ns();
 		res = &run.res[iter];
+		if (run.lat) {
+			err = run_latency_before_measure(&run);
+			if (err)
+				break;
+		}
 		err = bench->measure(res);
 		if (err)
 			break;

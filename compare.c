@@ -242,6 +242,11 @@ static int diff_object(json_t *a, json_t *b, const char *prefix, char *out, size
 
 int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz)
 {
+	return compare_options_differ_except(a, b, NULL, out, sz);
+}
+
+int compare_options_differ_except(json_t *a, json_t *b, const char *ignore, char *out, size_t sz)
+{
 	json_t *oa = json_object_get(a, "options"), *ob = json_object_get(b, "options");
 	json_t *ra = json_object(), *rb = json_object();
 	size_t i;
@@ -252,6 +257,8 @@ int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz)
 		json_t *v = json_object_get(json_object_get(oa, "runner"), runner_identity[i]);
 		json_t *w = json_object_get(json_object_get(ob, "runner"), runner_identity[i]);
 
+		if (ignore && !strcmp(ignore, runner_identity[i]))
+			continue;
 		if (v)
 			json_object_set(ra, runner_identity[i], v);
 		if (w)
@@ -271,6 +278,32 @@ int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz)
 		json_decref(eb);
 	}
 	return n;
+}
+
+int compare_same_config(json_t *a, json_t *b, const char *ignore, bool force, const char *verb,
+			FILE *warn)
+{
+	const char *ba = json_string_value(json_object_get(a, "benchmark"));
+	const char *bb = json_string_value(json_object_get(b, "benchmark"));
+	char diffs[1024];
+
+	if (strcmp(ba, bb)) {
+		if (!force) {
+			fprintf(stderr, "refusing to %s different benchmarks: '%s' vs '%s' (--force %ss anyway)\n",
+				verb, ba, bb, verb);
+			return -EINVAL;
+		}
+		fprintf(warn, "warning: different benchmarks: %s vs %s\n", ba, bb);
+	}
+	if (compare_options_differ_except(a, b, ignore, diffs, sizeof(diffs))) {
+		if (!force) {
+			fprintf(stderr, "refusing to %s runs with different options: %s (--force %ss anyway)\n",
+				verb, diffs, verb);
+			return -EINVAL;
+		}
+		fprintf(warn, "warning: options differ: %s\n", diffs);
+	}
+	return 0;
 }
 
 /* ---- verdicts ---- */
@@ -295,6 +328,17 @@ const char *compare_verdict(double base, double new, double p, double threshold_
 		return "better";
 	*worse = 1;
 	return "worse";
+}
+
+const char *compare_peak_verdict(double base, double new, double threshold_pct, double resolution)
+{
+	double c = base != 0 ? (new - base) / fabs(base) * 100.0 : 0;
+
+	if (fabs(new - base) < resolution)
+		return "within resolution";
+	if (fabs(c) < threshold_pct)
+		return "within threshold";
+	return c > 0 ? "higher (one value, untested)" : "lower (one value, untested)";
 }
 
 static void fmt_change(double base, double new, char *buf, size_t sz)
@@ -347,32 +391,14 @@ static int compare_docs(json_t *a, json_t *b)
 	json_t *ma = json_object_get(json_object_get(a, "summary"), "metrics");
 	json_t *mb = json_object_get(json_object_get(b, "summary"), "metrics");
 	json_t *pa, *pb, *def;
-	char diffs[1024], name[64], bs[64], ns[64], ch[32], pv[32];
+	char name[64], bs[64], ns[64], ch[32], pv[32];
 	int worse_any = 0, worse, shared = 0;
 	const char *key, *verdict;
 	struct stats sa, sb;
 	double p, res, mem_res = 0;
 
-	if (strcmp(json_string_value(json_object_get(a, "benchmark")),
-		   json_string_value(json_object_get(b, "benchmark")))) {
-		if (!copts.force) {
-			fprintf(stderr, "refusing to compare different benchmarks: '%s' vs '%s' (--force compares anyway)\n",
-				json_string_value(json_object_get(a, "benchmark")),
-				json_string_value(json_object_get(b, "benchmark")));
-			return 2;
-		}
-		printf("warning: different benchmarks: %s vs %s\n",
-		       json_string_value(json_object_get(a, "benchmark")),
-		       json_string_value(json_object_get(b, "benchmark")));
-	}
-	if (compare_options_differ(a, b, diffs, sizeof(diffs))) {
-		if (!copts.force) {
-			fprintf(stderr, "refusing to compare runs with different options: %s (--force compares anyway)\n",
-				diffs);
-			return 2;
-		}
-		printf("warning: options differ: %s\n", diffs);
-	}
+	if (compare_same_config(a, b, NULL, copts.force, "compare", stdout))
+		return 2;
 	note_context(a, b, "kernel_release", "kernel release", false);
 	note_context(a, b, "nr_online_cpus", "online CPU count", true);
 	note_context(a, b, "allowed_cpus", "allowed CPUs", true);
@@ -412,13 +438,10 @@ static int compare_docs(json_t *a, json_t *b)
 	pa = json_object_get(json_object_get(a, "summary"), "peak_memory_mib");
 	pb = json_object_get(json_object_get(b, "summary"), "peak_memory_mib");
 	if (json_is_number(pa) && json_is_number(pb)) {
-		double va = json_number_value(pa), vb = json_number_value(pb), c;
+		double va = json_number_value(pa), vb = json_number_value(pb);
 
 		shared++;
-		c = va != 0 ? (vb - va) / fabs(va) * 100.0 : 0;
-		verdict = fabs(vb - va) < mem_res ? "within resolution" :
-			  fabs(c) < copts.threshold_pct ? "within threshold" :
-			  c > 0 ? "higher (one value, untested)" : "lower (one value, untested)";
+		verdict = compare_peak_verdict(va, vb, copts.threshold_pct, mem_res);
 		snprintf(bs, sizeof(bs), "%.3f", va);
 		snprintf(ns, sizeof(ns), "%.3f", vb);
 		fmt_change(va, vb, ch, sizeof(ch));

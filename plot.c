@@ -448,8 +448,7 @@ static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int
 		fprintf(f, "set ytics nomirror\nset y2tics\n");
 		fprintf(f, o->zoom ? "set y2range [*:*]\n" : "set y2range [0:*]\n");
 	}
-	fprintf(f, "set grid\nset key %s\n",
-		o->format == PLOT_TEXT ? "below left Left reverse" : "below left Left reverse");
+	fprintf(f, "set grid\nset key below left Left reverse\n");
 	if (o->format != PLOT_TEXT)
 		fprintf(f, "set style fill transparent solid 0.15 noborder\n");
 
@@ -678,7 +677,7 @@ static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int 
 	fprintf(f, "set xlabel \"producers (threads)\"\nset xrange [0:%g]\nset xtics (", pts[n - 1].producers * 1.1);
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s%d", i ? ", " : "", pts[i].producers);
-	fprintf(f, ")\nset grid\nset key top left Left reverse\n");
+	fprintf(f, ")\nset grid\nset key below left Left reverse\n");
 	fprintf(f, o->zoom ? "set yrange [*:*]\n" : "set yrange [0:*]\n");
 	fprintf(f, "set multiplot layout 2,1 title ");
 	snprintf(title, sizeof(title), "%s scaling: %s against producers (%s)", benchmark_of(pts[0].run),
@@ -824,9 +823,12 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 		return -EINVAL;
 	}
 
-	snprintf(title, sizeof(title), "%s: %s (new) vs %s (base), change of the mean",
-		 benchmark_of(&runs[0]), runs[1].label, runs[0].label);
 	fprintf(f, "set title ");
+	snprintf(title, sizeof(title), "%s compare: change of the mean, new vs base",
+		 benchmark_of(&runs[0]));
+	put_str(f, title);
+	fprintf(f, " . \"\\n\" . ");
+	snprintf(title, sizeof(title), "new: %s, base: %s", runs[1].label, runs[0].label);
 	put_str(f, title);
 	fprintf(f, "\n");
 	put_ylabels(f, o, "change vs base (%), bars: 95% CI", NULL);
@@ -843,8 +845,9 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 		-o->threshold_pct, -o->threshold_pct);
 	fprintf(f, "set boxwidth 0.6\nset style fill solid 0.8 border -1\nset key below\n");
 	fprintf(f, "plot $compare using 1:3:6:xtic(2) with boxes lc rgb variable notitle, \\\n");
-	fprintf(f, "  $compare using 1:3:4:5 with yerrorbars lc rgb \"black\" pt -1 notitle, \\\n");
-	fprintf(f, "  $compare using 1:($3 >= 0 ? $5 : $4):7 with labels offset 0,char ($3 >= 0 ? 0.8 : -0.8) notitle, \\\n");
+	fprintf(f, "  $compare using 1:4:(0):($5 - $4) with vectors heads size screen 0.008,90 lc rgb \"black\" lw 1.5 notitle, \\\n");
+	/* the verdict in words over each bar: the colours alone do not survive text or print */
+	fprintf(f, "  $compare using 1:($5 > 0 ? $5 : 0):7 with labels offset 0,0.8 notitle, \\\n");
 	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"better\", \\\n", COLOR_BETTER);
 	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"worse\", \\\n", COLOR_WORSE);
 	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"within noise / resolution\", \\\n",
@@ -1101,7 +1104,7 @@ int bench_plot_main(int argc, char **argv)
 		cli.o.width = cli.o.format == PLOT_TEXT ? 79 : 900;
 		cli.o.height = cli.o.format == PLOT_TEXT ? (cli.o.kind == PLOT_SCALING ? 44 : 32) : 560;
 		if (cli.o.kind == PLOT_SCALING && cli.o.format != PLOT_TEXT)
-			cli.o.height = 760;
+			cli.o.height = 820;
 	}
 	if (cli.nfiles == 0) {
 		fprintf(stderr, "plot %s needs result files (bench --json FILE); got none\n", argv[1]);

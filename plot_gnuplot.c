@@ -167,13 +167,16 @@ int plot_run_gnuplot(const char *script, char **out, size_t *len)
 	 * that does not show what it claims.
 	 */
 	if (!WIFEXITED(status) || WEXITSTATUS(status) || eb.len) {
-		char *nl = eb.p ? eb.p : NULL;
+		char *nl = NULL, *line, *save = NULL;
 
-		/* gnuplot's messages start with a blank line and the failed command */
-		while (nl && (*nl == '\n' || *nl == ' '))
-			nl++;
-		if (nl && strchr(nl, '\n'))
-			*strchr(nl, '\n') = '\0';
+		/* gnuplot echoes the failed command, then "line N: what went wrong" last */
+		for (line = eb.p ? strtok_r(eb.p, "\n", &save) : NULL; line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			while (*line == ' ')
+				line++;
+			if (*line && strcmp(line, "^"))
+				nl = line;
+		}
 		if (WIFEXITED(status))
 			fprintf(stderr, "gnuplot failed (exit %d): %s\n", WEXITSTATUS(status),
 				nl && *nl ? nl : "no message");

@@ -455,7 +455,7 @@ static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int
 	fprintf(f, "plot \\\n");
 	for (i = 0; i < n; i++) {
 		const char *c = run_colors[i % NR_COLORS];
-		char title[512];
+		char title[512], st_line[64], st_band[64], st_mem[64], pt_warm[32], pt_meas[32];
 		struct stats st;
 		int warm = 0;
 		size_t k;
@@ -464,30 +464,47 @@ static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int
 		compare_metric_stats(runs[i].doc, metric, &st);
 		json_array_foreach(json_object_get(runs[i].doc, "samples"), k, s)
 			warm += json_is_true(json_object_get(s, "warmup"));
+		/*
+		 * Text has no colours: each run gets its own line characters
+		 * (one for its samples, one for its band) and point letters.
+		 */
 		if (o->format == PLOT_TEXT) {
-			fprintf(f, "  $run%d_band using 1:2 with lines lc rgb \"%s\" dt 2 title ", i, c);
-			snprintf(title, sizeof(title), "%s: mean - stddev, mean + stddev", runs[i].label);
+			snprintf(st_line, sizeof(st_line), "lt %d", 1 + 2 * i);
+			snprintf(st_band, sizeof(st_band), "lt %d", 2 + 2 * i);
+			snprintf(st_mem, sizeof(st_mem), "lt %d", 5 + i);
+			snprintf(pt_warm, sizeof(pt_warm), "pt %d", 2 + 2 * i);
+			snprintf(pt_meas, sizeof(pt_meas), "pt %d", 1 + 2 * i);
+		} else {
+			snprintf(st_line, sizeof(st_line), "lc rgb \"%s\"", c);
+			snprintf(st_band, sizeof(st_band), "lc rgb \"%s\" dt 2", c);
+			snprintf(st_mem, sizeof(st_mem), "lc rgb \"%s\" dt 4 lw 1.5", c);
+			snprintf(pt_warm, sizeof(pt_warm), "pt 6 ps 1.2");
+			snprintf(pt_meas, sizeof(pt_meas), "pt 7");
+		}
+		if (o->format == PLOT_TEXT) {
+			fprintf(f, "  $run%d_band using 1:2 with lines %s title ", i, st_band);
+			snprintf(title, sizeof(title), "%s: mean - stddev and mean + stddev", runs[i].label);
 			put_str(f, title);
 			fprintf(f, ", \\\n");
-			fprintf(f, "  $run%d_band using 1:3 with lines lc rgb \"%s\" dt 2 notitle, \\\n", i, c);
+			fprintf(f, "  $run%d_band using 1:3 with lines %s notitle, \\\n", i, st_band);
 		} else {
 			fprintf(f, "  $run%d_band using 1:2:3 with filledcurves lc rgb \"%s\" notitle, \\\n",
 				i, c);
-			fprintf(f, "  $run%d_band using 1:4 with lines lc rgb \"%s\" dt 2 notitle, \\\n", i, c);
+			fprintf(f, "  $run%d_band using 1:4 with lines %s notitle, \\\n", i, st_band);
 		}
-		fprintf(f, "  $run%d_warmup using 1:2 with linespoints lc rgb \"%s\" dt 3 pt 6 ps 1.2 title ",
-			i, c);
+		fprintf(f, "  $run%d_warmup using 1:2 with linespoints %s dt 3 %s title ", i, st_line,
+			pt_warm);
 		snprintf(title, sizeof(title), "%s: warm-up (%d sample%s, not in the statistics)",
 			 runs[i].label, warm, warm == 1 ? "" : "s");
 		put_str(f, title);
-		fprintf(f, ", \\\n  $run%d_measured using 1:2 with linespoints lc rgb \"%s\" lw 2 pt 7 title ",
-			i, c);
+		fprintf(f, ", \\\n  $run%d_measured using 1:2 with linespoints %s lw 2 %s title ", i,
+			st_line, pt_meas);
 		snprintf(title, sizeof(title), "%s: %.2f ± %.2f %s (mean ± stddev band, n=%d)",
 			 runs[i].label, st.mean, st.stddev, unit, st.n);
 		put_str(f, title);
 		if (has_memory(&runs[i])) {
-			fprintf(f, ", \\\n  $run%d_memory using 1:2 axes x1y2 with lines lc rgb \"%s\" dt 4 lw 1.5 title ",
-				i, c);
+			fprintf(f, ", \\\n  $run%d_memory using 1:2 axes x1y2 with lines %s title ", i,
+				st_mem);
 			snprintf(title, sizeof(title), "%s: memory (MiB, right axis)", runs[i].label);
 			put_str(f, title);
 		}

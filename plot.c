@@ -648,9 +648,10 @@ int plot_scaling_table(const struct plot_opts *o, struct plot_run *runs, int n, 
 	unit = metric_unit(pts[0].run, primary_metric(pts[0].run));
 	snprintf(h1, sizeof(h1), "per-producer (%s)", unit);
 	snprintf(h2, sizeof(h2), "total (%s)", unit);
-	fprintf(f, "%9s  %-24s %14s  %10s  %s\n", "producers", h1, h2, "efficiency", "samples");
+	fprintf(f, "%9s  %20s  %10s  %14s  %10s  %7s\n", "producers", h1, "stddev", h2,
+		"efficiency", "samples");
 	for (i = 0; i < n; i++)
-		fprintf(f, "%9d  %11.3f ± %-10.3f %14.3f  %9.1f%%  %d\n", pts[i].producers,
+		fprintf(f, "%9d  %20.3f  ± %8.3f  %14.3f  %9.1f%%  %7d\n", pts[i].producers,
 			pts[i].per_prod.mean, pts[i].per_prod.stddev, pts[i].total.mean,
 			pts[i].total.mean / ideal_total(pts, pts[i].producers) * 100.0,
 			pts[i].total.n);

@@ -657,6 +657,16 @@ int plot_scaling_table(const struct plot_opts *o, struct plot_run *runs, int n, 
 			pts[i].total.n);
 	fprintf(f, "efficiency: total / (total at %d producer%s × producers / %d); rates are mean ± stddev over the measured samples\n",
 		pts[0].producers, pts[0].producers == 1 ? "" : "s", pts[0].producers);
+	/* a noisy or oversubscribed point says so under the table it is in */
+	for (i = 0; i < n; i++) {
+		json_t *w;
+		size_t k;
+
+		json_array_foreach(json_object_get(pts[i].run->doc, "warnings"), k, w)
+			if (json_is_string(w))
+				fprintf(f, "warning (%d producer%s): %s\n", pts[i].producers,
+					pts[i].producers == 1 ? "" : "s", json_string_value(w));
+	}
 	free(pts);
 	return 0;
 }
@@ -667,6 +677,7 @@ static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int 
 	const char *unit, *metric;
 	char title[512], *common;
 	int i, err, nmin, nmax;
+	int cpus;
 
 	err = scaling_points(o, runs, n, &pts);
 	if (err)
@@ -697,6 +708,15 @@ static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int 
 		fprintf(f, "%s%d", i ? ", " : "", pts[i].producers);
 	fprintf(f, ")\nset grid\nset key below left Left reverse\n");
 	fprintf(f, o->zoom ? "set yrange [*:*]\n" : "set yrange [0:*]\n");
+	/* beyond the CPUs the run could use, producers share CPUs: show where */
+	cpus = (int)json_array_size(json_object_get(json_object_get(pts[0].run->doc, "context"),
+					       "allowed_cpus"));
+	if (cpus && cpus < pts[n - 1].producers) {
+		fprintf(f, "set arrow 1 from %d, graph 0 to %d, graph 1 nohead dt 3 lc rgb \"#888888\"\n",
+			cpus, cpus);
+		fprintf(f, "set label 1 \"%d CPU%s available\" at %d, graph 0.05 left offset 2,0\n", cpus,
+			cpus == 1 ? "" : "s", cpus);
+	}
 	fprintf(f, "set multiplot layout 2,1 title ");
 	snprintf(title, sizeof(title), "%s scaling: %s against producers (%s)", benchmark_of(pts[0].run),
 		 metric, common);

@@ -442,7 +442,8 @@ static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int
 		snprintf(l, sizeof(l), "%s (%s)", metric, unit);
 		put_ylabels(f, o, l, any_mem ? "memory (MiB)" : NULL);
 	}
-	fprintf(f, "set xrange [0:*]\n");
+	/* the time axis ends with the run, not at the next tic */
+	fprintf(f, "set xrange [0:*]\nset autoscale xfixmax\n");
 	fprintf(f, o->zoom ? "set yrange [*:*]\n" : "set yrange [0:*]\n");
 	if (any_mem) {
 		fprintf(f, "set ytics nomirror\nset y2tics\n");
@@ -784,13 +785,29 @@ static void compare_row(FILE *f, int idx, const char *name, double change, doubl
 	fprintf(f, "\n");
 }
 
+/* the run's noise warnings on stderr; how many */
+static int note_warnings(const struct plot_run *r, const char *which)
+{
+	json_t *w;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(json_object_get(r->doc, "warnings"), i, w) {
+		if (!json_is_string(w))
+			continue;
+		fprintf(stderr, "warning: the %s run was noisy: %s\n", which, json_string_value(w));
+		n++;
+	}
+	return n;
+}
+
 static int compare_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
 {
 	json_t *a = runs[0].doc, *b = runs[1].doc, *def, *ma, *mb, *pa, *pb;
 	double lo = 0, hi = 0, mem_res = 0;
 	const char *key;
 	char title[512];
-	int idx = 0;
+	int idx = 0, wa, wb;
 
 	if (n != 2) {
 		fprintf(stderr, "a compare chart takes two files, BASE.json and NEW.json (got %d)\n", n);
@@ -868,9 +885,22 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 	fprintf(f, " . \"\\n\" . ");
 	snprintf(title, sizeof(title), "new: %s, base: %s", runs[1].label, runs[0].label);
 	put_str(f, title);
+	/* noise weakens every verdict in the chart: the chart says so, as compare does */
+	wa = note_warnings(&runs[0], "base");
+	wb = note_warnings(&runs[1], "new");
+	if (wa || wb) {
+		snprintf(title, sizeof(title), "noise warnings: base %d, new %d (bench compare lists them)",
+			 wa, wb);
+		fprintf(f, " . \"\\n\" . ");
+		put_str(f, title);
+	}
 	fprintf(f, "\n");
 	put_ylabels(f, o, "change vs base (%), bars: 95% CI", NULL);
-	fprintf(f, "set xlabel \"metric (unit)\"\n");
+	if (o->format == PLOT_TEXT)
+		fprintf(f, "set xlabel \"metric (unit); the lines at ±%g%% mark the threshold\"\n",
+			o->threshold_pct);
+	else
+		fprintf(f, "set xlabel \"metric (unit)\"\n");
 	/* room for the verdict labels above and below the bars */
 	lo = fmin(lo, -o->threshold_pct);
 	hi = fmax(hi, o->threshold_pct);
@@ -886,6 +916,11 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 	fprintf(f, "  $compare using 1:4:(0):($5 - $4) with vectors heads size screen 0.008,90 lc rgb \"black\" lw 1.5 notitle, \\\n");
 	/* the verdict in words over each bar: the colours alone do not survive text or print */
 	fprintf(f, "  $compare using 1:($5 > 0 ? $5 : 0):7 with labels offset 0,0.8 notitle, \\\n");
+	if (o->format == PLOT_TEXT) {
+		/* no colours in text: the words over the bars are the verdicts */
+		fprintf(f, "  keyentry notitle\n");
+		return 0;
+	}
 	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"better\", \\\n", COLOR_BETTER);
 	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"worse\", \\\n", COLOR_WORSE);
 	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"within noise / resolution\", \\\n",

@@ -1165,8 +1165,21 @@ int bench_plot_main(int argc, char **argv)
 			argv[1]);
 		return 2;
 	}
-	if (argp_parse(&plot_argp, argc - 1, argv + 1, 0, NULL, NULL))
-		return 2;
+	{
+		/* usage and errors read "bench plot KIND [OPTION...] FILES" */
+		struct argp kind_argp = plot_argp;
+		char name[64], *kind = argv[1];
+
+		kind_argp.args_doc = cli.o.kind == PLOT_COMPARE ? "BASE.json NEW.json" : "RUN.json...";
+		snprintf(name, sizeof(name), "bench plot %s", kind);
+		argv[1] = name;
+		/* an unknown option is bad input like any other: exit status 2 */
+		argp_err_exit_status = 2;
+		err = argp_parse(&kind_argp, argc - 1, argv + 1, 0, NULL, NULL);
+		argv[1] = kind;
+		if (err)
+			return 2;
+	}
 	if (cli.table && cli.o.kind != PLOT_SCALING) {
 		fprintf(stderr, "--table is for scaling charts only\n");
 		return 2;

@@ -280,6 +280,43 @@ static void put_ylabels(FILE *f, const struct plot_opts *o, const char *left, co
 	}
 }
 
+/* the smallest and largest value an axis shows */
+struct span {
+	double lo, hi;
+};
+
+static void span_add(struct span *sp, double v)
+{
+	if (!isfinite(v))
+		return;
+	sp->lo = fmin(sp->lo, v);
+	sp->hi = fmax(sp->hi, v);
+}
+
+/*
+ * A rate axis starts at 0 unless --zoom.  A flat series (memory that never
+ * moved, a rate of 0) would give gnuplot an empty range, which it widens
+ * with a warning: give it the range it should show instead.
+ */
+static void put_range(FILE *f, const char *axis, bool zoom, struct span sp)
+{
+	double pad;
+
+	if (!zoom) {
+		if (sp.hi > 0)
+			fprintf(f, "set %srange [0:*]\n", axis);
+		else
+			fprintf(f, "set %srange [0:1]\n", axis);
+		return;
+	}
+	if (sp.lo < sp.hi) {
+		fprintf(f, "set %srange [*:*]\n", axis);
+		return;
+	}
+	pad = sp.hi != 0 ? fabs(sp.hi) * 0.1 : 1;
+	fprintf(f, "set %srange [%.6g:%.6g]\n", axis, sp.lo - pad, sp.hi + pad);
+}
+
 /* a data block: "$name << EOD" ... "EOD" */
 static void block_begin(FILE *f, const char *name, const char *columns)
 {
@@ -315,6 +352,7 @@ static int check_same_benchmark(const struct plot_opts *o, struct plot_run *runs
 static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
 {
 	const char *metric = primary_metric(&runs[0]), *unit;
+	struct span y1 = { INFINITY, -INFINITY }, y2 = { INFINITY, -INFINITY };
 	bool any_mem = false;
 	char *common;
 	int i;
@@ -375,8 +413,10 @@ static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int
 				continue;
 			}
 			last_warm_t = t;
-			if (json_is_number(v))
+			if (json_is_number(v)) {
 				fprintf(f, "%.6f %.6g\n", t, json_number_value(v));
+				span_add(&y1, json_number_value(v));
+			}
 		}
 		block_end(f);
 		t_end = t;
@@ -388,10 +428,14 @@ static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int
 			json_t *v = json_object_get(json_object_get(s, "metrics"), metric);
 
 			t += json_number_value(json_object_get(s, "interval_ns")) / 1e9;
-			if (!json_is_true(json_object_get(s, "warmup")) && json_is_number(v))
+			if (!json_is_true(json_object_get(s, "warmup")) && json_is_number(v)) {
 				fprintf(f, "%.6f %.6g\n", t, json_number_value(v));
+				span_add(&y1, json_number_value(v));
+			}
 		}
 		block_end(f);
+		span_add(&y1, st.mean - st.stddev);
+		span_add(&y1, st.mean + st.stddev);
 
 		/* mean ± stddev over the measured interval only */
 		snprintf(name, sizeof(name), "run%d_band", i);
@@ -410,8 +454,10 @@ static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int
 				json_t *v = json_object_get(json_object_get(s, "metrics"), "memory");
 
 				t += json_number_value(json_object_get(s, "interval_ns")) / 1e9;
-				if (json_is_number(v))
+				if (json_is_number(v)) {
 					fprintf(f, "%.6f %.6g\n", t, json_number_value(v));
+					span_add(&y2, json_number_value(v));
+				}
 			}
 			block_end(f);
 		}
@@ -444,10 +490,10 @@ static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int
 	}
 	/* the time axis ends with the run, not at the next tic */
 	fprintf(f, "set xrange [0:*]\nset autoscale xfixmax\n");
-	fprintf(f, o->zoom ? "set yrange [*:*]\n" : "set yrange [0:*]\n");
+	put_range(f, "y", o->zoom, y1);
 	if (any_mem) {
 		fprintf(f, "set ytics nomirror\nset y2tics\n");
-		fprintf(f, o->zoom ? "set y2range [*:*]\n" : "set y2range [0:*]\n");
+		put_range(f, "y2", o->zoom, y2);
 	}
 	fprintf(f, "set grid\nset key below left Left reverse\n");
 	if (o->format != PLOT_TEXT)
@@ -676,6 +722,7 @@ static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int 
 {
 	struct scaling_point *pts;
 	const char *unit, *metric;
+	struct span total = { INFINITY, -INFINITY }, per_prod = { INFINITY, -INFINITY };
 	char title[512], *common;
 	int i, err, nmin, nmax;
 	int cpus;
@@ -694,6 +741,12 @@ static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int 
 		fprintf(f, "%d %.6g %.6g %.6g %.6g %d %.6g %.6g\n", pts[i].producers,
 			pts[i].per_prod.mean, pts[i].per_prod.stddev, pts[i].total.mean,
 			pts[i].total.stddev, pts[i].total.n, ideal, ideal / pts[i].producers);
+		span_add(&total, pts[i].total.mean - pts[i].total.stddev);
+		span_add(&total, pts[i].total.mean + pts[i].total.stddev);
+		span_add(&total, ideal);
+		span_add(&per_prod, pts[i].per_prod.mean - pts[i].per_prod.stddev);
+		span_add(&per_prod, pts[i].per_prod.mean + pts[i].per_prod.stddev);
+		span_add(&per_prod, ideal / pts[i].producers);
 		nmin = pts[i].total.n < nmin ? pts[i].total.n : nmin;
 		nmax = pts[i].total.n > nmax ? pts[i].total.n : nmax;
 	}
@@ -708,7 +761,6 @@ static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int 
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s%d", i ? ", " : "", pts[i].producers);
 	fprintf(f, ")\nset grid\nset key below left Left reverse\n");
-	fprintf(f, o->zoom ? "set yrange [*:*]\n" : "set yrange [0:*]\n");
 	/* beyond the CPUs the run could use, producers share CPUs: show where */
 	cpus = (int)json_array_size(json_object_get(json_object_get(pts[0].run->doc, "context"),
 					       "allowed_cpus"));
@@ -727,6 +779,7 @@ static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int 
 	fprintf(f, "set title \"total rate\"\n");
 	snprintf(title, sizeof(title), "total (%s)", unit);
 	put_ylabels(f, o, title, NULL);
+	put_range(f, "y", o->zoom, total);
 	fprintf(f, "plot $scaling using 1:7 with lines lc rgb \"#555555\" dt 2 title ");
 	snprintf(title, sizeof(title), "ideal: linear from %d producer%s", pts[0].producers,
 		 pts[0].producers == 1 ? "" : "s");
@@ -743,6 +796,7 @@ static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int 
 	fprintf(f, "set title \"per-producer rate\"\n");
 	snprintf(title, sizeof(title), "per producer (%s)", unit);
 	put_ylabels(f, o, title, NULL);
+	put_range(f, "y", o->zoom, per_prod);
 	fprintf(f, "plot $scaling using 1:8 with lines lc rgb \"#555555\" dt 2 title ");
 	snprintf(title, sizeof(title), "ideal: flat at %d producer%s", pts[0].producers,
 		 pts[0].producers == 1 ? "" : "s");

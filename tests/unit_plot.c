@@ -134,6 +134,28 @@ static void test_timeline(void)
 	json_decref(r[1].doc);
 }
 
+/* flat series would give gnuplot an empty range, which it widens with a warning */
+static void test_flat_ranges(void)
+{
+	const double zero[] = { 0, 0, 0 }, flat[] = { 5, 5, 5 }, mem[] = { 0.75, 0.75, 0.75 };
+	struct plot_opts o = opts(PLOT_TIMELINE);
+	struct plot_run r = { .path = "z.json",
+			      .doc = make_doc("count-local", 1, "hits", "M/s", zero, 3, 1, NULL, NULL) };
+	char *s;
+
+	is_int(plot_build_script(&o, &r, 1, &s), 0, "a rate of zero: built");
+	ok(strstr(s, "set yrange [0:1]") != NULL, "a rate of zero: the axis is [0:1], not empty");
+	free(s);
+	json_decref(r.doc);
+	r.doc = make_doc("htab-mem", 1, "per_prod_op", "k/s", flat, 3, 1, mem, NULL);
+	o.zoom = true;
+	is_int(plot_build_script(&o, &r, 1, &s), 0, "--zoom on flat series: built");
+	ok(strstr(s, "set yrange [4.5:5.5]") != NULL, "--zoom on a flat rate: ±10%% around it");
+	ok(strstr(s, "set y2range [0.675:0.825]") != NULL, "--zoom on flat memory: ±10%% around it");
+	free(s);
+	json_decref(r.doc);
+}
+
 static void test_timeline_refusals(void)
 {
 	const double v[] = { 1, 2, 3 };
@@ -289,6 +311,7 @@ static void test_compare(void)
 int main(void)
 {
 	test_timeline();
+	test_flat_ranges();
 	test_timeline_refusals();
 	test_scaling();
 	test_scaling_hits();

@@ -254,6 +254,39 @@ static void put_terminal(FILE *f, const struct plot_opts *o)
 }
 
 /*
+ * A title line: the text terminal drops a line wider than the picture
+ * whole, so there it is cut to fit, with "..." saying so.
+ */
+static void put_line(FILE *f, const struct plot_opts *o, const char *text)
+{
+	char buf[512];
+	size_t max = o->format == PLOT_TEXT && o->width > 10 ? (size_t)o->width - 6 : sizeof(buf) - 1;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	if (max < sizeof(buf) - 1 && strlen(buf) > max)
+		strcpy(buf + max - 3, "...");
+	put_str(f, buf);
+}
+
+/* a gnuplot string expression: the first line and, if any, the second */
+static void put_title_expr(FILE *f, const struct plot_opts *o, const char *first,
+			   const char *second)
+{
+	put_line(f, o, first);
+	if (second && *second) {
+		fprintf(f, " . \"\\n\" . ");
+		put_line(f, o, second);
+	}
+}
+
+static void put_title(FILE *f, const struct plot_opts *o, const char *first, const char *second)
+{
+	fprintf(f, "set title ");
+	put_title_expr(f, o, first, second);
+	fprintf(f, "\n");
+}
+
+/*
  * Axis titles with their units.  The text terminal cannot rotate text and
  * drops a vertical label, so there they sit above the axes, level.
  */
@@ -464,21 +497,12 @@ static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int
 	}
 
 	common = options_text(runs, n, 0, true, NULL);
-	fprintf(f, "set title ");
 	{
-		char title[512];
+		char title[256];
 
-		snprintf(title, sizeof(title), "%s timeline: %s per second%s%s",
-			 benchmark_of(&runs[0]), metric, common && *common ? "\\n" : "",
-			 common ? common : "");
-		/* keep the newline escape: put_str would double its backslash */
-		fprintf(f, "\"");
-		for (char *c = title; *c; c++) {
-			if (*c == '"')
-				fputc('\\', f);
-			fputc(*c, f);
-		}
-		fprintf(f, "\"\n");
+		snprintf(title, sizeof(title), "%s timeline: %s per second", benchmark_of(&runs[0]),
+			 metric);
+		put_title(f, o, title, common);
 	}
 	free(common);
 	fprintf(f, "set xlabel \"time since start (s)\"\n");
@@ -765,15 +789,15 @@ static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int 
 	cpus = (int)json_array_size(json_object_get(json_object_get(pts[0].run->doc, "context"),
 					       "allowed_cpus"));
 	if (cpus && cpus < pts[n - 1].producers) {
-		fprintf(f, "set arrow 1 from %d, graph 0 to %d, graph 1 nohead dt 3 lc rgb \"#888888\"\n",
+		fprintf(f, "set arrow 1 from %d, graph 0 to %d, graph 0.97 nohead dt 3 lc rgb \"#888888\"\n",
 			cpus, cpus);
 		fprintf(f, "set label 1 \"%d CPU%s available\" at %d, graph 0.05 left offset 2,0\n", cpus,
 			cpus == 1 ? "" : "s", cpus);
 	}
 	fprintf(f, "set multiplot layout 2,1 title ");
-	snprintf(title, sizeof(title), "%s scaling: %s against producers (%s)", benchmark_of(pts[0].run),
-		 metric, common);
-	put_str(f, title);
+	snprintf(title, sizeof(title), "%s scaling: %s against producers", benchmark_of(pts[0].run),
+		 metric);
+	put_title_expr(f, o, title, common);
 	fprintf(f, "\n");
 
 	fprintf(f, "set title \"total rate\"\n");
@@ -935,10 +959,10 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 	fprintf(f, "set title ");
 	snprintf(title, sizeof(title), "%s compare: change of the mean, new vs base",
 		 benchmark_of(&runs[0]));
-	put_str(f, title);
+	put_line(f, o, title);
 	fprintf(f, " . \"\\n\" . ");
 	snprintf(title, sizeof(title), "new: %s, base: %s", runs[1].label, runs[0].label);
-	put_str(f, title);
+	put_line(f, o, title);
 	/* noise weakens every verdict in the chart: the chart says so, as compare does */
 	wa = note_warnings(&runs[0], "base");
 	wb = note_warnings(&runs[1], "new");
@@ -946,7 +970,7 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 		snprintf(title, sizeof(title), "noise warnings: base %d, new %d (bench compare lists them)",
 			 wa, wb);
 		fprintf(f, " . \"\\n\" . ");
-		put_str(f, title);
+		put_line(f, o, title);
 	}
 	fprintf(f, "\n");
 	put_ylabels(f, o, "change vs base (%), bars: 95% CI", NULL);

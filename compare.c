@@ -373,8 +373,7 @@ static void fmt_ms(const struct stats *st, char *buf, size_t sz)
 		snprintf(buf, sz, "%.3f ± %.3f", st->mean, st->stddev);
 }
 
-/* the coarser of the two runs' resolutions of a metric, 0 when unknown */
-static double metric_resolution(json_t *da, json_t *db)
+double compare_metric_resolution(json_t *da, json_t *db)
 {
 	json_t *ra = json_object_get(da, "resolution"), *rb = json_object_get(db, "resolution");
 	double r = 0;
@@ -419,7 +418,7 @@ static int compare_docs(json_t *a, json_t *b)
 		compare_metric_stats(a, key, &sa);
 		compare_metric_stats(b, key, &sb);
 		p = welch_pvalue(&sa, &sb);
-		res = metric_resolution(def, json_object_get(mb, key));
+		res = compare_metric_resolution(def, json_object_get(mb, key));
 		if (!strcmp(key, "memory"))
 			mem_res = res;
 		verdict = compare_verdict(sa.mean, sb.mean, p, copts.threshold_pct, res,

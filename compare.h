@@ -28,6 +28,8 @@ int compare_options_differ_except(json_t *a, json_t *b, const char *ignore, char
  */
 int compare_same_config(json_t *a, json_t *b, const char *ignore, bool force, const char *verb,
 			FILE *warn);
+/* the coarser of two runs' resolutions of a metric (summary entries), 0 when unknown */
+double compare_metric_resolution(json_t *da, json_t *db);
 /*
  * "better", "worse", "within noise", "within resolution" (the difference is
  * below what the measurement resolves; resolution 0: unknown) or "n/a";

@@ -909,12 +909,7 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 		compare_metric_stats(a, key, &sa);
 		compare_metric_stats(b, key, &sb);
 		p = welch_pvalue(&sa, &sb);
-		res = 0;
-		if (json_is_number(json_object_get(def, "resolution")))
-			res = json_number_value(json_object_get(def, "resolution"));
-		if (json_is_number(json_object_get(json_object_get(mb, key), "resolution")) &&
-		    json_number_value(json_object_get(json_object_get(mb, key), "resolution")) > res)
-			res = json_number_value(json_object_get(json_object_get(mb, key), "resolution"));
+		res = compare_metric_resolution(def, json_object_get(mb, key));
 		if (!strcmp(key, "memory"))
 			mem_res = res;
 		verdict = compare_verdict(sa.mean, sb.mean, p, o->threshold_pct, res,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compare.h"
 #include "plot.h"
@@ -73,6 +74,32 @@ static int is_block(const char *script, const char *name, const char *want, cons
 	is_str(got, want, "%s", what);
 	free(got);
 	return 0;
+}
+
+/*
+ * plot_build_script() with what it says on stderr caught: refusals must be
+ * one line, and the TAP output stays free of expected messages
+ */
+static int stderr_lines;
+
+static int build(const struct plot_opts *o, struct plot_run *r, int n, char **s)
+{
+	FILE *tmp = tmpfile();
+	int saved, ret, c;
+
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(tmp), 2);
+	ret = plot_build_script(o, r, n, s);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	stderr_lines = 0;
+	while ((c = fgetc(tmp)) != EOF)
+		stderr_lines += c == '\n';
+	fclose(tmp);
+	return ret;
 }
 
 static struct plot_opts opts(enum plot_kind k)
@@ -166,11 +193,13 @@ static void test_timeline_refusals(void)
 	};
 	char *s = NULL;
 
-	is_int(plot_build_script(&o, r, 2, &s), -EINVAL, "timeline of two benchmarks: refused");
+	is_int(build(&o, r, 2, &s), -EINVAL, "timeline of two benchmarks: refused");
+	is_int(stderr_lines, 1, "... in one line on stderr");
 	ok(s == NULL, "refused: no script");
-	is_int(plot_build_script(&o, r, 0, &s), -EINVAL, "timeline of no run: refused");
+	is_int(build(&o, r, 0, &s), -EINVAL, "timeline of no run: refused");
+	is_int(stderr_lines, 1, "... in one line on stderr");
 	o.force = true;
-	is_int(plot_build_script(&o, r, 2, &s), 0, "timeline of two benchmarks with --force: drawn");
+	is_int(build(&o, r, 2, &s), 0, "timeline of two benchmarks with --force: drawn");
 	free(s);
 	json_decref(r[0].doc);
 	json_decref(r[1].doc);
@@ -208,17 +237,20 @@ static void test_scaling(void)
 	   "scaling table: the oversubscribed point at 40%%");
 	free(t);
 
-	is_int(plot_build_script(&o, r, 1, &s), -EINVAL, "scaling of one point: refused");
+	is_int(build(&o, r, 1, &s), -EINVAL, "scaling of one point: refused");
+	is_int(stderr_lines, 1, "... in one line on stderr");
 	json_decref(r[2].doc);
 	r[2].doc = make_doc("htab-mem", 1, "per_prod_op", "k/s", p2, 3, 1, NULL, NULL);
-	is_int(plot_build_script(&o, r, 3, &s), -EINVAL, "scaling with two runs at 1 producer: refused");
+	is_int(build(&o, r, 3, &s), -EINVAL, "scaling with two runs at 1 producer: refused");
+	is_int(stderr_lines, 1, "... in one line on stderr");
 	json_decref(r[2].doc);
 	r[2].doc = make_doc("htab-mem", 2, "per_prod_op", "k/s", p2, 3, 1, NULL,
 			    json_pack("{s:b}", "preallocated", 1));
-	is_int(plot_build_script(&o, r, 3, &s), -EINVAL,
+	is_int(build(&o, r, 3, &s), -EINVAL,
 	       "scaling of runs differing in more than producers: refused");
+	is_int(stderr_lines, 1, "... in one line on stderr");
 	o.force = true;
-	is_int(plot_build_script(&o, r, 3, &s), 0, "... and drawn with --force");
+	is_int(build(&o, r, 3, &s), 0, "... and drawn with --force");
 	free(s);
 	json_decref(r[0].doc);
 	json_decref(r[1].doc);
@@ -303,7 +335,8 @@ static void test_compare(void)
 		ok(strstr(s, "0xc62828 \"worse\"") != NULL, "compare: worse in red");
 		free(s);
 	}
-	is_int(plot_build_script(&o, r, 1, &s), -EINVAL, "compare of one file: refused");
+	is_int(build(&o, r, 1, &s), -EINVAL, "compare of one file: refused");
+	is_int(stderr_lines, 1, "... in one line on stderr");
 	json_decref(r[0].doc);
 	json_decref(r[1].doc);
 }

@@ -12,24 +12,18 @@
 /* `bench compare BASE.json NEW.json`: 0, 1 (regression, when asked), 2 (error) */
 int bench_compare_main(int argc, char **argv);
 
-/* a bench result file, checked for schema and version; NULL after one line on stderr */
-json_t *compare_load(const char *path);
-/* stats of one metric over the measured (non warm-up) samples */
-int compare_metric_stats(json_t *doc, const char *metric, struct stats *st);
 /* number of configuration options that differ, described in out */
 int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz);
 /* the same, leaving out one runner option (e.g. "producers"; NULL: none) */
 int compare_options_differ_except(json_t *a, json_t *b, const char *ignore, char *out, size_t sz);
 /*
- * Are a and b runs of one benchmark and configuration (runner option
- * `ignore` aside)?  0 when they are, or when force is set (the difference
- * is then a warning on warn); otherwise -EINVAL after one line on stderr,
- * "refusing to <verb> ... (--force <verb>s anyway)".
+ * Are a (from path_a) and b runs of one benchmark and configuration (runner
+ * option `ignore` aside)?  0 when they are, or when force is set (the
+ * difference is then a warning on warn); otherwise -EINVAL after one line
+ * on stderr, "<verb>: ... refusing to <verb> ... (--force <verb>s anyway)".
  */
-int compare_same_config(json_t *a, json_t *b, const char *ignore, bool force, const char *verb,
-			FILE *warn);
-/* the coarser of two runs' resolutions of a metric (summary entries), 0 when unknown */
-double compare_metric_resolution(json_t *da, json_t *db);
+int compare_same_config(json_t *a, const char *path_a, json_t *b, const char *path_b,
+			const char *ignore, bool force, const char *verb, FILE *warn);
 /*
  * "better", "worse", "within noise", "within resolution" (the difference is
  * below what the measurement resolves; resolution 0: unknown) or "n/a";

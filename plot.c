@@ -5,9 +5,10 @@
  * reader of the chart relies on (which samples count, the statistics,
  * the refusals), so that is what the unit tests check.  gnuplot only draws.
  *
- * Statistics come from compare_metric_stats(), which leaves the warm-up
- * samples out, and verdicts from compare_verdict(): a bar in a chart and a
- * line of `bench compare` cannot disagree.
+ * Files are loaded and checked by result_file_load(), as compare's are;
+ * statistics leave the warm-up samples out and use stats_compute(), and
+ * verdicts come from compare_verdict(): a bar in a chart and a line of
+ * `bench compare` cannot disagree.
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -18,6 +19,7 @@
 
 #include "compare.h"
 #include "plot.h"
+#include "result_file.h"
 #include "stats.h"
 
 static const char *const run_colors[] = {
@@ -107,6 +109,54 @@ static bool has_memory(const struct plot_run *r)
 		if (json_is_number(json_object_get(json_object_get(s, "metrics"), "memory")))
 			return true;
 	return false;
+}
+
+/* the statistics of one metric over the measured (not warm-up) samples */
+static int measured_stats(json_t *doc, const char *metric, struct stats *st)
+{
+	json_t *samples = json_object_get(doc, "samples"), *s, *v;
+	double *vals;
+	size_t i, n = 0;
+
+	/* a metric measured outside the samples carries its own values */
+	v = json_object_get(json_object_get(json_object_get(json_object_get(doc, "summary"),
+							     "metrics"), metric), "values");
+	if (json_is_array(v))
+		samples = NULL;
+	vals = calloc((samples ? json_array_size(samples) : json_array_size(v)) + 1, sizeof(*vals));
+	if (!vals) {
+		*st = (struct stats){};
+		return -ENOMEM;
+	}
+	if (!samples) {
+		json_t *x;
+
+		json_array_foreach(v, i, x)
+			vals[n++] = json_is_number(x) ? json_number_value(x) : NAN;
+	} else {
+		json_array_foreach(samples, i, s) {
+			if (json_is_true(json_object_get(s, "warmup")))
+				continue;
+			v = json_object_get(json_object_get(s, "metrics"), metric);
+			vals[n++] = json_is_number(v) ? json_number_value(v) : NAN;
+		}
+	}
+	stats_compute(vals, n, st);
+	free(vals);
+	return 0;
+}
+
+/* the coarser of two runs' resolutions of a metric (summary entries), 0 when unknown */
+static double metric_resolution(json_t *da, json_t *db)
+{
+	json_t *ra = json_object_get(da, "resolution"), *rb = json_object_get(db, "resolution");
+	double r = 0;
+
+	if (json_is_number(ra))
+		r = json_number_value(ra);
+	if (json_is_number(rb) && json_number_value(rb) > r)
+		r = json_number_value(rb);
+	return r;
 }
 
 /* ---- labels: what tells the runs apart ---- */
@@ -425,7 +475,7 @@ static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int
 				return -EINVAL;
 			}
 		}
-		compare_metric_stats(runs[i].doc, metric, &st);
+		measured_stats(runs[i].doc, metric, &st);
 		if (st.n == 0) {
 			fprintf(stderr, "%s has no measured sample of %s\n", runs[i].path, metric);
 			return -EINVAL;
@@ -532,7 +582,7 @@ static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int
 		size_t k;
 		json_t *s;
 
-		compare_metric_stats(runs[i].doc, metric, &st);
+		measured_stats(runs[i].doc, metric, &st);
 		json_array_foreach(json_object_get(runs[i].doc, "samples"), k, s)
 			warm += json_is_true(json_object_get(s, "warmup"));
 		/*
@@ -673,8 +723,8 @@ static int scaling_points(const struct plot_opts *o, struct plot_run *runs, int 
 		return -EINVAL;
 	}
 	for (i = 1; i < n; i++)
-		if (compare_same_config(runs[0].doc, runs[i].doc, "producers", o->force, "plot",
-					stderr))
+		if (compare_same_config(runs[0].doc, runs[0].path, runs[i].doc, runs[i].path,
+					"producers", o->force, "plot", stderr))
 			return -EINVAL;
 	pts = calloc(n, sizeof(*pts));
 	if (!pts)
@@ -891,7 +941,7 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 		fprintf(stderr, "a compare chart takes two files, BASE.json and NEW.json (got %d)\n", n);
 		return -EINVAL;
 	}
-	if (compare_same_config(a, b, NULL, o->force, "plot", stderr))
+	if (compare_same_config(a, runs[0].path, b, runs[1].path, NULL, o->force, "plot", stderr))
 		return -EINVAL;
 	ma = summary_metrics(&runs[0]);
 	mb = summary_metrics(&runs[1]);
@@ -906,10 +956,10 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 
 		if (!json_object_get(mb, key))
 			continue;
-		compare_metric_stats(a, key, &sa);
-		compare_metric_stats(b, key, &sb);
+		measured_stats(a, key, &sa);
+		measured_stats(b, key, &sb);
 		p = welch_pvalue(&sa, &sb);
-		res = compare_metric_resolution(def, json_object_get(mb, key));
+		res = metric_resolution(def, json_object_get(mb, key));
 		if (!strcmp(key, "memory"))
 			mem_res = res;
 		verdict = compare_verdict(sa.mean, sb.mean, p, o->threshold_pct, res,
@@ -1205,10 +1255,17 @@ static int pick_format(void)
 	return 0;
 }
 
-/* the one place a result file is loaded (and validated) */
-static json_t *plot_load(const char *path)
+/* the one place a result file is loaded and checked: as compare does */
+static int plot_load(struct plot_run *run)
 {
-	return compare_load(path);
+	char err[512];
+
+	if (result_file_load(run->path, &run->rf, err, sizeof(err))) {
+		fprintf(stderr, "plot: %s\n", err);
+		return -EINVAL;
+	}
+	run->doc = run->rf.doc;
+	return 0;
 }
 
 int bench_plot_main(int argc, char **argv)
@@ -1277,8 +1334,7 @@ int bench_plot_main(int argc, char **argv)
 	for (i = 0; i < cli.nfiles; i++) {
 		runs[i].path = cli.files[i];
 		runs[i].label = cli.nlabels ? cli.labels[i] : NULL;
-		runs[i].doc = plot_load(cli.files[i]);
-		if (!runs[i].doc)
+		if (plot_load(&runs[i]))
 			goto out;
 	}
 	if (cli.table) {
@@ -1297,7 +1353,8 @@ int bench_plot_main(int argc, char **argv)
 	ret = plot_write_output(cli.output ? cli.output : "-", img, img_len) ? 1 : 0;
 out:
 	for (i = 0; i < cli.nfiles; i++)
-		json_decref(runs[i].doc);
+		if (runs[i].doc)
+			result_file_free(&runs[i].rf);
 	free(script);
 	free(img);
 	return ret;

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "result_file.h"
+
 /*
  * `bench plot timeline|scaling|compare FILES... -o OUT`: charts of result
  * files, drawn by gnuplot.  Building the gnuplot script (with its data
@@ -28,8 +30,9 @@ struct plot_opts {
 
 struct plot_run {
 	const char *path;
-	json_t *doc;
+	json_t *doc;		/* the result document */
 	const char *label;	/* --label, or NULL: made from the options */
+	struct result_file rf;	/* the checked file doc comes from, when loaded */
 };
 
 /* 0: exit status 0; 1: gnuplot or writing failed; 2: bad input */

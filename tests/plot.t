@@ -114,8 +114,8 @@ bad() {	# bad <description> <expected message regex> <args...>
 	ok "$(grep -c . "$T/bad.out")" "$what: nothing on stdout"
 }
 bad "no files" "needs result files" timeline -o "$T/keep.svg"
-bad "not a bench result" "is not a bench result" timeline "$T/other.json" -o "$T/keep.svg"
-bad "a missing file" "failed to read .*nosuch.json" timeline "$T/nosuch.json" -o "$T/keep.svg"
+bad "not a bench result" "other.json: schema: .*not a bench result" timeline "$T/other.json" -o "$T/keep.svg"
+bad "a missing file" "nosuch.json" timeline "$T/nosuch.json" -o "$T/keep.svg"
 jq '.benchmark = "count-global"' "$T/p1.json" >"$T/g.json"
 bad "different benchmarks" "refusing to plot different benchmarks in one chart: 'count-local' .* vs 'count-global'" \
 	timeline "$T/p1.json" "$T/g.json" -o "$T/keep.svg"

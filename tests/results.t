@@ -103,7 +103,7 @@ run_bench "$TEST_TMP/g2" -q -w1 -d3 -p2 --json "$TEST_TMP/g2.json" count-global
 run_bench "$TEST_TMP/l2" -q -w1 -d3 -p2 --json "$TEST_TMP/l2.json" count-local
 "$BENCH" compare "$TEST_TMP/l2.json" "$TEST_TMP/g2.json" >"$TEST_TMP/cmpx" 2>"$TEST_TMP/cmpx.err"
 ok $(($? != 2)) "compare of different benchmarks: refused with exit 2"
-like "$TEST_TMP/cmpx.err" "^refusing to compare different benchmarks: 'count-local' vs 'count-global' \\(--force compares anyway\\)$" \
+like "$TEST_TMP/cmpx.err" "^compare: $TEST_TMP/g2.json: benchmark: 'count-global', but $TEST_TMP/l2.json is 'count-local': refusing to compare different benchmarks \\(--force compares anyway\\)$" \
 	"compare of different benchmarks: says why"
 "$BENCH" compare --force "$TEST_TMP/l2.json" "$TEST_TMP/g2.json" >"$TEST_TMP/cmpf" 2>&1
 ok $? "compare --force: exit 0"
@@ -115,7 +115,7 @@ ok $(($? != 1)) "compare --fail-on-regression: exit 1 on a regression"
 # different options
 "$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/l2.json" >/dev/null 2>"$TEST_TMP/cmpo.err"
 ok $(($? != 2)) "compare of -p1 vs -p2: refused"
-like "$TEST_TMP/cmpo.err" "^refusing to compare runs with different options: producers 1 vs 2" \
+like "$TEST_TMP/cmpo.err" "^compare: refusing to compare runs with different options: producers 1 vs 2" \
 	"compare of -p1 vs -p2: names the option"
 # context differences are noted
 jq '.context.kernel_release = "9.9.9-other" | .context.nr_online_cpus = 64' "$TEST_TMP/s2.json" >"$TEST_TMP/k.json"
@@ -134,7 +134,7 @@ for f in bad other v2 nosamples missing; do
 	ok $(($(grep -c . "$TEST_TMP/m.err") != 1)) "compare refuses $f.json with one line: $(cat "$TEST_TMP/m.err")"
 done
 like "$TEST_TMP/m.err" "failed to read .*missing.json" "a missing file is named"
-"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/other.json" 2>&1 | grep -q 'is not a bench result'
+"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/other.json" 2>&1 | grep -q 'not a bench result'
 ok $? "a JSON file of something else is recognised as not a bench result"
 "$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/v2.json" 2>&1 | grep -q 'schema version'
 ok $? "another schema version is named as such"

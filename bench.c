@@ -20,6 +20,7 @@
 
 #include "bench.h"
 #include "compare.h"
+#include "plot.h"
 
 struct env env = {
 	.duration_sec = 5,
@@ -197,6 +198,7 @@ static const char argp_program_doc[] =
 "\n"
 "USAGE: bench [OPTIONS...] BENCHMARK\n"
 "       bench compare [OPTIONS...] BASE.json NEW.json   (see bench compare --help)\n"
+"       bench plot timeline|scaling|compare FILES... -o OUT   (see bench plot --help)\n"
 "\n"
 "EXAMPLES:\n"
 "    bench -l                                    # list benchmarks\n"
@@ -690,6 +692,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return bench_compare_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "plot"))
+		return bench_plot_main(argc - 1, argv + 1);
 
 	/* argp permutes argv: keep the command line as it was typed, for JSON */
 	env.argc = argc;

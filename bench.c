@@ -8,6 +8,7 @@
 #include "bench.h"
 #include "bench_args.h"
 #include "compare.h"
+#include "plot.h"
 #include "runner.h"
 
 /* The benchmark table: the one place a benchmark is registered. */
@@ -43,6 +44,7 @@ static const struct command {
 	int (*main)(int argc, char **argv);
 } commands[] = {
 	{ "compare", bench_compare_main },
+	{ "plot", bench_plot_main },
 };
 
 static int run_benchmark(int argc, char **argv)

@@ -29,6 +29,7 @@ static const char argp_program_doc[] =
 "\n"
 "USAGE: bench [OPTIONS...] BENCHMARK\n"
 "       bench compare [OPTIONS...] BASE.json NEW.json   (see bench compare --help)\n"
+"       bench plot timeline|scaling|compare FILES... -o OUT   (see bench plot --help)\n"
 "\n"
 "EXAMPLES:\n"
 "    bench -l                                    # list benchmarks\n"

@@ -170,6 +170,11 @@ static int diff_object(json_t *a, json_t *b, const char *prefix, char *out, size
 
 int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz)
 {
+	return compare_options_differ_except(a, b, NULL, out, sz);
+}
+
+int compare_options_differ_except(json_t *a, json_t *b, const char *ignore, char *out, size_t sz)
+{
 	json_t *oa = json_object_get(a, "options"), *ob = json_object_get(b, "options");
 	json_t *ra = json_object(), *rb = json_object();
 	size_t i;
@@ -180,6 +185,8 @@ int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz)
 		json_t *v = json_object_get(json_object_get(oa, "runner"), runner_identity[i]);
 		json_t *w = json_object_get(json_object_get(ob, "runner"), runner_identity[i]);
 
+		if (ignore && !strcmp(ignore, runner_identity[i]))
+			continue;
 		if (v)
 			json_object_set(ra, runner_identity[i], v);
 		if (w)
@@ -199,6 +206,32 @@ int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz)
 		json_decref(eb);
 	}
 	return n;
+}
+
+int compare_same_config(json_t *a, const char *path_a, json_t *b, const char *path_b,
+			const char *ignore, bool force, const char *verb, FILE *warn)
+{
+	const char *ba = json_string_value(json_object_get(a, "benchmark"));
+	const char *bb = json_string_value(json_object_get(b, "benchmark"));
+	char diffs[1024];
+
+	if (!ba || !bb || strcmp(ba, bb)) {
+		if (!force) {
+			fprintf(stderr, "%s: %s: benchmark: '%s', but %s is '%s': refusing to %s different benchmarks (--force %ss anyway)\n",
+				verb, path_b, bb ?: "?", path_a, ba ?: "?", verb, verb);
+			return -EINVAL;
+		}
+		fprintf(warn, "warning: different benchmarks: %s vs %s\n", ba ?: "?", bb ?: "?");
+	}
+	if (compare_options_differ_except(a, b, ignore, diffs, sizeof(diffs))) {
+		if (!force) {
+			fprintf(stderr, "%s: refusing to %s runs with different options: %s (--force %ss anyway)\n",
+				verb, verb, diffs, verb);
+			return -EINVAL;
+		}
+		fprintf(warn, "warning: options differ: %s\n", diffs);
+	}
+	return 0;
 }
 
 /* ---- verdicts ---- */
@@ -223,6 +256,17 @@ const char *compare_verdict(double base, double new, double p, double threshold_
 		return "better";
 	*worse = 1;
 	return "worse";
+}
+
+const char *compare_peak_verdict(double base, double new, double threshold_pct, double resolution)
+{
+	double c = base != 0 ? (new - base) / fabs(base) * 100.0 : 0;
+
+	if (fabs(new - base) < resolution)
+		return "within resolution";
+	if (fabs(c) < threshold_pct)
+		return "within threshold";
+	return c > 0 ? "higher (one value, untested)" : "lower (one value, untested)";
 }
 
 static void fmt_change(double base, double new, char *buf, size_t sz)
@@ -297,31 +341,42 @@ static int check_metric_sets(const struct result_file *ra, const struct result_f
 	return 0;
 }
 
+/*
+ * The resolutions the verdicts used, the smallest difference each
+ * measurement tells apart (for memory: one memcg charge batch per CPU).
+ */
+static void print_resolutions(const struct result_file *ra, const struct result_file *rb,
+			      double peak_res)
+{
+	const struct result_metric *ma, *mb;
+	int i, n = 0;
+	double res;
+
+	for (i = 0; i < ra->nmetrics; i++) {
+		ma = &ra->metrics[i];
+		mb = result_file_metric(rb, ma->name);
+		res = mb ? fmax(ma->resolution, mb->resolution) : 0;
+		if (res <= 0)
+			continue;
+		printf("%s %s %.3f %s", n++ ? "," : "Resolution:", ma->name, res, ma->unit);
+	}
+	if (peak_res > 0)
+		printf("%s peak_memory %.3f MiB", n++ ? "," : "Resolution:", peak_res);
+	if (n)
+		printf(".\n");
+}
+
 static int compare_docs(const struct result_file *ra, const struct result_file *rb)
 {
 	json_t *a = ra->doc, *b = rb->doc;
-	char diffs[1024], name[64], bs[64], ns[64], ch[32], pv[32];
+	char name[64], bs[64], ns[64], ch[32], pv[32];
 	int worse_any = 0, worse, shared = 0, i;
 	const struct result_metric *ma, *mb;
 	const char *verdict;
 	double p, res, mem_res = 0;
 
-	if (strcmp(ra->benchmark, rb->benchmark)) {
-		if (!copts.force) {
-			fprintf(stderr, "compare: %s: benchmark: '%s', but %s is '%s': refusing to compare different benchmarks (--force compares anyway)\n",
-				rb->path, rb->benchmark, ra->path, ra->benchmark);
-			return 2;
-		}
-		printf("warning: different benchmarks: %s vs %s\n", ra->benchmark, rb->benchmark);
-	}
-	if (compare_options_differ(a, b, diffs, sizeof(diffs))) {
-		if (!copts.force) {
-			fprintf(stderr, "compare: refusing to compare runs with different options: %s (--force compares anyway)\n",
-				diffs);
-			return 2;
-		}
-		printf("warning: options differ: %s\n", diffs);
-	}
+	if (compare_same_config(a, ra->path, b, rb->path, NULL, copts.force, "compare", stdout))
+		return 2;
 	if (check_metric_sets(ra, rb))
 		return 2;
 	note_context(a, b, "kernel_release", "kernel release", false);
@@ -345,8 +400,6 @@ static int compare_docs(const struct result_file *ra, const struct result_file *
 		shared++;
 		p = welch_pvalue(&ma->st, &mb->st);
 		res = fmax(ma->resolution, mb->resolution);
-		if (!strcmp(ma->name, "memory"))
-			mem_res = res;
 		snprintf(name, sizeof(name), "%s (%s)", ma->name, ma->unit);
 		fmt_ms(&ma->st, bs, sizeof(bs));
 		fmt_ms(&mb->st, ns, sizeof(ns));
@@ -365,13 +418,11 @@ static int compare_docs(const struct result_file *ra, const struct result_file *
 	}
 	/* peak memory is one value per run: no test, the threshold alone */
 	if (!isnan(ra->peak_memory_mib) && !isnan(rb->peak_memory_mib)) {
-		double va = ra->peak_memory_mib, vb = rb->peak_memory_mib, c;
+		double va = ra->peak_memory_mib, vb = rb->peak_memory_mib;
 
 		shared++;
-		c = va != 0 ? (vb - va) / fabs(va) * 100.0 : 0;
-		verdict = fabs(vb - va) < mem_res ? "within resolution" :
-			  fabs(c) < copts.threshold_pct ? "within threshold" :
-			  c > 0 ? "higher (one value, untested)" : "lower (one value, untested)";
+		mem_res = fmax(ra->peak_memory_resolution_mib, rb->peak_memory_resolution_mib);
+		verdict = compare_peak_verdict(va, vb, copts.threshold_pct, mem_res);
 		snprintf(bs, sizeof(bs), "%.3f", va);
 		snprintf(ns, sizeof(ns), "%.3f", vb);
 		fmt_change(va, vb, ch, sizeof(ch));
@@ -382,10 +433,9 @@ static int compare_docs(const struct result_file *ra, const struct result_file *
 		fprintf(stderr, "compare: %s and %s share no metric\n", ra->path, rb->path);
 		return 2;
 	}
-	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution%s.\n",
-	       copts.threshold_pct, mem_res > 0 ? "" : " (where known)");
-	if (mem_res > 0)
-		printf("Memory resolution: %.3f MiB (one 64-page memcg charge batch per CPU).\n", mem_res);
+	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution (where known).\n",
+	       copts.threshold_pct);
+	print_resolutions(ra, rb, mem_res);
 	return worse_any && copts.fail_on_regression ? 1 : 0;
 }
 

@@ -159,6 +159,10 @@ static json_t *summary_json(const struct bench_run *run)
 	json_object_set_new(summary, "peak_memory_mib",
 			    run->peak_mem_bytes >= 0 ?
 			    json_real(run->peak_mem_bytes / 1048576.0) : json_null());
+	/* the peak is one reading of the same counter as "memory": its resolution */
+	json_object_set_new(summary, "peak_memory_resolution_mib",
+			    run->peak_mem_bytes >= 0 && run->peak_mem_resolution_mib > 0 ?
+			    json_real(run->peak_mem_resolution_mib) : json_null());
 	return summary;
 }
 

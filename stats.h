@@ -33,6 +33,12 @@ double t_pvalue(double t, double df);
  */
 double welch_pvalue(const struct stats *a, const struct stats *b);
 
+/*
+ * Half-width of the 95% confidence interval of b's mean minus a's (Welch);
+ * NaN when either has fewer than 2 values
+ */
+double welch_diff_ci95(const struct stats *a, const struct stats *b);
+
 /* Jain's fairness index of n non-negative rates: 1 = perfectly fair */
 double jain_index(const double *x, int n);
 

@@ -15,24 +15,54 @@
 #              built from the runs' JSON results (needs jq):
 #
 #   | name                | loop (k/s) | average memory (MiB) | peak memory (MiB) |
+#
+# --json-dir DIR  keep every run's result file, DIR/FLAVOUR-USE_CASE.json
+#              (FLAVOUR: prealloc, bpf-ma), so the table in a mail and the
+#              pictures (bench plot) come from the same runs
 
 set -uo pipefail
 
 MARKDOWN=0
-case "${1:-}" in
---markdown) MARKDOWN=1 ;;
-"") ;;
-*)
-	echo "run_bench_htab_mem.sh: unknown option '$1' (accepted: --markdown)" >&2
-	exit 2
-	;;
-esac
+KEEP_DIR=""
+JSON_DIR=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--markdown)
+		MARKDOWN=1
+		shift
+		;;
+	--json-dir)
+		if [ $# -lt 2 ] || [ -z "$2" ]; then
+			echo "run_bench_htab_mem.sh: --json-dir needs a directory" >&2
+			exit 2
+		fi
+		# before run_common.sh changes into the source tree
+		case "$2" in
+		/*) KEEP_DIR=$2 ;;
+		*) KEEP_DIR=$PWD/$2 ;;
+		esac
+		shift 2
+		;;
+	*)
+		echo "run_bench_htab_mem.sh: unknown option '$1' (accepted: --markdown, --json-dir DIR)" >&2
+		exit 2
+		;;
+	esac
+done
 
 # shellcheck source-path=SCRIPTDIR source=run_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/run_common.sh"
 
 if [ "$MARKDOWN" -eq 1 ]; then
 	command -v jq >/dev/null || { echo "run_bench_htab_mem.sh: --markdown needs jq" >&2; exit 1; }
+fi
+if [ -n "$KEEP_DIR" ]; then
+	if ! mkdir -p "$KEEP_DIR" || [ ! -w "$KEEP_DIR" ]; then
+		echo "run_bench_htab_mem.sh: invalid --json-dir '$KEEP_DIR': cannot write there" >&2
+		exit 2
+	fi
+	JSON_DIR=$KEEP_DIR
+elif [ "$MARKDOWN" -eq 1 ]; then
 	JSON_DIR=$(mktemp -d "${TMPDIR:-/tmp}/htab-mem.XXXXXX")
 	trap 'rm -rf "$JSON_DIR"' EXIT
 fi
@@ -78,17 +108,23 @@ htab_mem_flavour() {
 	shift
 	[ "$MARKDOWN" -eq 1 ] && markdown_header
 	for name in $USE_CASES; do
+		# a failed run must not leave the last run's file looking like its own
+		[ -n "$JSON_DIR" ] && rm -f "$JSON_DIR/$flavour-$name.json"
+		[ -n "$KEEP_DIR" ] && json=(--json "$JSON_DIR/$flavour-$name.json")
 		if [ "$MARKDOWN" -eq 1 ]; then
 			# the run's warnings go under the table, not between its rows
 			json=(--json "$JSON_DIR/$flavour-$name.json")
 			out=$(run_bench "${json[@]}" htab-mem --use-case "$name" -p "$PRODUCERS" "$@" \
 				2>"$JSON_DIR/$flavour-$name.err")
 		else
-			out=$(run_bench htab-mem --use-case "$name" -p "$PRODUCERS" "$@")
+			out=$(run_bench "${json[@]}" htab-mem --use-case "$name" -p "$PRODUCERS" "$@")
 		fi
 		status=$?
+		if [ "$MARKDOWN" -eq 1 ]; then
+			[ "$status" -ne 0 ] && cat "$JSON_DIR/$flavour-$name.err" >&2
+			rm -f "$JSON_DIR/$flavour-$name.err"
+		fi
 		if [ "$status" -ne 0 ]; then
-			[ "$MARKDOWN" -eq 1 ] && cat "$JSON_DIR/$flavour-$name.err" >&2
 			bench_failed "$name" "$status"
 			continue
 		fi

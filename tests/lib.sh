@@ -124,3 +124,21 @@ eventually() {
 	done
 	return 1
 }
+
+# bench plot's tests need gnuplot and xmllint: under CI=true their absence
+# is a failure (install-deps.sh installs both), elsewhere a skip
+require_plot_tools() {
+	local t why=""
+
+	for t in gnuplot xmllint; do
+		command -v $t >/dev/null || why+="${why:+, }$t not installed"
+	done
+	[ -z "$why" ] && return 0
+	why+=" (scripts/install-deps.sh installs gnuplot-nox and libxml2-utils)"
+	if [ "${CI:-}" = "true" ]; then
+		echo "1..1"
+		echo "not ok 1 - cannot test bench plot under CI: $why"
+		exit 1
+	fi
+	skip_all "$why"
+}

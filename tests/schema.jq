@@ -71,6 +71,7 @@ def stats_ok: (t == "object") and (.n | isint)
 	check(.summary.fails; isint; "summary.fails not an integer"),
 	check(.summary.peak_memory_bytes; isint_or_null; "summary.peak_memory_bytes not int/null"),
 	check(.summary.peak_memory_mib; isnum_or_null; "summary.peak_memory_mib not number/null"),
+	check(.summary.peak_memory_resolution_mib; isnum_or_null; "summary.peak_memory_resolution_mib not number/null"),
 	check(.per_producer; (t == "null") or ((.unit | t == "string")
 		and (.producers | t == "array" and length == $d.options.runner.producers
 			and all(.[]; (.producer | isint) and (.cpu | isint_or_null)

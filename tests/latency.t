@@ -100,6 +100,19 @@ jq -e '.latency == null and .summary.metrics.latency_p50 == null and .options.ru
 	and all(.samples[]; .counters.latency_triggers == null)' "$out.json" >/dev/null
 ok $? "without --latency: nothing about latency in the JSON"
 
+# the latency chart: drawn from a --latency run, refused for another
+# (gnuplot is a dependency scripts/install-deps.sh installs)
+"$BENCH" plot latency "$TEST_TMP/htab-mem overwrite.json" "$TEST_TMP/htab-mem overwrite preallocated.json" \
+	--force --text >"$TEST_TMP/plot" 2>"$TEST_TMP/plot.err"
+ok $? "plot latency: two runs overlaid, exit status 0"
+like "$TEST_TMP/plot" 'latency: share of triggers per bucket' "plot latency: the chart's title"
+like "$TEST_TMP/plot" 'per-op time \(ns, log scale\)' "plot latency: log-scaled per-op axis"
+rc=0
+"$BENCH" plot latency "$TEST_TMP/off.json" --text >"$TEST_TMP/plot" 2>"$TEST_TMP/plot.err" || rc=$?
+ok $((rc != 2)) "plot latency of a run without --latency: exit status 2 (got $rc)"
+like "$TEST_TMP/plot.err" 'has no latency histogram: record the run with --latency' \
+	"plot latency: the refusal says why"
+
 none_loaded() { [ "$(loaded_bench_progs "$PROGS")" -eq 0 ]; }
 eventually none_loaded
 ok $? "nothing left loaded after the runs"

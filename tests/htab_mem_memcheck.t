@@ -38,6 +38,9 @@ vg() {	# vg <description> <args...>
 vg "htab-mem add_del_on_diff_cpu" -w0 -d1 -p2 htab-mem --use-case add_del_on_diff_cpu
 vg "htab-mem preallocated overwrite, value size 4096" -w0 -d1 -p2 htab-mem --preallocated \
 	--value-size 4096
+vg "htab-mem overwrite --latency, JSON" -w1 -d1 -p2 --latency --json "$TEST_TMP/lat.json" htab-mem
+vg "hash-lookup --latency" -w0 -d1 hash-lookup --latency
+vg "--latency refused" --latency trig-base
 vg "htab-mem unknown use case" htab-mem --use-case nope
 vg "trig-base" -w0 -d1 -p2 trig-base
 

@@ -337,7 +337,8 @@ static int report(const struct bench *bench)
 	err = bench->report_final(run_measured(&run), run_measured_cnt(&run));
 	if (err)
 		return err;
-	if (run.lat && !env.quiet)
+	/* a final result like the Summary: printed with -q too */
+	if (run.lat)
 		lat_print_summary(run.lat);
 	run_check_noise(&run);
 	if (env.per_producer)

@@ -8,7 +8,7 @@
 #
 #   htab-mem overwrite bpf-ma   off 93.10 93.40 93.30  on 91.20 91.50 91.00  ratio 0.978
 #
-# RUN_BENCH    runner and common options (default "./bench -w1 -d5 -p2 -a",
+# RUN_BENCH    runner and common options (default "./bench -w3 -d10 -a",
 #              relative to the source tree)
 # ROUNDS       off/on pairs per benchmark (default 3)
 # LOCK         if set, a file each bench run is wrapped in flock(1) on
@@ -16,7 +16,6 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/run_common.sh"
 
-RUN_BENCH=${RUN_BENCH:-./bench -w1 -d5 -p2 -a}
 ROUNDS=${ROUNDS:-3}
 
 # one run's primary rate (the mean of its measured samples) from its JSON

@@ -637,13 +637,20 @@ static void teardown_bench(void)
  */
 static int std_output_error(void)
 {
-	int err = 0;
+	int err = errno;
+	sigset_t pending;
 
-	if (fflush(stdout) || ferror(stdout))
-		err = errno ? errno : EIO;
-	else if (ferror(stderr))
-		err = errno ? errno : EIO;
-	return err;
+	if (fflush(stdout))
+		err = errno;
+	else if (!ferror(stdout) && !ferror(stderr))
+		return 0;
+	/*
+	 * errno may be a later call's by now; the SIGPIPE an EPIPE raised
+	 * stays pending (blocked) whatever ran since.
+	 */
+	if (!sigpending(&pending) && sigismember(&pending, SIGPIPE))
+		return EPIPE;
+	return err ? err : EIO;
 }
 
 /*
@@ -728,6 +735,7 @@ static void hold_std_fds(void)
 int main(int argc, char **argv)
 {
 	int err, sig, out_err = 0;
+	struct sigaction old_hup;
 	char *json_text = NULL;
 	sigset_t sigs;
 
@@ -786,7 +794,9 @@ int main(int argc, char **argv)
 	sigaddset(&sigs, SIGALRM);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
+	/* under nohup, a hang-up is not the end of the run */
+	if (!sigaction(SIGHUP, NULL, &old_hup) && old_hup.sa_handler != SIG_IGN)
+		sigaddset(&sigs, SIGHUP);
 	sigaddset(&sigs, SIGQUIT);
 	sigaddset(&sigs, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
@@ -866,8 +876,18 @@ int main(int argc, char **argv)
 		err = std_output_failed(out_err);
 		goto out_free;
 	}
-	if (env.json_path && (!json_text || bench_json_write(env.json_path, json_text)))
-		err = EIO;
+	if (env.json_path && !json_text) {
+		err = ENOMEM;
+	} else if (env.json_path) {
+		err = bench_json_write(env.json_path, json_text);
+		if (err == -EINTR) {
+			/* a signal ended the wait for a FIFO's reader */
+			struct timespec zero = {};
+
+			sig = sigtimedwait(&sigs, NULL, &zero);
+			err = sig > 0 ? 128 + sig : EINTR;
+		}
+	}
 	goto out_free;
 out_teardown:
 	teardown_bench();

@@ -17,6 +17,23 @@ fi
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 
+# A runner that replaces what --json names would replace the machine's
+# /dev/stdout or /dev/full: in our mount namespace, /dev is a tmpfs of our
+# own with just what the tests and their tools use.
+if [ -n "${JSON_OUTPUT_T_MNTNS:-}" ] && mount -t tmpfs -o size=64k,mode=755 devtmp /dev; then
+	mknod -m 666 /dev/null c 1 3
+	mknod -m 666 /dev/zero c 1 5
+	mknod -m 666 /dev/full c 1 7
+	mknod -m 666 /dev/urandom c 1 9
+	ln -s /proc/self/fd /dev/fd
+	ln -s /proc/self/fd/0 /dev/stdin
+	ln -s /proc/self/fd/1 /dev/stdout
+	ln -s /proc/self/fd/2 /dev/stderr
+	PRIVATE_DEV=1
+else
+	skip_all "needs root and a private mount namespace (writes onto /dev/stdout and /dev/full)"
+fi
+
 RUN=(-q -w0 -d1 count-local)
 
 json_ok() {	# json_ok <file> <description>
@@ -33,6 +50,8 @@ no_tmp() {	# no_tmp <dir> <description>
 
 D="$TEST_TMP/d"
 mkdir "$D"
+# a runner that took "-" for a file name would create it here
+cd "$TEST_TMP" || exit 1
 
 # ---- a new file follows the umask; an existing file keeps its mode ----
 (umask 027; run_bench "$TEST_TMP/new" --json "$D/new.json" "${RUN[@]}")
@@ -103,16 +122,13 @@ for p in - /dev/stdout; do
 	like "$TEST_TMP/so.err" '^Iter +0 ' "--json $p: the Iter lines are on stderr"
 done
 assert "--json -: no file named '-' created" [ ! -e ./- ]
+assert "--json /dev/stdout: still a symlink" [ -L /dev/stdout ]
 "$BENCH" --json - -w0 -d1 count-local 2>/dev/null | head -c 0
 rc=${PIPESTATUS[0]}
 ok $((rc == 0)) "--json - into a pipe nobody reads: non-zero exit (got $rc)"
 
 # ---- /dev/full: ENOSPC, said, and the device is still the device ----
-# as root, a node of our own, so that a bug cannot replace the real one
 FULL=/dev/full
-if [ "$(id -u)" -eq 0 ] && mknod -m 666 "$D/full" c 1 7; then
-	FULL="$D/full"
-fi
 run_bench "$TEST_TMP/full" --json "$FULL" "${RUN[@]}"
 ok $(($? == 0)) "/dev/full: non-zero exit"
 like "$TEST_TMP/full.err" "^failed to write $FULL: No space left on device\$" "/dev/full: says so"
@@ -120,7 +136,7 @@ assert "/dev/full: still a character device" [ -c "$FULL" ]
 no_tmp "$D" "/dev/full: no temporary file"
 
 # ---- a full tmpfs ----
-if [ -n "${JSON_OUTPUT_T_MNTNS:-}" ]; then
+if [ -n "$PRIVATE_DEV" ]; then
 	M="$TEST_TMP/mnt"
 	mkdir "$M"
 	mount -t tmpfs -o size=64k tmpfs "$M"

@@ -9,10 +9,10 @@
 #define _GNU_SOURCE
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/time.h>

@@ -293,7 +293,9 @@ static void test_full_tmpfs(void)
 	if (pid == 0) {
 		close(pfd[0]);
 		f = fdopen(pfd[1], "w");
-		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		if (unshare(CLONE_NEWNS) ||
+		    /* type and source are ignored here; valgrind wants them set */
+		    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
 		    mount("tmpfs", mnt, "tmpfs", 0, "size=64k")) {
 			fprintf(f, "skip cannot mount a tmpfs in a private namespace: %s\n",
 				strerror(errno));

@@ -198,16 +198,21 @@ done
 
 # ---- the reader of stdout goes away: clean-up, exit 128 + SIGPIPE, quietly ----
 # head -c 10 leaves after "Setting up", during set-up; the sed after the
-# first Iter line, mid-run.  Process substitution keeps the bench's pid.
+# first Iter line, mid-run.  A named FIFO keeps the bench's pid.
 for reader in "head -c 10" "sed -n /^Iter/q"; do
 	out="$TEST_TMP/pipe"
-	start=$SECONDS
+	rm -f "$out.fifo"
+	mkfifo "$out.fifo"
 	# shellcheck disable=SC2086
-	"$BENCH" -w1 -d30 -p2 htab-mem --use-case overwrite > >($reader >"$out") 2>"$out.err" &
+	$reader <"$out.fifo" >"$out" &
+	rpid=$!
+	start=$SECONDS
+	"$BENCH" -w1 -d30 -p2 htab-mem --use-case overwrite >"$out.fifo" 2>"$out.err" &
 	pid=$!
 	watchdog "$pid"
 	reap "$pid"
 	rc=$?
+	wait "$rpid"
 	assert "stdout | $reader: exit status $rc (want 141), after $((SECONDS - start)) s of 30" \
 		[ "$rc" -eq 141 ]
 	assert "stdout | $reader: nothing on stderr" stderr_clean "$out.err"
@@ -217,6 +222,9 @@ for reader in "head -c 10" "sed -n /^Iter/q"; do
 		ok "$left" "stdout | $reader: no bench-htab-mem.* cgroup at all ($left)"
 	fi
 done
+
+# (once, with process substitution here, the test's own directory vanished)
+assert "the test's temporary directory is still there" [ -d "$TEST_TMP" ]
 
 # a stdout closed by the caller: refused before anything is set up
 out="$TEST_TMP/closed"

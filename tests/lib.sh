@@ -152,10 +152,18 @@ own_mem_cgroup() {
 watchdog() {
 	local pid=$1
 
+	# Not the test's EXIT trap: killed, the subshell would remove
+	# $TEST_TMP.  Its sleeps end with it, not a minute later.
 	(
-		sleep 60
+		trap - EXIT
+		trap 'kill "$s" 2>/dev/null; exit 0' TERM
+		sleep 60 &
+		s=$!
+		wait "$s"
 		kill -INT "$pid" 2>/dev/null && echo "# watchdog: SIGINT to hung run $pid" >&2
-		sleep 15
+		sleep 15 &
+		s=$!
+		wait "$s"
 		kill -KILL "$pid" 2>/dev/null
 	) </dev/null >/dev/null &
 	WATCHDOG=$!

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -20,6 +21,7 @@
 
 #include "bench.h"
 #include "compare.h"
+#include "output_file.h"
 #include "plot.h"
 
 struct env env = {
@@ -226,7 +228,9 @@ static const struct argp_option opts[] = {
 	{ "cons-affinity", ARG_CONS_AFFINITY_SET, "CPUSET", 0,
 	  "CPUs for consumer threads, e.g. 0-3,5 (implies -a)" },
 	{ "json", ARG_JSON, "FILE", 0,
-	  "Also write the run as a JSON document to FILE (atomically, at the end)" },
+	  "Also write the run as a JSON document to FILE at the end: a regular file "
+	  "atomically (temporary file and rename), a FIFO or device in place; "
+	  "'-' is stdout, and the human-readable output then goes to stderr" },
 	{ "per-producer", ARG_PER_PRODUCER, NULL, 0,
 	  "After the Summary, print each producer's rate and the fairness" },
 	{},
@@ -644,11 +648,50 @@ static void teardown_bench(void)
 }
 
 /*
- * SIGALRM, SIGINT and SIGTERM are blocked in every thread and taken here
- * with sigwait(), so the per-second sampling and the Ctrl-C clean-up run
- * as ordinary code rather than in a signal handler.
+ * 0, or the error of a failed write to stdout or stderr.  SIGPIPE is
+ * blocked, so a reader that went away shows here as EPIPE; errno must be 0
+ * before the printing checked.
  */
-static int run_sampling(const sigset_t *sigs, int *stop_sig)
+static int std_output_error(void)
+{
+	int err = errno;
+	sigset_t pending;
+
+	if (fflush(stdout))
+		err = errno;
+	else if (!ferror(stdout) && !ferror(stderr))
+		return 0;
+	/*
+	 * errno may be a later call's by now; the SIGPIPE an EPIPE raised
+	 * stays pending (blocked) whatever ran since.
+	 */
+	if (!sigpending(&pending) && sigismember(&pending, SIGPIPE))
+		return EPIPE;
+	return err ? err : EIO;
+}
+
+/*
+ * How a run ends when its output cannot be written: a reader that went
+ * away ends it like the SIGPIPE it would have raised, quietly and with
+ * 128 + SIGPIPE; any other error is said on stderr.  Returns the exit
+ * status.
+ */
+static int std_output_failed(int err)
+{
+	if (err == EPIPE)
+		return 128 + SIGPIPE;
+	fprintf(stderr, "failed to write standard output: %s\n", strerror(err));
+	return 1;
+}
+
+/*
+ * SIGALRM and the signals that end a run (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT, SIGPIPE) are blocked in every thread and taken here with
+ * sigwait(), so the per-second sampling and the clean-up run as ordinary
+ * code rather than in a signal handler.  A failed write of an Iter line
+ * ends the run too: *out_err is its errno.
+ */
+static int run_sampling(const sigset_t *sigs, int *stop_sig, int *out_err)
 {
 	struct itimerval timer = {
 		.it_interval = { .tv_sec = 1 },
@@ -673,22 +716,47 @@ static int run_sampling(const sigset_t *sigs, int *stop_sig)
 		bench->measure(&state.results[iter]);
 		state.results[iter].delta_ns = now - last;
 		last = now;
+		errno = 0;
 		if (!env.quiet && bench->report_progress)
 			bench->report_progress(iter, &state.results[iter],
 					       state.results[iter].delta_ns);
 		iter++;
 		state.res_cnt = iter;
+		*out_err = std_output_error();
+		if (*out_err)
+			break;
 	}
 	timer = (struct itimerval){};
 	setitimer(ITIMER_REAL, &timer, NULL);
 	return 0;
 }
 
+/*
+ * A descriptor 0-2 closed by the caller (">&-") would be taken by the
+ * first file the run opens, and Iter lines would land in a cgroup or
+ * result file: hold the slot with /dev/null, read-only for stdout so
+ * that printing there fails rather than vanishes.
+ */
+static void hold_std_fds(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY) != fd)
+			return;
+	}
+}
+
 int main(int argc, char **argv)
 {
+	int err, sig, out_err = 0;
+	struct sigaction old_hup;
+	char *json_text = NULL;
 	sigset_t sigs;
-	int err, sig;
 
+	hold_std_fds();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return bench_compare_main(argc - 1, argv + 1);
@@ -726,6 +794,14 @@ int main(int argc, char **argv)
 		err = EINVAL;
 		goto out_free;
 	}
+	/* stdout carries the JSON document alone: the rest goes to stderr */
+	if (env.json_path && output_file_is_stdout(env.json_path))
+		stdout = stderr;
+	else if (output_file_check("-")) {
+		fprintf(stderr, "failed to write standard output: %s\n", strerror(EBADF));
+		err = EBADF;
+		goto out_free;
+	}
 	if (alloc_state()) {
 		fprintf(stderr, "failed to allocate runner state: %s\n", strerror(ENOMEM));
 		err = ENOMEM;
@@ -737,23 +813,36 @@ int main(int argc, char **argv)
 	sigaddset(&sigs, SIGALRM);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
+	/* under nohup, a hang-up is not the end of the run */
+	if (!sigaction(SIGHUP, NULL, &old_hup) && old_hup.sa_handler != SIG_IGN)
+		sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, SIGQUIT);
+	sigaddset(&sigs, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
 	setup_libbpf(env.verbose);
 	if (bench->validate)
 		bench->validate();
 
+	errno = 0;
 	if (!env.quiet)
 		printf("Setting up benchmark '%s'...\n", bench->name);
+	out_err = std_output_error();
+	if (out_err) {
+		err = std_output_failed(out_err);
+		goto out_free;
+	}
 	if (bench->setup)
 		bench->setup();
 
-	/* a Ctrl-C during set-up is pending now: honour it before starting */
+	/* a signal during set-up is pending now: honour it before starting */
 	{
 		struct timespec zero = {};
 
 		sig = sigtimedwait(&sigs, NULL, &zero);
-		if (sig == SIGINT || sig == SIGTERM) {
+		if (sig > 0 && sig != SIGALRM) {
+			if (sig != SIGPIPE)
+				fprintf(stderr, "interrupted by %s: cleaning up\n", strsignal(sig));
 			err = 128 + sig;
 			goto out_teardown;
 		}
@@ -764,33 +853,65 @@ int main(int argc, char **argv)
 		err = -err;
 		goto out_teardown;
 	}
+	errno = 0;
 	if (!env.quiet)
 		printf("Benchmark '%s' started.\n", bench->name);
+	out_err = std_output_error();
+	if (out_err) {
+		err = std_output_failed(out_err);
+		goto out_teardown;
+	}
 
 	sig = 0;
-	err = run_sampling(&sigs, &sig);
+	err = run_sampling(&sigs, &sig, &out_err);
 	if (err) {
 		err = -err;
 		goto out_teardown;
 	}
+	if (out_err) {
+		err = std_output_failed(out_err);
+		goto out_teardown;
+	}
 	if (sig) {
-		fprintf(stderr, "interrupted by %s: cleaning up\n", strsignal(sig));
+		/* a reader that went away is not told, as with any tool */
+		if (sig != SIGPIPE)
+			fprintf(stderr, "interrupted by %s: cleaning up\n", strsignal(sig));
 		err = 128 + sig;
 		goto out_teardown;
 	}
 
+	errno = 0;
 	bench->report_final(state.results + env.warmup_sec, state.res_cnt - env.warmup_sec);
 	bench_check_noise(state.results + env.warmup_sec, state.res_cnt - env.warmup_sec);
 	if (env.per_producer)
 		bench_report_per_producer(state.results + env.warmup_sec,
 					  state.res_cnt - env.warmup_sec);
+	out_err = std_output_error();
 	/* after report_final: benchmarks record peak memory there */
-	if (env.json_path && bench_json_write(env.json_path, state.results, state.res_cnt,
-					      env.warmup_sec))
-		err = EIO;
+	if (env.json_path)
+		json_text = bench_json_render(state.results, state.res_cnt, env.warmup_sec);
+	teardown_bench();
+	if (out_err) {
+		err = std_output_failed(out_err);
+		goto out_free;
+	}
+	if (env.json_path && !json_text) {
+		err = ENOMEM;
+	} else if (env.json_path) {
+		err = bench_json_write(env.json_path, json_text);
+		if (err == -EINTR) {
+			/* a signal ended the wait for a FIFO's reader */
+			struct timespec zero = {};
+
+			sig = sigtimedwait(&sigs, NULL, &zero);
+			err = sig > 0 ? 128 + sig : EINTR;
+		}
+	}
+	goto out_free;
 out_teardown:
 	teardown_bench();
 out_free:
+	free(json_text);
 	free_state();
 	/* producers may still be spinning: exit() ends them with the process */
 	return err ? (err >= 128 ? err : 1) : 0;

@@ -175,7 +175,10 @@ int bench_add_extra_metric(const char *name, const char *unit, bool higher_is_be
 
 /* results as data (results.c) */
 int bench_json_precheck(const char *path);
-int bench_json_write(const char *path, struct bench_res *res, int res_cnt, int warmup_cnt);
+/* the run as a JSON document (malloc'ed, NULL after saying why) */
+char *bench_json_render(struct bench_res *res, int res_cnt, int warmup_cnt);
+/* text to path through output_file (see there); says why when it fails */
+int bench_json_write(const char *path, const char *text);
 void bench_report_per_producer(struct bench_res res[], int res_cnt);
 void bench_check_noise(struct bench_res res[], int res_cnt);
 void bench_results_free(void);

@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "output_file.h"
 
 #define SCHEMA_NAME "bench-result"
 #define SCHEMA_VERSION 1
@@ -528,68 +529,30 @@ static json_t *warnings_json(void)
 	return a;
 }
 
-static int dir_of(const char *path, char *dir, size_t sz)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return snprintf(dir, sz, ".") >= (int)sz ? -ENAMETOOLONG : 0;
-	if (slash == path)
-		return snprintf(dir, sz, "/") >= (int)sz ? -ENAMETOOLONG : 0;
-	if ((size_t)(slash - path) >= sz)
-		return -ENAMETOOLONG;
-	memcpy(dir, path, slash - path);
-	dir[slash - path] = '\0';
-	return 0;
-}
-
-/* create the temporary file the document will be renamed from */
-static int open_tmp(const char *path, char *tmp, size_t sz)
-{
-	int fd;
-
-	if (snprintf(tmp, sz, "%s.tmp.XXXXXX", path) >= (int)sz)
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	return fd;
-}
-
 /*
- * Refuse an unwritable destination before the benchmark runs, by creating
- * (and removing) a file where the result will be written.
+ * Refuse an unwritable destination before the benchmark runs, without
+ * creating anything there.
  */
 int bench_json_precheck(const char *path)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX];
-	struct stat st;
-	int fd, err;
+	int err = output_file_check(path);
 
-	err = dir_of(path, dir, sizeof(dir));
-	if (!err && !stat(path, &st) && S_ISDIR(st.st_mode))
-		err = -EISDIR;
-	if (!err) {
-		fd = open_tmp(path, tmp, sizeof(tmp));
-		if (fd < 0) {
-			err = fd;
-		} else {
-			close(fd);
-			unlink(tmp);
-		}
-	}
 	if (err)
 		fprintf(stderr, "invalid --json '%s': cannot write there: %s\n", path, strerror(-err));
 	return err;
 }
 
-int bench_json_write(const char *path, struct bench_res *res, int res_cnt, int warmup_cnt)
+/*
+ * The document is rendered while the benchmark is still set up and written
+ * after its teardown: a FIFO waiting for its reader then holds nothing
+ * but the process.
+ */
+char *bench_json_render(struct bench_res *res, int res_cnt, int warmup_cnt)
 {
 	const struct bench *b = bench_current();
-	char tmp[PATH_MAX];
 	json_t *doc, *samples;
-	int i, fd, err = 0;
-	FILE *f;
+	char *text = NULL;
+	int i;
 
 	samples = json_array();
 	for (i = 0; i < res_cnt; i++)
@@ -602,40 +565,27 @@ int bench_json_write(const char *path, struct bench_res *res, int res_cnt, int w
 			"summary", summary_json(res + warmup_cnt, res_cnt - warmup_cnt),
 			"per_producer", per_producer_json(res + warmup_cnt, res_cnt - warmup_cnt),
 			"warnings", warnings_json());
-	if (!doc) {
-		fprintf(stderr, "failed to build JSON results: %s\n", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-
-	fd = open_tmp(path, tmp, sizeof(tmp));
-	if (fd < 0) {
-		err = fd;
-		fprintf(stderr, "failed to create %s: %s\n", path, strerror(-err));
-		goto out;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		goto out_unlink;
-	}
-	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF)
-		err = -EIO;
-	if (fflush(f) || fsync(fileno(f)))
-		err = err ? err : -errno;
-	if (fclose(f) && !err)
-		err = -errno;
-	/* 0644 rather than mkstemp's 0600: results are meant to be shared */
-	if (!err && chmod(tmp, 0644))
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-out_unlink:
-	if (err) {
-		fprintf(stderr, "failed to write %s: %s\n", path, strerror(-err));
-		unlink(tmp);
-	}
-out:
+	if (doc)
+		text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(doc);
+	if (!text)
+		fprintf(stderr, "failed to build JSON results: %s\n", strerror(ENOMEM));
+	return text;
+}
+
+int bench_json_write(const char *path, const char *text)
+{
+	struct output_file *of;
+	int err;
+
+	err = output_file_open(&of, path);
+	if (!err) {
+		fprintf(output_file_stream(of), "%s\n", text);
+		err = output_file_commit(of);
+	}
+	if (err == -EINTR)
+		fprintf(stderr, "interrupted while waiting for a reader of %s: not written\n", path);
+	else if (err)
+		fprintf(stderr, "failed to write %s: %s\n", path, strerror(-err));
 	return err;
 }

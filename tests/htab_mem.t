@@ -25,28 +25,6 @@ PROGS='htab_mem_[a-z_]*'
 
 USE_CASES="overwrite batch_add_batch_del add_del_on_diff_cpu no_op"
 
-# The memory cgroup we run in, decided like cgroup_helpers.c does: the v2
-# cgroup when it delegates memory to children, else the v1 memory one.
-own_mem_cgroup() {
-	local v2mnt v1mnt path
-
-	# mountinfo: ... mountpoint opts [optional fields] - fstype source superopts
-	v2mnt=$(awk '{ for (i = 7; $i != "-"; i++); } $(i + 1) == "cgroup2" { print $5; exit }' \
-		/proc/self/mountinfo)
-	path=$(awk -F: '$1 == "0" && $2 == "" { print $3 }' /proc/self/cgroup)
-	if [ -n "$v2mnt" ] && grep -qw memory "$v2mnt$path/cgroup.subtree_control" 2>/dev/null; then
-		echo "$v2mnt$path"
-		return
-	fi
-	v1mnt=$(awk '{ for (i = 7; $i != "-"; i++); }
-		$(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)memory(,|$)/ { print $5; exit }' \
-		/proc/self/mountinfo)
-	path=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
-	if [ -n "$v1mnt" ] && [ -e "$v1mnt$path/memory.usage_in_bytes" ]; then
-		echo "${v1mnt}${path%/}"
-	fi
-}
-
 CG_PARENT=$(own_mem_cgroup)
 if [ -z "$CG_PARENT" ]; then
 	diag "no memory cgroup on this machine: memory figures will read n/a"
@@ -65,31 +43,6 @@ else
 fi
 TRACEFS_BEFORE=$(tracefs_mounts)
 diag "tracefs mounts at the start: $TRACEFS_BEFORE"
-
-# watchdog <pid>: a hung run must fail its test, not stall the suite:
-# SIGINT after 60 s (the bench cleans up), SIGKILL 15 s later
-watchdog() {
-	local pid=$1
-
-	(
-		sleep 60
-		kill -INT "$pid" 2>/dev/null && echo "# watchdog: SIGINT to hung run $pid" >&2
-		sleep 15
-		kill -KILL "$pid" 2>/dev/null
-	) </dev/null >/dev/null &
-	WATCHDOG=$!
-}
-
-# reap <pid>: wait for a run under a watchdog; its status
-reap() {
-	local rc
-
-	wait "$1"
-	rc=$?
-	kill "$WATCHDOG" 2>/dev/null
-	wait "$WATCHDOG" 2>/dev/null
-	return $rc
-}
 
 # run_htab <out> <args...>: run the bench, set RUN_PID, return its status
 run_htab() {
@@ -221,17 +174,7 @@ for flavour in preallocated bpf_ma; do
 done
 
 # ---- interrupted runs clean up ----
-# wait_iter <out> <pid>: until the run has printed a sample (or died)
-wait_iter() {
-	for _ in $(seq 1 100); do
-		grep -q '^Iter' "$1" && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
-for sig in INT TERM; do
+for sig in INT TERM HUP QUIT; do
 	out="$TEST_TMP/sig$sig"
 	"$BENCH" -w1 -d30 -p2 htab-mem --use-case overwrite >"$out" 2>"$out.err" &
 	pid=$!
@@ -248,11 +191,61 @@ for sig in INT TERM; do
 	kill -s "$sig" "$pid"
 	reap "$pid"
 	rc=$?
-	want=130
-	[ "$sig" = TERM ] && want=143
+	want=$((128 + $(kill -l "$sig")))
 	assert "SIG$sig: exit status $rc (want $want)" [ "$rc" -eq "$want" ]
 	check_clean "$pid" "SIG$sig mid-run"
 done
+
+# ---- the reader of stdout goes away: clean-up, exit 128 + SIGPIPE, quietly ----
+# head -c 10 leaves after "Setting up", during set-up; the sed after the
+# first Iter line, mid-run.  A named FIFO keeps the bench's pid.
+for reader in "head -c 10" "sed -n /^Iter/q"; do
+	out="$TEST_TMP/pipe"
+	rm -f "$out.fifo"
+	mkfifo "$out.fifo"
+	# shellcheck disable=SC2086
+	$reader <"$out.fifo" >"$out" &
+	rpid=$!
+	start=$SECONDS
+	"$BENCH" -w1 -d30 -p2 htab-mem --use-case overwrite >"$out.fifo" 2>"$out.err" &
+	pid=$!
+	watchdog "$pid"
+	reap "$pid"
+	rc=$?
+	wait "$rpid"
+	assert "stdout | $reader: exit status $rc (want 141), after $((SECONDS - start)) s of 30" \
+		[ "$rc" -eq 141 ]
+	assert "stdout | $reader: nothing on stderr" stderr_clean "$out.err"
+	check_clean "$pid" "stdout | $reader"
+	if [ -n "$CG_PARENT" ]; then
+		left=$(find "$CG_PARENT" -maxdepth 1 -name 'bench-htab-mem.*' | wc -l)
+		ok "$left" "stdout | $reader: no bench-htab-mem.* cgroup at all ($left)"
+	fi
+done
+
+# a stdout closed by the caller: refused before anything is set up
+out="$TEST_TMP/closed"
+"$BENCH" -w1 -d30 -p2 htab-mem >&- 2>"$out.err" &
+pid=$!
+watchdog "$pid"
+reap "$pid"
+rc=$?
+assert "stdout closed: exit status $rc (want 1)" [ "$rc" -eq 1 ]
+like "$out.err" '^failed to write standard output: Bad file descriptor$' "stdout closed: says so"
+check_clean "$pid" "stdout closed"
+
+# under nohup a hang-up does not end the run
+out="$TEST_TMP/nohup"
+(trap '' HUP; exec "$BENCH" -w0 -d3 -p2 htab-mem --use-case overwrite) >"$out" 2>"$out.err" &
+pid=$!
+watchdog "$pid"
+wait_iter "$out" "$pid"
+kill -HUP "$pid"
+reap "$pid"
+rc=$?
+assert "SIGHUP ignored by the caller (nohup): the run completes (exit $rc)" [ "$rc" -eq 0 ]
+like "$out" '^Summary: ' "SIGHUP ignored by the caller: Summary printed"
+check_clean "$pid" "SIGHUP under nohup"
 
 # ---- a run killed with SIGKILL leaves its cgroup; the next run removes it ----
 if [ -n "$CG_PARENT" ]; then

@@ -142,3 +142,68 @@ require_plot_tools() {
 	fi
 	skip_all "$why"
 }
+
+# The memory cgroup we run in, decided like cgroup_helpers.c does: the v2
+# cgroup when it delegates memory to children, else the v1 memory one.
+own_mem_cgroup() {
+	local v2mnt v1mnt path
+
+	# mountinfo: ... mountpoint opts [optional fields] - fstype source superopts
+	v2mnt=$(awk '{ for (i = 7; $i != "-"; i++); } $(i + 1) == "cgroup2" { print $5; exit }' \
+		/proc/self/mountinfo)
+	path=$(awk -F: '$1 == "0" && $2 == "" { print $3 }' /proc/self/cgroup)
+	if [ -n "$v2mnt" ] && grep -qw memory "$v2mnt$path/cgroup.subtree_control" 2>/dev/null; then
+		echo "$v2mnt$path"
+		return
+	fi
+	v1mnt=$(awk '{ for (i = 7; $i != "-"; i++); }
+		$(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)memory(,|$)/ { print $5; exit }' \
+		/proc/self/mountinfo)
+	path=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
+	if [ -n "$v1mnt" ] && [ -e "$v1mnt$path/memory.usage_in_bytes" ]; then
+		echo "${v1mnt}${path%/}"
+	fi
+}
+
+# watchdog <pid>: a hung run must fail its test, not stall the suite:
+# SIGINT after 60 s (the bench cleans up), SIGKILL 15 s later
+watchdog() {
+	local pid=$1
+
+	# Not the test's EXIT trap: killed, the subshell would remove
+	# $TEST_TMP.  Its sleeps end with it, not a minute later.
+	(
+		trap - EXIT
+		trap 'kill "$s" 2>/dev/null; exit 0' TERM
+		sleep 60 &
+		s=$!
+		wait "$s"
+		kill -INT "$pid" 2>/dev/null && echo "# watchdog: SIGINT to hung run $pid" >&2
+		sleep 15 &
+		s=$!
+		wait "$s"
+		kill -KILL "$pid" 2>/dev/null
+	) </dev/null >/dev/null &
+	WATCHDOG=$!
+}
+
+# reap <pid>: wait for a run under a watchdog; its status
+reap() {
+	local rc
+
+	wait "$1"
+	rc=$?
+	kill "$WATCHDOG" 2>/dev/null
+	wait "$WATCHDOG" 2>/dev/null
+	return $rc
+}
+
+# wait_iter <out> <pid>: until the run has printed a sample (or died)
+wait_iter() {
+	for _ in $(seq 1 100); do
+		grep -q '^Iter' "$1" && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}

@@ -25,5 +25,10 @@ jq '.samples[1].metrics.hits = "abc"' "$TEST_TMP/a.json" >"$TEST_TMP/abc.json"
 vg "compare of a damaged result" compare "$TEST_TMP/a.json" "$TEST_TMP/abc.json"
 vg "bad CPU list" --prod-affinity 0-1,1 count-local
 vg "list" -l
+# a node of our own as root: a runner that replaced it must not take /dev/full
+FULL=/dev/full
+[ "$(id -u)" -ne 0 ] || ! mknod -m 666 "$TEST_TMP/full" c 1 7 || FULL="$TEST_TMP/full"
+vg "--json - (stdout)" -w0 -d1 --json - count-local
+vg "--json onto /dev/full" -w0 -d1 --json "$FULL" count-local
 
 done_testing

@@ -38,5 +38,14 @@ san fail "compare of an edited result" compare "$TEST_TMP/a.json" "$TEST_TMP/edi
 san fail "bad CPU list" --cons-affinity 3-1 count-local
 san fail "two names" count-local count-global
 san 0 "list" -l
+# a node of our own as root: a runner that replaced it must not take /dev/full
+FULL=/dev/full
+[ "$(id -u)" -ne 0 ] || ! mknod -m 666 "$TEST_TMP/full" c 1 7 || FULL="$TEST_TMP/full"
+san 0 "--json - (stdout)" -w0 -d1 --json - count-local
+san fail "--json onto /dev/full" -w0 -d1 --json "$FULL" count-local
+mkfifo "$TEST_TMP/fifo"
+cat "$TEST_TMP/fifo" >/dev/null &
+san 0 "--json onto a FIFO with a reader" -w0 -d1 --json "$TEST_TMP/fifo" count-local
+wait
 
 done_testing

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_version.h"
 #include "compare.h"
 
 struct env env = {

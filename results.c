@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "bench_version.h"
 
 #define SCHEMA_NAME "bench-result"
 #define SCHEMA_VERSION 1

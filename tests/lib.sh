@@ -123,7 +123,7 @@ cmp_ok() {
 	case "$op" in
 	-eq | -ne | -lt | -le | -gt | -ge)
 		if [[ $got =~ ^-?[0-9]+$ && $want =~ ^-?[0-9]+$ ]]; then
-			[ "$got" "$op" "$want" ] && res=0
+			test "$got" "$op" "$want" && res=0
 		fi
 		;;
 	==)

@@ -228,14 +228,23 @@ tracefs_mounts() {
 }
 
 # watchdog <pid>: a hung run must fail its test, not stall the suite:
-# SIGINT after 60 s (the bench cleans up), SIGKILL 15 s later
+# SIGINT after 60 s (the bench cleans up), SIGKILL 15 s later.  It ends
+# by itself once the run is reaped, so nothing has to kill it: a killed
+# subshell could run the test's EXIT trap and remove $TEST_TMP.
 watchdog() {
 	local pid=$1
 
 	(
-		sleep 60
+		trap - EXIT
+		for _ in $(seq 300); do
+			kill -0 "$pid" 2>/dev/null || exit 0
+			sleep 0.2
+		done
 		kill -INT "$pid" 2>/dev/null && echo "# watchdog: SIGINT to hung run $pid" >&2
-		sleep 15
+		for _ in $(seq 75); do
+			kill -0 "$pid" 2>/dev/null || exit 0
+			sleep 0.2
+		done
 		kill -KILL "$pid" 2>/dev/null
 	) </dev/null >/dev/null &
 	WATCHDOG=$!
@@ -247,7 +256,6 @@ reap() {
 
 	wait "$1"
 	rc=$?
-	kill "$WATCHDOG" 2>/dev/null
 	wait "$WATCHDOG" 2>/dev/null
 	return $rc
 }

@@ -18,11 +18,9 @@
 #include <string.h>
 
 #include "compare.h"
+#include "result_file.h"
 #include "stats.h"
 #include "testing_helpers.h"
-
-#define SCHEMA_NAME "bench-result"
-#define SCHEMA_VERSION 1
 
 static struct compare_opts {
 	double threshold_pct;
@@ -90,79 +88,9 @@ static const struct argp compare_argp = {
 	.doc = "Compare two `bench --json` results: for every metric both runs share, base "
 	       "and new mean ± stddev, the change, Welch's t-test p-value over the measured "
 	       "samples and a verdict.\vExit status: 0; 1 with --fail-on-regression when "
-	       "something got worse; 2 when the files cannot be compared.",
+	       "something got worse; 2 when the files cannot be compared (not results, "
+	       "damaged or edited, measured nothing, or of different benchmarks).",
 };
-
-/* ---- loading ---- */
-
-json_t *compare_load(const char *path)
-{
-	json_error_t jerr;
-	json_t *doc, *v;
-
-	doc = json_load_file(path, 0, &jerr);
-	if (!doc) {
-		fprintf(stderr, "failed to read %s: %s (line %d)\n", path, jerr.text, jerr.line);
-		return NULL;
-	}
-	v = json_object_get(doc, "schema");
-	if (!json_is_object(doc) || !json_is_string(v) || strcmp(json_string_value(v), SCHEMA_NAME)) {
-		fprintf(stderr, "%s is not a bench result (no \"schema\": \"%s\")\n", path, SCHEMA_NAME);
-		goto err;
-	}
-	v = json_object_get(doc, "schema_version");
-	if (!json_is_integer(v) || json_integer_value(v) != SCHEMA_VERSION) {
-		fprintf(stderr, "%s has schema version %s; this bench reads version %d\n", path,
-			json_is_integer(v) ? "other than 1" : "missing", SCHEMA_VERSION);
-		goto err;
-	}
-	if (!json_is_string(json_object_get(doc, "benchmark")) ||
-	    !json_is_array(json_object_get(doc, "samples")) ||
-	    !json_is_object(json_object_get(json_object_get(doc, "summary"), "metrics"))) {
-		fprintf(stderr, "%s is a malformed bench result (benchmark, samples or summary missing)\n",
-			path);
-		goto err;
-	}
-	return doc;
-err:
-	json_decref(doc);
-	return NULL;
-}
-
-/* the measured (non warm-up) values of one metric, as stats */
-int compare_metric_stats(json_t *doc, const char *metric, struct stats *st)
-{
-	json_t *samples = json_object_get(doc, "samples"), *s, *v;
-	json_t *own = json_object_get(json_object_get(json_object_get(doc, "summary"), "metrics"),
-				      metric);
-	double *vals;
-	size_t i, n = 0;
-
-	/* a metric measured outside the samples carries its own values */
-	own = json_object_get(own, "values");
-	if (json_is_array(own)) {
-		vals = calloc(json_array_size(own) + 1, sizeof(*vals));
-		if (!vals)
-			return -ENOMEM;
-		json_array_foreach(own, i, v)
-			vals[n++] = json_is_number(v) ? json_number_value(v) : NAN;
-		stats_compute(vals, n, st);
-		free(vals);
-		return 0;
-	}
-	vals = calloc(json_array_size(samples) + 1, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
-	json_array_foreach(samples, i, s) {
-		if (json_is_true(json_object_get(s, "warmup")))
-			continue;
-		v = json_object_get(json_object_get(s, "metrics"), metric);
-		vals[n++] = json_is_number(v) ? json_number_value(v) : NAN;
-	}
-	stats_compute(vals, n, st);
-	free(vals);
-	return 0;
-}
 
 /* ---- context and options ---- */
 
@@ -329,50 +257,73 @@ static void fmt_ms(const struct stats *st, char *buf, size_t sz)
 		snprintf(buf, sz, "%.3f ± %.3f", st->mean, st->stddev);
 }
 
-/* the coarser of the two runs' resolutions of a metric, 0 when unknown */
-static double metric_resolution(json_t *da, json_t *db)
+/*
+ * A metric one run has and the other lacks: another benchmark (allowed
+ * with --force) or a run that did not measure it.  Returns 2 when refused.
+ */
+static int check_metric_sets(const struct result_file *ra, const struct result_file *rb)
 {
-	json_t *ra = json_object_get(da, "resolution"), *rb = json_object_get(db, "resolution");
-	double r = 0;
+	const struct result_file *rf[2] = { ra, rb };
+	const struct result_metric *m, *o;
+	int i, j;
 
-	if (json_is_number(ra))
-		r = json_number_value(ra);
-	if (json_is_number(rb) && json_number_value(rb) > r)
-		r = json_number_value(rb);
-	return r;
+	for (i = 0; i < 2; i++) {
+		for (j = 0; j < rf[i]->nmetrics; j++) {
+			m = &rf[i]->metrics[j];
+			o = result_file_metric(rf[!i], m->name);
+			if (!o && !copts.force) {
+				fprintf(stderr, "compare: %s: summary.metrics.%s: missing, but %s has it (--force compares the metrics both have)\n",
+					rf[!i]->path, m->name, rf[i]->path);
+				return 2;
+			}
+			if (!o) {
+				printf("warning: %s only in %s\n", m->name, rf[i]->path);
+				continue;
+			}
+			/* measured in one run, not in the other: no figure to compare */
+			if (!m->st.n && o->st.n) {
+				fprintf(stderr, "compare: %s: summary.metrics.%s: no measured value, but %s has %d\n",
+					rf[i]->path, m->name, rf[!i]->path, o->st.n);
+				return 2;
+			}
+		}
+	}
+	if (isnan(ra->peak_memory_mib) != isnan(rb->peak_memory_mib) && !copts.force) {
+		i = isnan(ra->peak_memory_mib) ? 0 : 1;
+		fprintf(stderr, "compare: %s: summary.peak_memory_mib: null (not measured), but %s has %.3f (--force compares the rest)\n",
+			rf[i]->path, rf[!i]->path, rf[!i]->peak_memory_mib);
+		return 2;
+	}
+	return 0;
 }
 
-static int compare_docs(json_t *a, json_t *b)
+static int compare_docs(const struct result_file *ra, const struct result_file *rb)
 {
-	json_t *ma = json_object_get(json_object_get(a, "summary"), "metrics");
-	json_t *mb = json_object_get(json_object_get(b, "summary"), "metrics");
-	json_t *pa, *pb, *def;
+	json_t *a = ra->doc, *b = rb->doc;
 	char diffs[1024], name[64], bs[64], ns[64], ch[32], pv[32];
-	int worse_any = 0, worse, shared = 0;
-	const char *key, *verdict;
-	struct stats sa, sb;
+	int worse_any = 0, worse, shared = 0, i;
+	const struct result_metric *ma, *mb;
+	const char *verdict;
 	double p, res, mem_res = 0;
 
-	if (strcmp(json_string_value(json_object_get(a, "benchmark")),
-		   json_string_value(json_object_get(b, "benchmark")))) {
+	if (strcmp(ra->benchmark, rb->benchmark)) {
 		if (!copts.force) {
-			fprintf(stderr, "refusing to compare different benchmarks: '%s' vs '%s' (--force compares anyway)\n",
-				json_string_value(json_object_get(a, "benchmark")),
-				json_string_value(json_object_get(b, "benchmark")));
+			fprintf(stderr, "compare: %s: benchmark: '%s', but %s is '%s': refusing to compare different benchmarks (--force compares anyway)\n",
+				rb->path, rb->benchmark, ra->path, ra->benchmark);
 			return 2;
 		}
-		printf("warning: different benchmarks: %s vs %s\n",
-		       json_string_value(json_object_get(a, "benchmark")),
-		       json_string_value(json_object_get(b, "benchmark")));
+		printf("warning: different benchmarks: %s vs %s\n", ra->benchmark, rb->benchmark);
 	}
 	if (compare_options_differ(a, b, diffs, sizeof(diffs))) {
 		if (!copts.force) {
-			fprintf(stderr, "refusing to compare runs with different options: %s (--force compares anyway)\n",
+			fprintf(stderr, "compare: refusing to compare runs with different options: %s (--force compares anyway)\n",
 				diffs);
 			return 2;
 		}
 		printf("warning: options differ: %s\n", diffs);
 	}
+	if (check_metric_sets(ra, rb))
+		return 2;
 	note_context(a, b, "kernel_release", "kernel release", false);
 	note_context(a, b, "nr_online_cpus", "online CPU count", true);
 	note_context(a, b, "allowed_cpus", "allowed CPUs", true);
@@ -386,33 +337,35 @@ static int compare_docs(json_t *a, json_t *b)
 
 	printf("%-24s %22s %22s %10s %8s  %s\n", "metric", "base", "new", "change", "p-value",
 	       "verdict");
-	json_object_foreach(ma, key, def) {
-		if (!json_object_get(mb, key))
+	for (i = 0; i < ra->nmetrics; i++) {
+		ma = &ra->metrics[i];
+		mb = result_file_metric(rb, ma->name);
+		if (!mb)
 			continue;
 		shared++;
-		compare_metric_stats(a, key, &sa);
-		compare_metric_stats(b, key, &sb);
-		p = welch_pvalue(&sa, &sb);
-		res = metric_resolution(def, json_object_get(mb, key));
-		if (!strcmp(key, "memory"))
+		p = welch_pvalue(&ma->st, &mb->st);
+		res = fmax(ma->resolution, mb->resolution);
+		if (!strcmp(ma->name, "memory"))
 			mem_res = res;
-		verdict = compare_verdict(sa.mean, sb.mean, p, copts.threshold_pct, res,
-					  json_is_true(json_object_get(def, "higher_is_better")),
-					  &worse);
+		snprintf(name, sizeof(name), "%s (%s)", ma->name, ma->unit);
+		fmt_ms(&ma->st, bs, sizeof(bs));
+		fmt_ms(&mb->st, ns, sizeof(ns));
+		if (!ma->st.n) {
+			/* neither run measured it (e.g. no memory cgroup): say so */
+			printf("%-24s %22s %22s %10s %8s  %s\n", name, bs, ns, "-", "-",
+			       "not measured in either run");
+			continue;
+		}
+		verdict = compare_verdict(ma->st.mean, mb->st.mean, p, copts.threshold_pct, res,
+					  ma->higher_is_better, &worse);
 		worse_any |= worse;
-		snprintf(name, sizeof(name), "%s (%s)", key,
-			 json_string_value(json_object_get(def, "unit")) ?: "?");
-		fmt_ms(&sa, bs, sizeof(bs));
-		fmt_ms(&sb, ns, sizeof(ns));
-		fmt_change(sa.mean, sb.mean, ch, sizeof(ch));
-		fmt_p(sa.n > 1 && sb.n > 1 ? p : NAN, pv, sizeof(pv));
+		fmt_change(ma->st.mean, mb->st.mean, ch, sizeof(ch));
+		fmt_p(ma->st.n > 1 && mb->st.n > 1 ? p : NAN, pv, sizeof(pv));
 		printf("%-24s %22s %22s %10s %8s  %s\n", name, bs, ns, ch, pv, verdict);
 	}
 	/* peak memory is one value per run: no test, the threshold alone */
-	pa = json_object_get(json_object_get(a, "summary"), "peak_memory_mib");
-	pb = json_object_get(json_object_get(b, "summary"), "peak_memory_mib");
-	if (json_is_number(pa) && json_is_number(pb)) {
-		double va = json_number_value(pa), vb = json_number_value(pb), c;
+	if (!isnan(ra->peak_memory_mib) && !isnan(rb->peak_memory_mib)) {
+		double va = ra->peak_memory_mib, vb = rb->peak_memory_mib, c;
 
 		shared++;
 		c = va != 0 ? (vb - va) / fabs(va) * 100.0 : 0;
@@ -426,7 +379,7 @@ static int compare_docs(json_t *a, json_t *b)
 		       verdict);
 	}
 	if (!shared) {
-		fprintf(stderr, "the two results share no metric\n");
+		fprintf(stderr, "compare: %s and %s share no metric\n", ra->path, rb->path);
 		return 2;
 	}
 	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution%s.\n",
@@ -438,21 +391,24 @@ static int compare_docs(json_t *a, json_t *b)
 
 int bench_compare_main(int argc, char **argv)
 {
-	json_t *a = NULL, *b = NULL;
-	int ret = 2;
+	struct result_file a, b;
+	char err[512];
+	int ret;
 
 	copts = (struct compare_opts){ .threshold_pct = 2.0 };
 	if (argp_parse(&compare_argp, argc, argv, 0, NULL, NULL))
 		return 2;
-	a = compare_load(copts.files[0]);
-	if (!a)
-		goto out;
-	b = compare_load(copts.files[1]);
-	if (!b)
-		goto out;
-	ret = compare_docs(a, b);
-out:
-	json_decref(a);
-	json_decref(b);
+	if (result_file_load(copts.files[0], &a, err, sizeof(err))) {
+		fprintf(stderr, "compare: %s\n", err);
+		return 2;
+	}
+	if (result_file_load(copts.files[1], &b, err, sizeof(err))) {
+		fprintf(stderr, "compare: %s\n", err);
+		result_file_free(&a);
+		return 2;
+	}
+	ret = compare_docs(&a, &b);
+	result_file_free(&a);
+	result_file_free(&b);
 	return ret;
 }

@@ -11,10 +11,6 @@
 /* `bench compare BASE.json NEW.json`: 0, 1 (regression, when asked), 2 (error) */
 int bench_compare_main(int argc, char **argv);
 
-/* a bench result file, checked for schema and version; NULL after one line on stderr */
-json_t *compare_load(const char *path);
-/* stats of one metric over the measured (non warm-up) samples */
-int compare_metric_stats(json_t *doc, const char *metric, struct stats *st);
 /* number of configuration options that differ, described in out */
 int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz);
 /*

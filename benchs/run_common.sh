@@ -19,7 +19,8 @@
 #   summary_line OUTPUT      the last "Summary:" line of a bench's output;
 #                            fails (status 1) when there is none
 #   field LINE LABEL         the text after "LABEL" up to the next comma, blanks
-#                            squeezed: field "$s" per-prod-op -> "93.56 ± 0.03k/s"
+#                            squeezed: field "$s" per-prod-op -> "93.56 ± 0.03k/s",
+#                            field "$s" 'total operations' -> "27.538 ± 0.698M/s"
 #   field_num LINE LABEL     the first number after "LABEL": -> "93.56"
 #   summarize NAME OUTPUT    "NAME<pad> <Summary line without 'Summary: '>", a
 #                            generic one-line result for benchmarks without

@@ -6,8 +6,8 @@
 source "$(dirname "$0")/lib.sh"
 
 NUM='[0-9]+\.[0-9]{3}'
-ITER_RE="^Iter +[0-9]+ \\( *-?$NUM+us\\): hits +${NUM}M/s \\( *${NUM}M/prod\\), drops +${NUM}M/s\$"
-SUMMARY_RE="^Summary: hits +$NUM ± ${NUM}M/s \\( *${NUM}M/prod\\), drops +$NUM ± ${NUM}M/s\$"
+ITER_RE="^Iter +[0-9]+ \\( *-?$NUM+us\\): hits +${NUM}M/s \\( *${NUM}M/prod\\), drops +${NUM}M/s, total operations +${NUM}M/s\$"
+SUMMARY_RE="^Summary: hits +$NUM ± ${NUM}M/s \\( *${NUM}M/prod\\), drops +$NUM ± ${NUM}M/s, total operations +$NUM ± ${NUM}M/s\$"
 
 check_run() {	# check_run <bench> <producers> <extra args...>
 	local name=$1 p=$2 out iters hits per_prod

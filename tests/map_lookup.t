@@ -9,7 +9,7 @@ require_bpf
 
 PROGS='hash_lookup|array_lookup|pcpu_hash_lkup|pcpu_array_lkup|lru_hash_lookup'
 BENCHS='hash-lookup array-lookup percpu-hash-lookup percpu-array-lookup lru-hash-lookup'
-SUMMARY='^Summary: hits +([0-9]+\.[0-9]{3}) ± [0-9]+\.[0-9]{3}M/s \( *([0-9]+\.[0-9]{3})M/prod\), drops +([0-9]+\.[0-9]{3}) ± [0-9]+\.[0-9]{3}M/s$'
+SUMMARY='^Summary: hits +([0-9]+\.[0-9]{3}) ± [0-9]+\.[0-9]{3}M/s \( *([0-9]+\.[0-9]{3})M/prod\), drops +([0-9]+\.[0-9]{3}) ± [0-9]+\.[0-9]{3}M/s, total operations +[0-9]+\.[0-9]{3} ± [0-9]+\.[0-9]{3}M/s$'
 
 # summary_ok <file> <producers>: hits > 0, hits/prod = hits/producers, no drops
 summary_ok() {

@@ -21,6 +21,8 @@ vg 0 "count-local with --json and --per-producer" -w1 -d1 -p2 -a --per-producer 
 	--json "$TEST_TMP/a.json" count-local
 vg 0 "compare" compare "$TEST_TMP/a.json" "$TEST_TMP/a.json"
 vg 2 "compare of a malformed file" compare "$TEST_TMP/a.json" /dev/null
+jq '.samples[1].metrics.hits = "abc"' "$TEST_TMP/a.json" >"$TEST_TMP/abc.json"
+vg 2 "compare of a damaged result" compare "$TEST_TMP/a.json" "$TEST_TMP/abc.json"
 vg 1 "bad CPU list" --prod-affinity 0-1,1 count-local
 vg 0 "list" -l
 

@@ -102,7 +102,7 @@ run_bench "$TEST_TMP/g2" -q -w1 -d3 -p2 --json "$TEST_TMP/g2.json" count-global
 run_bench "$TEST_TMP/l2" -q -w1 -d3 -p2 --json "$TEST_TMP/l2.json" count-local
 "$BENCH" compare "$TEST_TMP/l2.json" "$TEST_TMP/g2.json" >"$TEST_TMP/cmpx" 2>"$TEST_TMP/cmpx.err"
 is $? 2 "compare of different benchmarks: refused with exit 2"
-like "$TEST_TMP/cmpx.err" "^refusing to compare different benchmarks: 'count-local' vs 'count-global' \\(--force compares anyway\\)$" \
+like "$TEST_TMP/cmpx.err" "^compare: $TEST_TMP/g2.json: benchmark: 'count-global', but $TEST_TMP/l2.json is 'count-local': refusing to compare different benchmarks \\(--force compares anyway\\)$" \
 	"compare of different benchmarks: says why"
 "$BENCH" compare --force "$TEST_TMP/l2.json" "$TEST_TMP/g2.json" >"$TEST_TMP/cmpf" 2>&1
 ok $? "compare --force: exit 0"
@@ -114,9 +114,16 @@ diag "count-local vs count-global: $(grep '^hits ' "$TEST_TMP/cmpf")"
 # the direction of the verdict, on samples made up to a known ratio (a
 # real run's spread can hide even a halving): steady samples around 100,
 # and the same halved
-jq '.samples |= [to_entries[] | .value.metrics.hits = 99 + .key % 3 | .value]' \
+# (compare checks the summary against the samples: it is made to match;
+# 4.3026... is Student's t for 95% and 2 degrees of freedom)
+jq '.samples |= [to_entries[] | .value.metrics.hits = 99 + .key % 3 | .value] |
+    .summary.metrics.hits += {mean: 100, stddev: 1, median: 100, min: 99, max: 101,
+			      cv: 0.01, ci95: (4.302652729911275 / (3 | sqrt))}' \
 	"$TEST_TMP/s1.json" >"$TEST_TMP/steady.json"
-jq '.samples |= map(.metrics.hits *= 0.5)' "$TEST_TMP/steady.json" >"$TEST_TMP/half.json"
+jq '.samples |= map(.metrics.hits *= 0.5) |
+    .summary.metrics.hits |= with_entries(if .key | IN("mean", "stddev", "median", "min", "max", "ci95")
+					  then .value *= 0.5 else . end)' \
+	"$TEST_TMP/steady.json" >"$TEST_TMP/half.json"
 "$BENCH" compare "$TEST_TMP/steady.json" "$TEST_TMP/half.json" >"$TEST_TMP/cmph" 2>&1
 like "$TEST_TMP/cmph" '^hits \(M/s\) .* -50\.00% .* worse$' "compare: half the rate is worse"
 "$BENCH" compare "$TEST_TMP/half.json" "$TEST_TMP/steady.json" >"$TEST_TMP/cmpd" 2>&1
@@ -126,7 +133,7 @@ is $? 1 "compare --fail-on-regression: exit 1 on a regression"
 # different options
 "$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/l2.json" >/dev/null 2>"$TEST_TMP/cmpo.err"
 is $? 2 "compare of -p1 vs -p2: refused"
-like "$TEST_TMP/cmpo.err" "^refusing to compare runs with different options: producers 1 vs 2" \
+like "$TEST_TMP/cmpo.err" "^compare: refusing to compare runs with different options: producers 1 vs 2" \
 	"compare of -p1 vs -p2: names the option"
 # context differences are noted
 jq '.context.kernel_release = "9.9.9-other" | .context.nr_online_cpus = 64' "$TEST_TMP/s2.json" >"$TEST_TMP/k.json"
@@ -145,7 +152,7 @@ for f in bad other v2 nosamples missing; do
 	is "$(grep -c . "$TEST_TMP/m.err")" 1 "compare refuses $f.json with one line: $(cat "$TEST_TMP/m.err")"
 done
 like "$TEST_TMP/m.err" "failed to read .*missing.json" "a missing file is named"
-"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/other.json" 2>&1 | grep -q 'is not a bench result'
+"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/other.json" 2>&1 | grep -q 'not a bench result'
 ok $? "a JSON file of something else is recognised as not a bench result"
 "$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/v2.json" 2>&1 | grep -q 'schema version'
 ok $? "another schema version is named as such"

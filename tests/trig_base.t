@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 out="$TEST_TMP/trig"
 run_bench "$out" -w0 -d1 -p2 trig-base
 ok $? "trig-base runs"
-like "$out" '^Summary: hits +[0-9]+\.[0-9]{3} ± [0-9]+\.[0-9]{3}M/s \( *[0-9]+\.[0-9]{3}M/prod\), drops +0\.000 ± 0\.000M/s$' \
+like "$out" '^Summary: hits +[0-9]+\.[0-9]{3} ± [0-9]+\.[0-9]{3}M/s \( *[0-9]+\.[0-9]{3}M/prod\), drops +0\.000 ± 0\.000M/s, total operations +[0-9]+\.[0-9]{3} ± [0-9]+\.[0-9]{3}M/s$' \
 	"trig-base: Summary in the hits/drops format, no drops"
 hits=$(sed -nE 's/^Summary: hits +([0-9.]+).*/\1/p' "$out")
 awk -v h="$hits" 'BEGIN { exit !(h > 0) }'

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading and checking a `bench --json` result (README, "JSON schema").
+ * A reader must never turn a broken file into a figure: a run that measured
+ * nothing, a value that is not a number, or a summary that does not follow
+ * from its samples (the file was edited or corrupted) is refused with the
+ * file and the field named.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result_file.h"
+#include "stats.h"
+
+/*
+ * The writer prints 17 significant digits, enough to read every double
+ * back exactly; what remains is summation order (a reordered file) and
+ * tools that re-print with fewer digits.  1e-9 of the data's magnitude
+ * covers both and is far below any edit worth making.
+ */
+#define SUMMARY_RTOL 1e-9
+
+struct loader {
+	const char *path;
+	char *err;
+	size_t errsz;
+};
+
+static int __attribute__((format(printf, 3, 4)))
+bad(struct loader *ld, const char *field, const char *fmt, ...)
+{
+	size_t len;
+	va_list ap;
+
+	len = snprintf(ld->err, ld->errsz, "%s: %s: ", ld->path, field);
+	if (len < ld->errsz) {
+		va_start(ap, fmt);
+		vsnprintf(ld->err + len, ld->errsz - len, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* a JSON value as it appears in the file, shortened: for messages */
+static const char *jdesc(json_t *v, char *buf, size_t sz)
+{
+	char *s;
+
+	if (!v)
+		return "nothing (missing)";
+	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	if (!s)
+		return "?";
+	if (strlen(s) > 40)
+		snprintf(buf, sz, "%.37s...", s);
+	else
+		snprintf(buf, sz, "%s", s);
+	free(s);
+	return buf;
+}
+
+static int get_int(struct loader *ld, json_t *v, const char *field, long long min,
+		   long long *out)
+{
+	char buf[64];
+
+	if (!json_is_integer(v))
+		return bad(ld, field, "expected an integer, got %s", jdesc(v, buf, sizeof(buf)));
+	*out = json_integer_value(v);
+	if (*out < min)
+		return bad(ld, field, "expected an integer >= %lld, got %lld", min, *out);
+	return 0;
+}
+
+/* a finite number; null (no value) gives NaN when nullable */
+static int get_num(struct loader *ld, json_t *v, const char *field, bool nullable,
+		   double *out)
+{
+	char buf[64];
+
+	if (nullable && json_is_null(v)) {
+		*out = NAN;
+		return 0;
+	}
+	if (!json_is_number(v) || !isfinite(json_number_value(v)))
+		return bad(ld, field, "expected a finite number%s, got %s",
+			   nullable ? " or null" : "", jdesc(v, buf, sizeof(buf)));
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int get_obj(struct loader *ld, json_t *v, const char *field, json_t **out)
+{
+	char buf[64];
+
+	if (!json_is_object(v))
+		return bad(ld, field, "expected an object, got %s", jdesc(v, buf, sizeof(buf)));
+	*out = v;
+	return 0;
+}
+
+static int check_header(struct loader *ld, struct result_file *rf)
+{
+	json_t *doc = rf->doc, *v, *runner = NULL;
+	long long x;
+	char buf[64];
+	int err;
+
+	v = json_object_get(doc, "schema");
+	if (!json_is_string(v) || strcmp(json_string_value(v), RESULT_SCHEMA_NAME))
+		return bad(ld, "schema", "expected \"%s\", got %s: not a bench result",
+			   RESULT_SCHEMA_NAME, jdesc(v, buf, sizeof(buf)));
+	err = get_int(ld, json_object_get(doc, "schema_version"), "schema_version", 0, &x);
+	if (err)
+		return err;
+	if (x != RESULT_SCHEMA_VERSION)
+		return bad(ld, "schema_version", "schema version %lld is not one this bench reads (it reads %d)",
+			   x, RESULT_SCHEMA_VERSION);
+	v = json_object_get(doc, "benchmark");
+	if (!json_is_string(v) || !*json_string_value(v))
+		return bad(ld, "benchmark", "expected a benchmark name, got %s",
+			   jdesc(v, buf, sizeof(buf)));
+	rf->benchmark = json_string_value(v);
+
+	err = get_obj(ld, json_object_get(doc, "options"), "options", &v);
+	if (!err)
+		err = get_obj(ld, json_object_get(v, "runner"), "options.runner", &runner);
+	if (!err)
+		err = get_int(ld, json_object_get(runner, "warmup_sec"), "options.runner.warmup_sec",
+			      0, &x);
+	if (err)
+		return err;
+	rf->warmup_sec = x;
+	err = get_int(ld, json_object_get(runner, "duration_sec"), "options.runner.duration_sec",
+		      1, &x);
+	if (err)
+		return err;
+	rf->duration_sec = x;
+	return 0;
+}
+
+/* the samples' shape, and that -w warm-up then -d measured ones are there */
+static int check_samples(struct loader *ld, struct result_file *rf, json_t *summary_metrics)
+{
+	json_t *samples = json_object_get(rf->doc, "samples"), *s, *v, *c = NULL, *m = NULL;
+	int measured = 0, warmups = 0, err;
+	char field[128], buf[64];
+	long long fails = 0, x;
+	const char *key;
+	size_t i;
+	double d;
+
+	if (!json_is_array(samples))
+		return bad(ld, "samples", "expected an array of samples, got %s",
+			   jdesc(samples, buf, sizeof(buf)));
+	json_array_foreach(samples, i, s) {
+		snprintf(field, sizeof(field), "samples[%zu]", i);
+		err = get_obj(ld, s, field, &s);
+		if (err)
+			return err;
+		v = json_object_get(s, "warmup");
+		snprintf(field, sizeof(field), "samples[%zu].warmup", i);
+		if (!json_is_boolean(v))
+			return bad(ld, field, "expected true or false, got %s",
+				   jdesc(v, buf, sizeof(buf)));
+		if (json_is_true(v)) {
+			if (measured)
+				return bad(ld, field, "a warm-up sample after measured ones");
+			warmups++;
+		} else {
+			measured++;
+		}
+		snprintf(field, sizeof(field), "samples[%zu].interval_ns", i);
+		err = get_int(ld, json_object_get(s, "interval_ns"), field, 1, &x);
+		if (err)
+			return err;
+		snprintf(field, sizeof(field), "samples[%zu].counters", i);
+		err = get_obj(ld, json_object_get(s, "counters"), field, &c);
+		if (err)
+			return err;
+		snprintf(field, sizeof(field), "samples[%zu].counters.fails", i);
+		err = get_int(ld, json_object_get(c, "fails"), field, 0, &x);
+		if (err)
+			return err;
+		if (json_is_false(json_object_get(s, "warmup")))
+			fails += x;
+		snprintf(field, sizeof(field), "samples[%zu].metrics", i);
+		err = get_obj(ld, json_object_get(s, "metrics"), field, &m);
+		if (err)
+			return err;
+		json_object_foreach(m, key, v) {
+			snprintf(field, sizeof(field), "samples[%zu].metrics.%s", i, key);
+			err = get_num(ld, v, field, true, &d);
+			if (err)
+				return err;
+			if (!json_object_get(summary_metrics, key))
+				return bad(ld, field, "a metric summary.metrics does not have");
+		}
+	}
+	if (!measured)
+		return bad(ld, "samples", "no measured sample (%d warm-up, %zu in all): the run measured nothing",
+			   warmups, json_array_size(samples));
+	if (warmups != rf->warmup_sec || measured != rf->duration_sec)
+		return bad(ld, "samples", "%d warm-up and %d measured samples, but options.runner says -w %d -d %d",
+			   warmups, measured, rf->warmup_sec, rf->duration_sec);
+	rf->nsamples = warmups + measured;
+	rf->fails = fails;
+	return 0;
+}
+
+/* a value in the summary against the one recomputed from the samples */
+static int check_stat(struct loader *ld, json_t *def, const char *name, const char *stat,
+		      double calc, double scale)
+{
+	char field[160], fs[32], cs[32];
+	double file, tol;
+	int err;
+
+	snprintf(field, sizeof(field), "summary.metrics.%s.%s", name, stat);
+	err = get_num(ld, json_object_get(def, stat), field, true, &file);
+	if (err)
+		return err;
+	if (isnan(file) && isnan(calc))
+		return 0;
+	tol = SUMMARY_RTOL * fmax(scale, fmax(fabs(file), fabs(calc)));
+	if (!isnan(file) && !isnan(calc) && fabs(file - calc) <= tol)
+		return 0;
+	snprintf(fs, sizeof(fs), isnan(file) ? "null" : "%.10g", file);
+	snprintf(cs, sizeof(cs), isnan(calc) ? "none" : "%.10g", calc);
+	return bad(ld, field, "%s in the file, %s from its samples: the file was edited or corrupted",
+		   fs, cs);
+}
+
+static int load_metric(struct loader *ld, struct result_file *rf, const char *name, json_t *def,
+		       struct result_metric *rm)
+{
+	json_t *own, *samples, *s, *v;
+	char field[160], buf[64];
+	double scale = 0;
+	long long n;
+	size_t i;
+	int err;
+
+	rm->name = name;
+	snprintf(field, sizeof(field), "summary.metrics.%s", name);
+	err = get_obj(ld, def, field, &def);
+	if (err)
+		return err;
+	v = json_object_get(def, "unit");
+	snprintf(field, sizeof(field), "summary.metrics.%s.unit", name);
+	if (!json_is_string(v))
+		return bad(ld, field, "expected a string, got %s", jdesc(v, buf, sizeof(buf)));
+	rm->unit = json_string_value(v);
+	v = json_object_get(def, "higher_is_better");
+	snprintf(field, sizeof(field), "summary.metrics.%s.higher_is_better", name);
+	if (!json_is_boolean(v))
+		return bad(ld, field, "expected true or false, got %s", jdesc(v, buf, sizeof(buf)));
+	rm->higher_is_better = json_is_true(v);
+	v = json_object_get(def, "resolution");
+	if (v) {
+		snprintf(field, sizeof(field), "summary.metrics.%s.resolution", name);
+		err = get_num(ld, v, field, false, &rm->resolution);
+		if (err)
+			return err;
+		if (rm->resolution <= 0)
+			return bad(ld, field, "expected a positive number, got %g", rm->resolution);
+	}
+
+	/* a metric measured outside the samples carries its own values */
+	own = json_object_get(def, "values");
+	samples = json_object_get(rf->doc, "samples");
+	rm->own_values = own != NULL;
+	if (own && !json_is_array(own)) {
+		snprintf(field, sizeof(field), "summary.metrics.%s.values", name);
+		return bad(ld, field, "expected an array of numbers, got %s",
+			   jdesc(own, buf, sizeof(buf)));
+	}
+	rm->values = calloc((own ? json_array_size(own) : json_array_size(samples)) + 1,
+			    sizeof(*rm->values));
+	if (!rm->values) {
+		snprintf(ld->err, ld->errsz, "failed to load %s: %s", ld->path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	if (own) {
+		json_array_foreach(own, i, v) {
+			snprintf(field, sizeof(field), "summary.metrics.%s.values[%zu]", name, i);
+			err = get_num(ld, v, field, true, &rm->values[rm->nvalues++]);
+			if (err)
+				return err;
+		}
+	} else {
+		json_array_foreach(samples, i, s) {
+			if (json_is_true(json_object_get(s, "warmup")))
+				continue;
+			v = json_object_get(json_object_get(s, "metrics"), name);
+			snprintf(field, sizeof(field), "samples[%zu].metrics.%s", i, name);
+			err = get_num(ld, v, field, true, &rm->values[rm->nvalues++]);
+			if (err)
+				return err;
+		}
+	}
+	for (i = 0; i < (size_t)rm->nvalues; i++)
+		if (!isnan(rm->values[i]))
+			scale = fmax(scale, fabs(rm->values[i]));
+
+	stats_compute(rm->values, rm->nvalues, &rm->st);
+	snprintf(field, sizeof(field), "summary.metrics.%s.n", name);
+	err = get_int(ld, json_object_get(def, "n"), field, 0, &n);
+	if (err)
+		return err;
+	if (n != rm->st.n)
+		return bad(ld, field, "%lld in the file, %d values in its %s: the file was edited or corrupted",
+			   n, rm->st.n, own ? "values" : "measured samples");
+	err = check_stat(ld, def, name, "mean", rm->st.mean, scale);
+	if (!err)
+		err = check_stat(ld, def, name, "stddev", rm->st.stddev, scale);
+	if (!err)
+		err = check_stat(ld, def, name, "median", rm->st.median, scale);
+	if (!err)
+		err = check_stat(ld, def, name, "min", rm->st.min, scale);
+	if (!err)
+		err = check_stat(ld, def, name, "max", rm->st.max, scale);
+	if (!err)
+		err = check_stat(ld, def, name, "ci95", rm->st.ci95, scale);
+	/* a ratio: its own magnitude is the scale */
+	if (!err)
+		err = check_stat(ld, def, name, "cv", rm->st.cv, 1.0);
+	return err;
+}
+
+static int check_summary(struct loader *ld, struct result_file *rf, json_t *summary,
+			 json_t *metrics)
+{
+	json_t *def, *vb, *vm;
+	const char *key;
+	char buf[64];
+	long long x = 0;
+	int err, i, measured = 0;
+	double mib;
+
+	rf->metrics = calloc(json_object_size(metrics), sizeof(*rf->metrics));
+	if (!rf->metrics) {
+		snprintf(ld->err, ld->errsz, "failed to load %s: %s", ld->path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	json_object_foreach(metrics, key, def) {
+		err = load_metric(ld, rf, key, def, &rf->metrics[rf->nmetrics++]);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < rf->nmetrics; i++)
+		measured += rf->metrics[i].st.n > 0;
+	if (!measured)
+		return bad(ld, "summary.metrics", "no metric has a measured value: the run measured nothing");
+
+	err = get_int(ld, json_object_get(summary, "fails"), "summary.fails", 0, &x);
+	if (err)
+		return err;
+	if (x != rf->fails)
+		return bad(ld, "summary.fails", "%lld in the file, %lld from its samples: the file was edited or corrupted",
+			   x, rf->fails);
+
+	vb = json_object_get(summary, "peak_memory_bytes");
+	vm = json_object_get(summary, "peak_memory_mib");
+	rf->peak_memory_mib = NAN;
+	if (!json_is_null(vb) &&
+	    (err = get_int(ld, vb, "summary.peak_memory_bytes", 0, &x)))
+		return err;
+	err = get_num(ld, vm, "summary.peak_memory_mib", true, &mib);
+	if (err)
+		return err;
+	if (json_is_null(vb) != isnan(mib))
+		return bad(ld, "summary.peak_memory_mib", "%s, but summary.peak_memory_bytes is %s",
+			   isnan(mib) ? "null" : "set", jdesc(vb, buf, sizeof(buf)));
+	if (!isnan(mib) && fabs(mib - x / 1048576.0) > SUMMARY_RTOL * fmax(mib, 1.0))
+		return bad(ld, "summary.peak_memory_mib", "%.10g, but summary.peak_memory_bytes is %lld (%.10g MiB): the file was edited or corrupted",
+			   mib, x, x / 1048576.0);
+	rf->peak_memory_mib = mib;
+	return 0;
+}
+
+int result_file_load(const char *path, struct result_file *rf, char *err, size_t errsz)
+{
+	struct loader ld = { .path = path, .err = err, .errsz = errsz };
+	json_t *summary = NULL, *metrics = NULL;
+	json_error_t jerr;
+	char buf[64];
+	FILE *f;
+	int ret;
+
+	memset(rf, 0, sizeof(*rf));
+	rf->path = path;
+	*err = '\0';
+	f = fopen(path, "r");
+	if (!f) {
+		ret = -errno;
+		snprintf(err, errsz, "failed to read %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	rf->doc = json_loadf(f, 0, &jerr);
+	if (!rf->doc && ferror(f)) {
+		ret = -EIO;
+		snprintf(err, errsz, "failed to read %s: %s", path, strerror(EIO));
+	} else if (!rf->doc) {
+		ret = -EINVAL;
+		snprintf(err, errsz, "%s: line %d, column %d: not valid JSON: %s", path, jerr.line,
+			 jerr.column, jerr.text);
+	} else if (!json_is_object(rf->doc)) {
+		ret = bad(&ld, "(top level)", "expected an object, got %s: not a bench result",
+			  jdesc(rf->doc, buf, sizeof(buf)));
+	} else {
+		ret = check_header(&ld, rf);
+	}
+	fclose(f);
+	if (ret)
+		goto err;
+
+	ret = get_obj(&ld, json_object_get(rf->doc, "summary"), "summary", &summary);
+	if (!ret)
+		ret = get_obj(&ld, json_object_get(summary, "metrics"), "summary.metrics", &metrics);
+	if (!ret && !json_object_size(metrics))
+		ret = bad(&ld, "summary.metrics", "no metric at all: the run measured nothing");
+	if (!ret)
+		ret = check_samples(&ld, rf, metrics);
+	if (!ret)
+		ret = check_summary(&ld, rf, summary, metrics);
+	if (ret)
+		goto err;
+	return 0;
+err:
+	result_file_free(rf);
+	return ret;
+}
+
+void result_file_free(struct result_file *rf)
+{
+	int i;
+
+	for (i = 0; i < rf->nmetrics; i++)
+		free(rf->metrics[i].values);
+	free(rf->metrics);
+	json_decref(rf->doc);
+	memset(rf, 0, sizeof(*rf));
+}
+
+const struct result_metric *result_file_metric(const struct result_file *rf, const char *name)
+{
+	int i;
+
+	for (i = 0; i < rf->nmetrics; i++)
+		if (!strcmp(rf->metrics[i].name, name))
+			return &rf->metrics[i];
+	return NULL;
+}

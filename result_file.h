@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __RESULT_FILE_H
+#define __RESULT_FILE_H
+
+/*
+ * Reading a `bench --json` result back: one file, loaded and checked into
+ * a struct, for every command that reads results (compare today).  A file
+ * is accepted only when every figure a reader would use is there, is a
+ * finite number, and agrees with the samples it claims to summarise.
+ */
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stats.h"
+
+#define RESULT_SCHEMA_NAME "bench-result"
+#define RESULT_SCHEMA_VERSION 1
+
+/* one metric: its measured values and their statistics */
+struct result_metric {
+	const char *name;	/* the summary.metrics key */
+	const char *unit;
+	bool higher_is_better;
+	double resolution;	/* in the unit; 0 when unknown */
+	/* values carried by summary.metrics.NAME.values, not by the samples */
+	bool own_values;
+	double *values;		/* NaN: that sample has no value */
+	int nvalues;
+	struct stats st;	/* recomputed from values, agrees with the summary */
+};
+
+struct result_file {
+	const char *path;
+	json_t *doc;		/* the document, for options, context, warnings */
+	const char *benchmark;
+	int warmup_sec;
+	int duration_sec;
+	int nsamples;		/* warm-up ones included */
+	struct result_metric *metrics;	/* in the file's order */
+	int nmetrics;
+	long long fails;
+	double peak_memory_mib;	/* NaN: not measured */
+};
+
+/*
+ * Load and check one result file.  Returns 0, or a negative errno with one
+ * line in err ("PATH: FIELD: what is wrong", no newline): -EINVAL for a
+ * file that is not a valid result, the read error otherwise.  rf needs
+ * result_file_free() only after success.
+ */
+int result_file_load(const char *path, struct result_file *rf, char *err, size_t errsz);
+void result_file_free(struct result_file *rf);
+/* the metric named name, or NULL */
+const struct result_metric *result_file_metric(const struct result_file *rf, const char *name);
+
+#endif /* __RESULT_FILE_H */

@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "bench_version.h"
 #include "output_file.h"
 
 #define SCHEMA_NAME "bench-result"

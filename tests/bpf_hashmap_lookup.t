@@ -149,7 +149,7 @@ sleep 0.3
 kill -INT "$pid"
 rc=0
 wait "$pid" || rc=$?
-ok "$([ "$rc" -eq 130 ]; echo $?)" "SIGINT: exit status 130 (got $rc)"
+is "$rc" 130 "SIGINT: exit status 130"
 gone=1
 for _ in $(seq 20); do
 	if nothing_loaded; then

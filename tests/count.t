@@ -19,8 +19,8 @@ check_run() {	# check_run <bench> <producers> <extra args...>
 	like "$out" "^Setting up benchmark '$name'\\.\\.\\.\$" "$name -p$p $*: set-up line"
 	like "$out" "^Benchmark '$name' started\\.\$" "$name -p$p $*: started line"
 	iters=$(grep -Ec "$ITER_RE" "$out")
-	ok $((iters != 2)) "$name -p$p $*: 2 Iter lines in the upstream format for -w1 -d1 (got $iters)"
-	ok $(($(grep -c '^Iter' "$out") != iters)) "$name -p$p $*: no malformed Iter line"
+	is "$iters" 2 "$name -p$p $*: 2 Iter lines in the upstream format for -w1 -d1"
+	is "$(grep -c '^Iter' "$out")" "$iters" "$name -p$p $*: no malformed Iter line"
 	like "$out" "^Iter +0 " "$name -p$p $*: iterations count from 0"
 	like "$out" "$SUMMARY_RE" "$name -p$p $*: Summary in the upstream format"
 	hits=$(sed -nE 's/^Summary: hits +([0-9.]+) .*/\1/p' "$out")
@@ -43,7 +43,7 @@ check_run count-local 2 --prod-affinity 0
 
 run_bench "$TEST_TMP/quiet" -q -w0 -d1 count-local
 ok $? "-q: exits 0"
-ok $(($(grep -vc '^Summary:' "$TEST_TMP/quiet") != 0)) "-q: only the Summary is printed"
+is "$(grep -vc '^Summary:' "$TEST_TMP/quiet")" 0 "-q: only the Summary is printed"
 like "$TEST_TMP/quiet" "$SUMMARY_RE" "-q: Summary format"
 
 # Ctrl-C in the middle: a clean, reported exit and no Summary
@@ -53,9 +53,9 @@ sleep 1.5
 kill -INT $pid
 wait $pid
 rc=$?
-ok $((rc != 130)) "SIGINT: exit status 130 (got $rc)"
+is "$rc" 130 "SIGINT: exit status 130"
 like "$TEST_TMP/int.err" "^interrupted by Interrupt: cleaning up\$" "SIGINT: says so"
-ok "$(grep -c '^Summary' "$TEST_TMP/int")" "SIGINT: no Summary from a partial run"
+is "$(grep -c '^Summary' "$TEST_TMP/int")" 0 "SIGINT: no Summary from a partial run"
 
 # every signal that ends a run ends it the same way: 128 + the signal
 declare -A SIGNAME=([HUP]=Hangup [QUIT]=Quit [TERM]=Terminated)

@@ -16,8 +16,6 @@ fi
 
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-# shellcheck source=benchs/run_common.sh
-source "$(dirname "$0")/../benchs/run_common.sh"
 
 require_bpf
 
@@ -30,9 +28,6 @@ if [ -z "$CG_PARENT" ]; then
 	diag "no memory cgroup on this machine: memory figures will read n/a"
 fi
 
-tracefs_mounts() {
-	grep -c ' - tracefs ' /proc/self/mountinfo || true
-}
 if [ -n "${HTAB_MEM_T_MNTNS:-}" ]; then
 	# start from "not mounted", so the bench has to mount and unmount it
 	while [ "$(tracefs_mounts)" -gt 0 ] && umount /sys/kernel/tracing 2>/dev/null; do
@@ -78,7 +73,7 @@ check_clean() {
 }
 
 num() {	# num <summary line> <label>
-	field_num "$1" "$2" || echo "nan"
+	number_after "$1" "$2" || echo "nan"
 }
 
 # awk is the calculator: cmp <a> <op> <b>
@@ -90,16 +85,16 @@ fcmp() {
 check_summary() {
 	local out=$1 name=$2 s op opsd mem memsd peak want iter bad
 
-	if ! s=$(summary_line "$(cat "$out")"); then
+	if ! s=$(last_summary "$out"); then
 		ok 1 "$name: Summary line"
 		diag "$(cat "$out" "$out.err")"
 		return
 	fi
-	op=$(field_num "$s" per-prod-op)
-	opsd=$(field "$s" per-prod-op | awk '{ print $3 }' | tr -d 'k/s')
-	mem=$(field_num "$s" 'memory usage')
-	memsd=$(field "$s" 'memory usage' | awk '{ print $3 }' | tr -d 'MiB')
-	peak=$(field_num "$s" 'peak memory usage')
+	op=$(number_after "$s" per-prod-op)
+	opsd=$(number_after "$s" '±')
+	mem=$(number_after "$s" 'memory usage')
+	memsd=$(number_after "${s#*memory usage}" '±')
+	peak=$(number_after "$s" 'peak memory usage')
 	# reprint the numbers with upstream's printf formats: must be identical
 	want=$(printf 'Summary: per-prod-op %7.2f \u00B1 %7.2fk/s, memory usage %7.2f \u00B1 %7.2fMiB, peak memory usage %7.2fMiB' \
 		"$op" "$opsd" "$mem" "$memsd" "$peak" 2>/dev/null)
@@ -148,7 +143,7 @@ for flavour in preallocated bpf_ma; do
 		[ $rc -eq 0 ] || diag "$(cat "$out.err")"
 		check_summary "$out" "$name"
 		check_clean "$RUN_PID" "$name"
-		s=$(summary_line "$(cat "$out")")
+		s=$(last_summary "$out")
 		PEAK[$name]=$(num "$s" 'peak memory usage')
 		OP[$name]=$(num "$s" per-prod-op)
 	done
@@ -161,16 +156,16 @@ for flavour in bpf_ma preallocated; do
 	out="$TEST_TMP/vs4096.$flavour"
 	run_htab "$out" -w0 -d1 -p2 -a htab-mem --use-case overwrite --value-size 4096 "${opt[@]}"
 	ok $? "overwrite/$flavour --value-size 4096: runs"
-	peak=$(num "$(summary_line "$(cat "$out")")" 'peak memory usage')
+	peak=$(num "$(last_summary "$out")" 'peak memory usage')
 	fcmp "$peak" '>' "${PEAK[overwrite/$flavour]}"
 	ok $? "overwrite/$flavour: value size 4096 peaks higher ($peak MiB) than 8 (${PEAK[overwrite/$flavour]} MiB)"
 	check_clean "$RUN_PID" "overwrite/$flavour --value-size 4096"
 done
 
-# ---- the baseline is the fastest ----
+# ---- the baseline against the real work, for the log: which is faster
+# is a timing, not a pass/fail check ----
 for flavour in preallocated bpf_ma; do
-	fcmp "${OP[no_op/$flavour]}" '>' "${OP[overwrite/$flavour]}"
-	ok $? "$flavour: no_op (${OP[no_op/$flavour]} k/s) is faster than overwrite (${OP[overwrite/$flavour]} k/s)"
+	diag "$flavour: no_op ${OP[no_op/$flavour]} k/s, overwrite ${OP[overwrite/$flavour]} k/s"
 done
 
 # ---- interrupted runs clean up ----
@@ -262,7 +257,8 @@ if [ -n "$CG_PARENT" ]; then
 	if [ "$(tracefs_mounts)" -gt "$TRACEFS_BEFORE" ]; then
 		umount /sys/kernel/tracing
 	fi
-	run_htab "$out.next" -w0 -d1 -p2 htab-mem
+	# set-up is where the leftover goes: no need to measure
+	BENCH_TEST_EXIT_AFTER_SETUP=1 run_htab "$out.next" -w0 -d1 -p2 htab-mem
 	ok $? "SIGKILL: the next run succeeds"
 	[ ! -e "$CG_PARENT/bench-htab-mem.$pid" ]
 	ok $? "SIGKILL: the next run removed the dead run's cgroup"
@@ -322,7 +318,7 @@ bad_input "--value-size abc" "value size 'abc'.*1\.\.4096" htab-mem --value-size
 if [ -n "${HTAB_MEM_T_MNTNS:-}" ] && [ "$TRACEFS_BEFORE" -eq 0 ]; then
 	mount -t tracefs tracefs /sys/kernel/tracing
 	TRACEFS_BEFORE=$(tracefs_mounts)
-	run_htab "$TEST_TMP/premounted" -w0 -d1 -p2 htab-mem --use-case no_op
+	BENCH_TEST_EXIT_AFTER_SETUP=1 run_htab "$TEST_TMP/premounted" -w0 -d1 -p2 htab-mem --use-case no_op
 	ok $? "tracefs mounted beforehand: the run succeeds"
 	check_clean "$RUN_PID" "tracefs mounted beforehand (still mounted after)"
 	umount /sys/kernel/tracing

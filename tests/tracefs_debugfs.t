@@ -79,11 +79,24 @@ same_table() {
 	fi
 }
 
+# Each run starts from the same state: no tracefs, or only the one at
+# /sys/kernel/tracing with PREMOUNTED=yes.  A tracefs an earlier run left
+# automounted under debugfs would hide the next run's.
+PREMOUNTED=no
+reset_mounts() {
+	unmount_tracefs || return 1
+	if [ "$PREMOUNTED" = yes ]; then
+		mount -t tracefs tracefs /sys/kernel/tracing || return 1
+	fi
+}
+
 # check_run <what> <bench args...>: the run succeeds, the table is unchanged
 check_run() {
 	local what=$1 out=$TEST_TMP/run rc=0
 
 	shift
+	reset_mounts
+	ok $? "$what: start from the same mounts"
 	mount_table > "$out.before"
 	run_bench "$out" "$@" || rc=$?
 	assert "$what: exit status $rc (want 0)" [ "$rc" -eq 0 ]
@@ -91,25 +104,22 @@ check_run() {
 	same_table "$what" "$out.before"
 }
 
-for premounted in no yes; do
-	if [ $premounted = yes ]; then
-		# tracefs at its own place does not stop libbpf from looking
-		# under debugfs, which it prefers whenever that directory exists
-		mount -t tracefs tracefs /sys/kernel/tracing
-		ok $? "tracefs mounted at /sys/kernel/tracing beforehand"
-		sfx=" (tracefs premounted)"
-	else
-		sfx=""
-	fi
+for PREMOUNTED in no yes; do
+	# tracefs at its own place does not stop libbpf from looking under
+	# debugfs, which it prefers whenever that directory exists
+	sfx=""
+	[ $PREMOUNTED = yes ] && sfx=" (tracefs premounted at /sys/kernel/tracing)"
 	check_run "htab-mem$sfx" -w0 -d1 -p2 htab-mem
 	check_run "htab-mem --preallocated$sfx" -w0 -d1 htab-mem --preallocated --use-case no_op
 	check_run "bpf-hashmap-lookup$sfx" -w0 -d1 bpf-hashmap-lookup --nr_loops 20000
 	check_run "hash-lookup$sfx" -w0 -d1 hash-lookup
 done
-unmount_tracefs
+PREMOUNTED=no
 
 # a run killed with SIGKILL cannot clean up: its namespace must do it
 out=$TEST_TMP/kill
+reset_mounts
+ok $? "SIGKILL: start from the same mounts"
 mount_table > "$out.before"
 "$BENCH" -w1 -d30 htab-mem >"$out" 2>"$out.err" &
 pid=$!

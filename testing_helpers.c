@@ -200,10 +200,11 @@ int read_first_line(const char *path, char *buf, size_t sz)
 }
 
 static bool libbpf_verbose;
+static bool libbpf_muted;
 
 static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
 {
-	if (level == LIBBPF_DEBUG && !libbpf_verbose)
+	if ((level == LIBBPF_DEBUG || libbpf_muted) && !libbpf_verbose)
 		return 0;
 	return vfprintf(stderr, fmt, args);
 }
@@ -212,6 +213,11 @@ void setup_libbpf(bool verbose)
 {
 	libbpf_verbose = verbose;
 	libbpf_set_print(libbpf_print_fn);
+}
+
+void libbpf_mute(bool mute)
+{
+	libbpf_muted = mute;
 }
 
 #define TRACEFS_DIR "/sys/kernel/tracing"

@@ -33,6 +33,11 @@ int read_first_line(const char *path, char *buf, size_t sz);
 
 /* libbpf set-up: one print callback, DEBUG lines only when verbose */
 void setup_libbpf(bool verbose);
+/*
+ * Drop libbpf's warnings too (unless verbose), around an attempt whose
+ * failure the caller handles and reports in its own words.
+ */
+void libbpf_mute(bool mute);
 
 /*
  * Make sure tracefs is reachable for tp/ attachment.  Always moves the

@@ -46,6 +46,10 @@ void kenv_classify_hypervisor(const struct kenv_hv_input *in, struct kenv_hv *ou
 		out->kind = "kvm";
 		snprintf(out->evidence, sizeof(out->evidence), "kvm-clock clocksource%s%s",
 			 vendor ? ", DMI vendor " : "", vendor ?: "");
+	} else if (in->cpu_model && strstr(in->cpu_model, "QEMU TCG CPU")) {
+		/* QEMU's own CPU models name the accelerator they run on */
+		out->kind = "tcg";
+		snprintf(out->evidence, sizeof(out->evidence), "CPU model '%s'", in->cpu_model);
 	} else if (in->hv_type && *in->hv_type) {
 		out->kind = "other";
 		snprintf(out->evidence, sizeof(out->evidence), "/sys/hypervisor/type %s",
@@ -76,17 +80,20 @@ void kenv_classify_hypervisor(const struct kenv_hv_input *in, struct kenv_hv *ou
 	}
 }
 
-/* the "flags" line of a cpuinfo file, without its label; NULL if none */
-static char *cpuinfo_flags(const char *path)
+/* the first line of a cpuinfo file labelled key, without the label; NULL if none */
+static char *cpuinfo_field(const char *path, const char *key)
 {
 	FILE *f = fopen(path, "re");
 	char *line = NULL, *flags = NULL, *p;
-	size_t sz = 0;
+	size_t sz = 0, klen = strlen(key);
 
 	if (!f)
 		return NULL;
 	while (getline(&line, &sz, f) > 0) {
-		if (strncmp(line, "flags", 5) || !(p = strchr(line, ':')))
+		p = strchr(line, ':');
+		/* the key, then only blanks up to the colon ("flags" is not "vmx flags") */
+		if (!p || strncmp(line, key, klen) ||
+		    strspn(line + klen, " \t") != (size_t)(p - line) - klen)
 			continue;
 		p += 1 + strspn(p + 1, " \t");
 		p[strcspn(p, "\n")] = '\0';
@@ -116,7 +123,8 @@ void kenv_read_hypervisor(const char *root, struct kenv_hv *out)
 
 	snprintf(path, sizeof(path), "%s/proc/cpuinfo", root);
 	in = (struct kenv_hv_input){
-		.cpu_flags = cpuinfo_flags(path),
+		.cpu_flags = cpuinfo_field(path, "flags"),
+		.cpu_model = cpuinfo_field(path, "model name"),
 		.hv_type = read_under(root, "/sys/hypervisor/type", hv, sizeof(hv)),
 		.sys_vendor = read_under(root, "/sys/devices/virtual/dmi/id/sys_vendor",
 					 vendor, sizeof(vendor)),
@@ -128,6 +136,7 @@ void kenv_read_hypervisor(const char *root, struct kenv_hv *out)
 	};
 	kenv_classify_hypervisor(&in, out);
 	free((char *)in.cpu_flags);
+	free((char *)in.cpu_model);
 }
 
 const char *kenv_cgroup_mode(const char *mountinfo_path)

@@ -12,6 +12,7 @@
 /* what the classification looks at; NULL when the source is absent */
 struct kenv_hv_input {
 	const char *cpu_flags;		/* "flags" of /proc/cpuinfo (x86 only) */
+	const char *cpu_model;		/* "model name" of /proc/cpuinfo */
 	const char *hv_type;		/* /sys/hypervisor/type (Xen) */
 	const char *sys_vendor;		/* /sys/devices/virtual/dmi/id/sys_vendor */
 	const char *product_name;	/* /sys/devices/virtual/dmi/id/product_name */

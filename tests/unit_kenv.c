@@ -91,6 +91,15 @@ static void test_classify(void)
 		.product_name = "Standard PC (i440FX + PIIX, 1996)",
 		.clocksources = "tsc acpi_pm" },
 		"tcg", "no kvm-clock");
+	/* QEMU's CPU models name TCG, with or without DMI (microvm has none) */
+	classify("QEMU/TCG, CPU model only", &(struct kenv_hv_input){
+		.cpu_flags = X86_FLAGS_HV, .cpu_model = "QEMU TCG CPU version 2.5+",
+		.clocksources = "hpet acpi_pm" },
+		"tcg", "QEMU TCG CPU");
+	classify("QEMU/KVM with qemu64's model name", &(struct kenv_hv_input){
+		.cpu_flags = X86_FLAGS_HV, .cpu_model = "QEMU Virtual CPU version 2.5+",
+		.sys_vendor = "QEMU", .clocksources = "kvm-clock tsc" },
+		"kvm", "kvm-clock");
 	/* a cpu model without the hypervisor bit changes nothing */
 	classify("QEMU/TCG, no hypervisor flag", &(struct kenv_hv_input){
 		.cpu_flags = X86_FLAGS, .sys_vendor = "QEMU",
@@ -158,6 +167,16 @@ static void test_read(void)
 
 	put(CLOCKSRC, "kvm-clock tsc acpi_pm \n");
 	read_tree("QEMU with kvm-clock", "kvm");
+
+	/* what this branch's VM shows: QEMU's TCG CPU model, no DMI needed */
+	clear_root();
+	put("/proc/cpuinfo", "processor\t: 0\nvmx flags\t: vnmi\nmodel name\t: QEMU TCG CPU version 2.5+\n"
+	    "flags\t\t: " X86_FLAGS_HV "\n");
+	put(CLOCKSRC, "hpet acpi_pm \n");
+	read_tree("TCG CPU model, no DMI", "tcg");
+	/* "vmx flags" is not the flags line: without it, this is not x86-like */
+	put("/proc/cpuinfo", "processor\t: 0\nvmx flags\t: hypervisor\n");
+	read_tree("only a 'vmx flags' line", "unknown");
 
 	clear_root();
 	put("/proc/cpuinfo", "processor\t: 0\nflags\t\t: " X86_FLAGS "\n");

@@ -251,7 +251,7 @@ static int enter_private_mntns(void)
 		return err;
 	}
 	/* keep our mounts from propagating back to the parent namespace */
-	if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL)) {
 		err = -errno;
 		fprintf(stderr, "failed to make the private mount namespace private: %s\n",
 			strerror(-err));

@@ -84,7 +84,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 
 BPF_SRCS := $(wildcard $(SRCDIR)/progs/*.c)
 SKELS := $(patsubst $(SRCDIR)/progs/%.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
-LIB_SRCS := stats.c testing_helpers.c result_file.c compare.c plot.c plot_gnuplot.c output_file.c $(wildcard $(SRCDIR)/cgroup_helpers.c)
+LIB_SRCS := stats.c testing_helpers.c kernel_env.c result_file.c compare.c plot.c plot_gnuplot.c output_file.c $(wildcard $(SRCDIR)/cgroup_helpers.c)
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))
 # benchmark helpers without BPF or the runner, so unit tests can link them
 LIB_OBJS += $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(wildcard $(SRCDIR)/benchs/lib_*.c))

@@ -19,6 +19,7 @@
 #include "bench.h"
 #include "bench_version.h"
 #include "output_file.h"
+#include "kernel_env.h"
 
 #define SCHEMA_NAME "bench-result"
 #define SCHEMA_VERSION 1
@@ -353,6 +354,18 @@ static json_t *cpu_model(void)
 	return model ? model : json_null();
 }
 
+/* under which hypervisor or emulator, with which cgroup layout */
+static void where_json(json_t *ctx)
+{
+	const char *mode = kenv_cgroup_mode("/proc/self/mountinfo");
+	struct kenv_hv hv;
+
+	kenv_read_hypervisor("", &hv);
+	json_object_set_new(ctx, "hypervisor", json_string(hv.kind));
+	json_object_set_new(ctx, "hypervisor_evidence", json_string(hv.evidence));
+	json_object_set_new(ctx, "cgroup_mode", mode ? json_string(mode) : json_null());
+}
+
 static json_t *context_json(void)
 {
 	struct cpu_list allowed = {};
@@ -390,6 +403,7 @@ static json_t *context_json(void)
 	for (i = 0; i < env.argc; i++)
 		json_array_append_new(cmd, json_string(env.argv[i]));
 	json_object_set_new(ctx, "command_line", cmd);
+	where_json(ctx);
 	return ctx;
 }
 

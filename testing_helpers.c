@@ -200,10 +200,11 @@ int read_first_line(const char *path, char *buf, size_t sz)
 }
 
 static bool libbpf_verbose;
+static bool libbpf_muted;
 
 static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
 {
-	if (level == LIBBPF_DEBUG && !libbpf_verbose)
+	if ((level == LIBBPF_DEBUG || libbpf_muted) && !libbpf_verbose)
 		return 0;
 	return vfprintf(stderr, fmt, args);
 }
@@ -214,30 +215,34 @@ void setup_libbpf(bool verbose)
 	libbpf_set_print(libbpf_print_fn);
 }
 
+void libbpf_mute(bool mute)
+{
+	libbpf_muted = mute;
+}
+
 #define TRACEFS_DIR "/sys/kernel/tracing"
 #define DEBUGFS_TRACING "/sys/kernel/debug/tracing"
 
 static bool tracefs_mounted_by_us;
-
-static bool tracefs_ready(void)
-{
-	/* libbpf looks for the events under either location */
-	return !access(TRACEFS_DIR "/events", F_OK) ||
-	       !access(DEBUGFS_TRACING "/events", F_OK);
-}
+static bool in_private_mntns;
 
 /*
- * The mount goes into a mount namespace of our own, private to this
- * process: two runs that start at once cannot race over one mountpoint,
- * neither can unmount the other's, and even a run killed with SIGKILL
- * leaves no mount behind (the namespace dies with the process).  Called
- * from setup, before any thread exists, so every thread shares it.
+ * Every lookup under the tracing directories happens in here, never in the
+ * caller's mount namespace: with debugfs mounted (as on most distributions)
+ * walking through /sys/kernel/debug/tracing makes the kernel automount
+ * tracefs there, in the namespace of whoever walked.  That includes libbpf,
+ * which reads tracepoint ids under /sys/kernel/debug/tracing whenever that
+ * directory exists, so the namespace must exist before attaching too.
+ * Private, so our mounts and automounts do not propagate back, two runs
+ * cannot race over one mountpoint, and a run killed with SIGKILL leaves
+ * nothing behind (the namespace dies with the process).  Called from
+ * setup, before any thread exists, so every thread shares it.
  */
-int ensure_tracefs(void)
+static int enter_private_mntns(void)
 {
 	int err;
 
-	if (tracefs_ready())
+	if (in_private_mntns)
 		return 0;
 	if (unshare(CLONE_NEWNS)) {
 		err = -errno;
@@ -252,6 +257,27 @@ int ensure_tracefs(void)
 			strerror(-err));
 		return err;
 	}
+	in_private_mntns = true;
+	return 0;
+}
+
+/* only after enter_private_mntns(): the second access may automount */
+static bool tracefs_ready(void)
+{
+	/* libbpf looks for the events under either location */
+	return !access(TRACEFS_DIR "/events", F_OK) ||
+	       !access(DEBUGFS_TRACING "/events", F_OK);
+}
+
+int ensure_tracefs(void)
+{
+	int err;
+
+	err = enter_private_mntns();
+	if (err)
+		return err;
+	if (tracefs_ready())
+		return 0;
 	if (mount("tracefs", TRACEFS_DIR, "tracefs", 0, NULL)) {
 		err = -errno;
 		fprintf(stderr, "failed to mount tracefs at %s (needed to attach tracepoint programs): %s%s\n",

@@ -33,12 +33,21 @@ int read_first_line(const char *path, char *buf, size_t sz);
 
 /* libbpf set-up: one print callback, DEBUG lines only when verbose */
 void setup_libbpf(bool verbose);
+/*
+ * Drop libbpf's warnings too (unless verbose), around an attempt whose
+ * failure the caller handles and reports in its own words.
+ */
+void libbpf_mute(bool mute);
 
 /*
- * Make sure tracefs is reachable for tp/ attachment, mounting it at
- * /sys/kernel/tracing, in a private mount namespace, when it is not.
- * Call before starting threads.  Returns 0 or a negative errno and prints
- * one line saying what is missing.
+ * Make sure tracefs is reachable for tp/ attachment.  Always moves the
+ * process into a private mount namespace first: looking under
+ * /sys/kernel/debug/tracing (our probe, or libbpf's when it attaches)
+ * automounts tracefs in the namespace of whoever looks.  Then mounts
+ * tracefs at /sys/kernel/tracing there when it is not reachable.  Call
+ * before starting threads and before attaching anything that goes through
+ * tracefs.  Returns 0 or a negative errno and prints one line saying what
+ * is missing.
  */
 int ensure_tracefs(void);
 /* unmount tracefs if ensure_tracefs() mounted it; idempotent */

@@ -267,9 +267,9 @@ static void htab_mem_setup(void)
 
 	/*
 	 * tracefs is needed only to attach, so make sure of it just before.
-	 * A tracefs that another process mounted may be unmounted by it at
-	 * any time: when the tracepoint is not found, check again (mounting
-	 * our own) and retry once.
+	 * Our mount namespace is private, so another process unmounting
+	 * tracefs can no longer take it away from us; the retry on -ENOENT
+	 * (check again, mount our own) is a second chance that costs nothing.
 	 */
 	err = ensure_tracefs();
 	if (!err)

@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include <sched.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +18,7 @@
 
 #include "bench.h"
 #include "benchs/lib_lookup.h"
+#include "producers.h"
 #include "progs/lookup_shared.h"
 #include "bpf_hashmap_lookup.skel.h"
 
@@ -61,6 +61,7 @@ static const struct argp bench_hashmap_lookup_argp = {
 static struct {
 	struct bpf_hashmap_lookup *skel;
 	struct hashmap_lookup_cpu *cpus;	/* one per possible CPU */
+	struct bench_producers prod;
 	int nr_cpus;
 	int map_fd;
 	int measure_calls;
@@ -81,7 +82,7 @@ static long now_ns(void)
 
 static void validate(void)
 {
-	char err[256];
+	char err[320];
 
 	if (hashmap_lookup_check_args(&args, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -89,10 +90,15 @@ static void validate(void)
 	}
 	if (check_bpf_privileges())
 		exit(1);
+	if (bench_producers_check_kernel(err, sizeof(err))) {
+		fprintf(stderr, "bpf-hashmap-lookup: %s\n", err);
+		exit(1);
+	}
 }
 
 static void teardown(void)
 {
+	bench_producers_close(&ctx.prod);
 	bpf_hashmap_lookup__destroy(ctx.skel);
 	ctx.skel = NULL;
 	if (ctx.map_fd >= 0)
@@ -160,8 +166,7 @@ static int init_cpu_state(void)
 
 static void setup(void)
 {
-	char msg[256];
-	struct stat ns;
+	char msg[320];
 	int err;
 
 	ctx.nr_cpus = libbpf_num_possible_cpus();
@@ -172,8 +177,6 @@ static void setup(void)
 	ctx.cpus = calloc(ctx.nr_cpus, sizeof(*ctx.cpus));
 	if (!ctx.cpus)
 		bench_fatal("failed to allocate per-CPU state: %s", strerror(ENOMEM));
-	if (stat("/proc/self/ns/pid", &ns))
-		bench_fatal("failed to stat /proc/self/ns/pid: %s", strerror(errno));
 
 	ctx.skel = bpf_hashmap_lookup__open();
 	if (!ctx.skel)
@@ -182,9 +185,12 @@ static void setup(void)
 	ctx.skel->rodata->nr_entries = args.nr_entries;
 	ctx.skel->rodata->nr_passes = args.nr_loops / args.nr_entries;
 	ctx.skel->rodata->nr_rest = args.nr_loops % args.nr_entries;
-	ctx.skel->rodata->pidns_dev = ns.st_dev;
-	ctx.skel->rodata->pidns_ino = ns.st_ino;
-	ctx.skel->rodata->bench_tgid = getpid();
+	ctx.skel->rodata->nr_loops = args.nr_loops;
+	if (bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
+				    ctx.skel->maps.bench_producers,
+				    ctx.skel->maps.bench_prod_counters, env.producer_cnt,
+				    msg, sizeof(msg)))
+		bench_fatal("bpf-hashmap-lookup: %s", msg);
 
 	if (create_and_fill_map(msg, sizeof(msg)))
 		bench_fatal("%s", msg);
@@ -197,6 +203,9 @@ static void setup(void)
 	err = bpf_hashmap_lookup__load(ctx.skel);
 	if (err)
 		bench_fatal("failed to load bpf-hashmap-lookup's BPF program: %s", strerror(-err));
+	if (bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
+				 ctx.skel->maps.bench_prod_counters, msg, sizeof(msg)))
+		bench_fatal("bpf-hashmap-lookup: %s", msg);
 	err = init_cpu_state();
 	if (err)
 		bench_fatal("failed to initialise per-CPU key buffers: %s", strerror(-err));
@@ -211,6 +220,9 @@ static void setup(void)
 
 static void *producer(void *input)
 {
+	/* only registered threads are timed */
+	if (bench_producer_register(&ctx.prod, (long)input))
+		return NULL;
 	/* the runner creates producers already pinned: no stray first timing */
 	for (;;)
 		syscall(__NR_getpgid, 0);
@@ -219,6 +231,13 @@ static void *producer(void *input)
 
 static void measure(struct bench_res *res)
 {
+	int err;
+
+	/* lookups done, so that a run whose program saw nothing fails */
+	err = bench_producers_collect(&ctx.prod, res);
+	if (err)
+		bench_fatal("failed to register producer #%d with the BPF program: %s",
+			    ctx.prod.reg_failed_idx, strerror(-err));
 	/* the runner calls us once per second; warm-up is the first warmup_sec */
 	if (++ctx.measure_calls == env.warmup_sec)
 		ctx.window_start_ns = now_ns();
@@ -318,4 +337,5 @@ const struct bench bench_bpf_hashmap_lookup = {
 	.report_final = report_final,
 	.teardown = teardown,
 	.describe_opts = describe_opts,
+	.counted_by = BENCH_COUNTED_BY_BPF,
 };

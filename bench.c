@@ -633,11 +633,11 @@ static int check_counted(const struct bench_res res[], int res_cnt)
 	if (bench->counted_by == BENCH_COUNTED_BY_NONE || total > 0)
 		return 0;
 	if (bench->counted_by == BENCH_COUNTED_BY_BPF)
-		fprintf(stderr, "%s measured nothing: its BPF program saw none of the producers' triggers in %d measured samples (likely causes: the program does not recognise the producer threads, e.g. ids taken in another pid namespace; the tracepoint never fires for them, e.g. a seccomp filter denies the syscall; or the program was detached)\n",
-			bench->name, res_cnt);
+		fprintf(stderr, "%s measured nothing: its BPF program saw none of the producers' triggers in %d measured sample%s (likely causes: the program does not recognise the producer threads, e.g. ids taken in another pid namespace; the tracepoint never fires for them, e.g. a seccomp filter denies the syscall; or the program was detached)\n",
+			bench->name, res_cnt, res_cnt == 1 ? "" : "s");
 	else
-		fprintf(stderr, "%s measured nothing: the producers counted no operation in %d measured samples (likely cause: the producer threads never ran)\n",
-			bench->name, res_cnt);
+		fprintf(stderr, "%s measured nothing: the producers counted no operation in %d measured sample%s (likely cause: the producer threads never ran)\n",
+			bench->name, res_cnt, res_cnt == 1 ? "" : "s");
 	return -ENODATA;
 }
 

@@ -641,6 +641,28 @@ static long now_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
+/*
+ * Zero operations over every measured sample is not a slow result, it is
+ * no result: fail before anything is summarised or written.
+ */
+static int check_counted(const struct bench_res res[], int res_cnt)
+{
+	long total = 0;
+	int i;
+
+	for (i = 0; i < res_cnt; i++)
+		total += res[i].hits;
+	if (bench->counted_by == BENCH_COUNTED_BY_NONE || total > 0)
+		return 0;
+	if (bench->counted_by == BENCH_COUNTED_BY_BPF)
+		fprintf(stderr, "%s measured nothing: its BPF program saw none of the producers' triggers in %d measured sample%s (likely causes: the program does not recognise the producer threads, e.g. ids taken in another pid namespace; the tracepoint never fires for them, e.g. a seccomp filter denies the syscall; or the program was detached)\n",
+			bench->name, res_cnt, res_cnt == 1 ? "" : "s");
+	else
+		fprintf(stderr, "%s measured nothing: the producers counted no operation in %d measured sample%s (likely cause: the producer threads never ran)\n",
+			bench->name, res_cnt, res_cnt == 1 ? "" : "s");
+	return -ENODATA;
+}
+
 static void teardown_bench(void)
 {
 	if (bench && bench->teardown)
@@ -889,6 +911,10 @@ int main(int argc, char **argv)
 		goto out_teardown;
 	}
 
+	if (check_counted(state.results + env.warmup_sec, state.res_cnt - env.warmup_sec)) {
+		err = 1;
+		goto out_teardown;
+	}
 	errno = 0;
 	bench->report_final(state.results + env.warmup_sec, state.res_cnt - env.warmup_sec);
 	bench_check_noise(state.results + env.warmup_sec, state.res_cnt - env.warmup_sec);

@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include <sched.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +18,7 @@
 
 #include "bench.h"
 #include "benchs/lib_lookup.h"
+#include "producers.h"
 #include "progs/lookup_shared.h"
 #include "bpf_hashmap_lookup.skel.h"
 
@@ -82,9 +82,9 @@ static const struct argp bench_hashmap_lookup_argp = {
 static struct {
 	struct bpf_hashmap_lookup *skel;
 	struct hashmap_lookup_cpu *cpus;	/* one per possible CPU */
+	struct bench_producers prod;
 	int nr_cpus;
 	int map_fd;
-	struct stat pidns;
 	enum hook hook;		/* the one that ran */
 	int measure_calls;
 	/* timings that started before this are warm-up */
@@ -104,7 +104,7 @@ static long now_ns(void)
 
 static void validate(void)
 {
-	char err[256];
+	char err[320];
 
 	if (hashmap_lookup_check_args(&args, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -112,10 +112,15 @@ static void validate(void)
 	}
 	if (check_bpf_privileges())
 		exit(1);
+	if (bench_producers_check_kernel(err, sizeof(err))) {
+		fprintf(stderr, "bpf-hashmap-lookup: %s\n", err);
+		exit(1);
+	}
 }
 
 static void teardown(void)
 {
+	bench_producers_close(&ctx.prod);
 	bpf_hashmap_lookup__destroy(ctx.skel);
 	ctx.skel = NULL;
 	if (ctx.map_fd >= 0)
@@ -209,9 +214,13 @@ static int load_and_attach(enum hook hook, char *msg, size_t msg_sz)
 	ctx.skel->rodata->nr_entries = args.nr_entries;
 	ctx.skel->rodata->nr_passes = args.nr_loops / args.nr_entries;
 	ctx.skel->rodata->nr_rest = args.nr_loops % args.nr_entries;
-	ctx.skel->rodata->pidns_dev = ctx.pidns.st_dev;
-	ctx.skel->rodata->pidns_ino = ctx.pidns.st_ino;
-	ctx.skel->rodata->bench_tgid = getpid();
+	ctx.skel->rodata->nr_loops = args.nr_loops;
+	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
+				      ctx.skel->maps.bench_producers,
+				      ctx.skel->maps.bench_prod_counters, env.producer_cnt,
+				      msg, msg_sz);
+	if (err)
+		return err;
 	prog = hook == HOOK_FENTRY ? ctx.skel->progs.hashmap_fentry : ctx.skel->progs.hashmap_lookup;
 	err = bpf_program__set_autoload(prog, true);
 	if (err) {
@@ -229,6 +238,10 @@ static int load_and_attach(enum hook hook, char *msg, size_t msg_sz)
 			 prog_target(prog), strerror(-err));
 		return err;
 	}
+	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
+				   ctx.skel->maps.bench_prod_counters, msg, msg_sz);
+	if (err)
+		return err;
 	err = init_cpu_state();
 	if (err) {
 		snprintf(msg, msg_sz, "failed to initialise per-CPU key buffers: %s", strerror(-err));
@@ -250,7 +263,7 @@ static int load_and_attach(enum hook hook, char *msg, size_t msg_sz)
 
 static void setup(void)
 {
-	char msg[256], fentry_msg[256];
+	char msg[320], fentry_msg[320];
 	int err;
 
 	ctx.nr_cpus = libbpf_num_possible_cpus();
@@ -261,9 +274,6 @@ static void setup(void)
 	ctx.cpus = calloc(ctx.nr_cpus, sizeof(*ctx.cpus));
 	if (!ctx.cpus)
 		bench_fatal("failed to allocate per-CPU state: %s", strerror(ENOMEM));
-	if (stat("/proc/self/ns/pid", &ctx.pidns))
-		bench_fatal("failed to stat /proc/self/ns/pid: %s", strerror(errno));
-
 	/* the map outlives a failed first attempt: fill it once */
 	if (create_and_fill_map(msg, sizeof(msg)))
 		bench_fatal("%s", msg);
@@ -276,6 +286,7 @@ static void setup(void)
 		if (err && hook_wanted == HOOK_FENTRY)
 			bench_fatal("%s", fentry_msg);
 		if (err) {
+			bench_producers_close(&ctx.prod);
 			bpf_hashmap_lookup__destroy(ctx.skel);
 			ctx.skel = NULL;
 		}
@@ -305,6 +316,9 @@ static void setup(void)
 
 static void *producer(void *input)
 {
+	/* only registered threads are timed */
+	if (bench_producer_register(&ctx.prod, (long)input))
+		return NULL;
 	/* the runner creates producers already pinned: no stray first timing */
 	for (;;)
 		syscall(__NR_getpgid, 0);
@@ -313,6 +327,13 @@ static void *producer(void *input)
 
 static void measure(struct bench_res *res)
 {
+	int err;
+
+	/* lookups done, so that a run whose program saw nothing fails */
+	err = bench_producers_collect(&ctx.prod, res);
+	if (err)
+		bench_fatal("failed to register producer #%d with the BPF program: %s",
+			    ctx.prod.reg_failed_idx, strerror(-err));
 	/* the runner calls us once per second; warm-up is the first warmup_sec */
 	if (++ctx.measure_calls == env.warmup_sec)
 		ctx.window_start_ns = now_ns();
@@ -414,4 +435,5 @@ const struct bench bench_bpf_hashmap_lookup = {
 	.report_final = report_final,
 	.teardown = teardown,
 	.describe_opts = describe_opts,
+	.counted_by = BENCH_COUNTED_BY_BPF,
 };

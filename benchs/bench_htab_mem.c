@@ -13,7 +13,6 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <pthread.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -21,6 +20,7 @@
 
 #include "bench.h"
 #include "cgroup_helpers.h"
+#include "producers.h"
 #include "htab_mem_bench.skel.h"
 #include "progs/htab_mem_bench.h"
 
@@ -51,22 +51,14 @@ static struct {
 
 static struct {
 	struct htab_mem_bench *skel;
-	/* producer_of_tid's fd: producers must not touch skel, which teardown frees */
-	int tid_map_fd;
-	/* set by teardown: a producer failing after it is not an error */
-	bool stopping;
 	struct bench_cgroup cg;
-	struct htab_mem_prod_stats *stats;	/* mmap()ed prod_stats map */
+	/* identity and counters; producers use only its map fd, never skel */
+	struct bench_producers prod;
 	/* one barrier per producer pair (add_del_on_diff_cpu) */
 	pthread_barrier_t *pairs;
-	/* cumulative counters at the previous sample */
-	__u64 *prev_ops;
-	__u64 prev_update_fails;
-	__u64 prev_delete_fails;
+	/* failures (all producers, cumulative) at the previous sample */
+	__u64 prev_fails;
 } ctx;
-
-/* teardown may come from a producer (bench_fatal) and the main thread */
-static pthread_mutex_t teardown_lock = PTHREAD_MUTEX_INITIALIZER;
 
 enum {
 	ARG_USE_CASE = 3000,
@@ -132,6 +124,8 @@ const struct argp bench_htab_mem_argp = {
 /* runs before anything is created, so refusing here leaves nothing behind */
 static void htab_mem_validate(void)
 {
+	char msg[320];
+
 	if (args.use_case->paired && env.producer_cnt % 2) {
 		fprintf(stderr, "use case %s works in producer pairs: the producer count must be even (got -p %d)\n",
 			args.use_case->name, env.producer_cnt);
@@ -139,6 +133,10 @@ static void htab_mem_validate(void)
 	}
 	if (check_bpf_privileges())
 		exit(1);
+	if (bench_producers_check_kernel(msg, sizeof(msg))) {
+		fprintf(stderr, "htab-mem: %s\n", msg);
+		exit(1);
+	}
 }
 
 static struct bpf_program *use_case_prog(struct htab_mem_bench *skel)
@@ -156,21 +154,18 @@ static struct bpf_program *use_case_prog(struct htab_mem_bench *skel)
 
 /*
  * Undo what reaches outside the process: program, maps, cgroup, tracefs.
- * Memory the sampler may still be reading (the counters' mapping,
- * prev_ops) is left to process exit, since bench_fatal() can run this
- * from a producer while the main thread samples.
+ * Called from the main thread only (producers never end the run), so the
+ * sampler is not reading the counters' mapping while it goes.
  */
 static void htab_mem_teardown(void)
 {
-	pthread_mutex_lock(&teardown_lock);
-	__atomic_store_n(&ctx.stopping, true, __ATOMIC_RELAXED);
+	bench_producers_close(&ctx.prod);
 	/* detaches and unloads the program; the maps go with their last user */
 	htab_mem_bench__destroy(ctx.skel);
 	ctx.skel = NULL;
 	cg_destroy(&ctx.cg);
 	release_tracefs();
-	/* the pair barriers stay too: producers may be blocked in them */
-	pthread_mutex_unlock(&teardown_lock);
+	/* the pair barriers stay: producers may be blocked in them */
 }
 
 /* where the memory figures come from, for the JSON results */
@@ -193,6 +188,7 @@ static void htab_mem_setup(void)
 	int i, err, ncpus, nprod = env.producer_cnt;
 	struct bpf_map *htab;
 	__u32 max_entries;
+	char msg[320];
 	__u32 flags;
 
 	/* join our own cgroup first, so the maps created below are charged there */
@@ -202,13 +198,13 @@ static void htab_mem_setup(void)
 	else
 		note_mem_source();
 
-	ctx.prev_ops = calloc(nprod, sizeof(*ctx.prev_ops));
-	if (!ctx.prev_ops)
-		bench_fatal("failed to allocate counters: %s", strerror(ENOMEM));
-
 	ctx.skel = htab_mem_bench__open();
 	if (!ctx.skel)
 		bench_fatal("failed to open the htab-mem BPF object: %s", strerror(errno));
+	if (bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
+				    ctx.skel->maps.bench_producers,
+				    ctx.skel->maps.bench_prod_counters, nprod, msg, sizeof(msg)))
+		bench_fatal("htab-mem: %s", msg);
 
 	ncpus = libbpf_num_possible_cpus();
 	if (ncpus < 0)
@@ -233,26 +229,16 @@ static void htab_mem_setup(void)
 	if (!err)
 		err = bpf_map__set_map_flags(htab, flags);
 	if (!err)
-		err = bpf_map__set_max_entries(ctx.skel->maps.producer_of_tid, nprod);
-	if (!err)
-		err = bpf_map__set_max_entries(ctx.skel->maps.prod_stats, nprod);
-	if (!err)
 		err = bpf_program__set_autoload(use_case_prog(ctx.skel), true);
 	if (err)
 		bench_fatal("failed to configure the htab-mem maps: %s", strerror(-err));
-	ctx.skel->rodata->bench_tgid = getpid();
 
 	err = htab_mem_bench__load(ctx.skel);
 	if (err)
 		bench_fatal("failed to load the htab-mem BPF program: %s", strerror(-err));
-	ctx.tid_map_fd = bpf_map__fd(ctx.skel->maps.producer_of_tid);
-
-	ctx.stats = mmap(NULL, (size_t)nprod * sizeof(*ctx.stats), PROT_READ, MAP_SHARED,
-			 bpf_map__fd(ctx.skel->maps.prod_stats), 0);
-	if (ctx.stats == MAP_FAILED) {
-		ctx.stats = NULL;
-		bench_fatal("failed to map the producer counters: %s", strerror(errno));
-	}
+	if (bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
+				 ctx.skel->maps.bench_prod_counters, msg, sizeof(msg)))
+		bench_fatal("htab-mem: %s", msg);
 
 	if (args.use_case->paired) {
 		ctx.pairs = calloc(nprod / 2, sizeof(*ctx.pairs));
@@ -288,18 +274,15 @@ static inline void trigger(void)
 static void *htab_mem_producer(void *arg)
 {
 	long idx = (long)arg;
-	__u32 tid = (__u32)syscall(SYS_gettid), val = (__u32)idx;
 	pthread_barrier_t *pair;
-	int err;
 
-	/* the program finds our slice (and role) by our thread id */
-	err = bpf_map_update_elem(ctx.tid_map_fd, &tid, &val, BPF_ANY);
-	if (err) {
-		/* the run is being torn down (Ctrl-C right at the start) */
-		if (__atomic_load_n(&ctx.stopping, __ATOMIC_RELAXED))
-			return NULL;
-		bench_fatal("failed to register producer %ld: %s", idx, strerror(errno));
-	}
+	/*
+	 * The program finds our slice (and role) by our thread id.  A
+	 * failure is reported by the sampler; our pair partner then waits
+	 * forever, which is harmless: the run is ending.
+	 */
+	if (bench_producer_register(&ctx.prod, idx))
+		return NULL;
 
 	if (!args.use_case->paired) {
 		for (;;)
@@ -329,23 +312,18 @@ static void *htab_mem_producer(void *arg)
 
 static void htab_mem_measure(struct bench_res *res)
 {
-	__u64 ops, upd = 0, del = 0;
+	__u64 errs[BENCH_PROD_NR_ERRS], fails;
 	long long cur;
-	int i;
+	int err;
 
-	res->hits = 0;
-	for (i = 0; i < env.producer_cnt; i++) {
-		ops = __atomic_load_n(&ctx.stats[i].ops, __ATOMIC_RELAXED);
-		upd += __atomic_load_n(&ctx.stats[i].update_fails, __ATOMIC_RELAXED);
-		del += __atomic_load_n(&ctx.stats[i].delete_fails, __ATOMIC_RELAXED);
-		res->prod_hits[i] = (long)(ops - ctx.prev_ops[i]);
-		res->hits += res->prod_hits[i];
-		ctx.prev_ops[i] = ops;
-	}
-	res->has_prod_hits = true;
-	res->fails = (long)(upd - ctx.prev_update_fails + del - ctx.prev_delete_fails);
-	ctx.prev_update_fails = upd;
-	ctx.prev_delete_fails = del;
+	err = bench_producers_collect(&ctx.prod, res);
+	if (err)
+		bench_fatal("failed to register producer %d: %s", ctx.prod.reg_failed_idx,
+			    strerror(-err));
+	bench_producers_errs(&ctx.prod, errs);
+	fails = errs[HTAB_MEM_UPDATE_FAILS] + errs[HTAB_MEM_DELETE_FAILS];
+	res->fails = (long)(fails - ctx.prev_fails);
+	ctx.prev_fails = fails;
 
 	res->mem_bytes = -1;
 	/* current only: the peak is read once, at the end */
@@ -402,8 +380,7 @@ static void htab_mem_report_final(struct bench_res res[], int res_cnt)
 {
 	struct stats op, mem;
 	long long cur, peak = -1;
-	__u64 upd = 0, del = 0;
-	int i;
+	__u64 errs[BENCH_PROD_NR_ERRS], upd, del;
 
 	/* the peak must be read while our cgroup still exists */
 	cg_read_mem(&ctx.cg, &cur, &peak);
@@ -426,10 +403,9 @@ static void htab_mem_report_final(struct bench_res res[], int res_cnt)
 	 * say so next to the Summary rather than inside it, which keeps
 	 * upstream's format.  Counted over the whole run, warm-up included.
 	 */
-	for (i = 0; i < env.producer_cnt; i++) {
-		upd += __atomic_load_n(&ctx.stats[i].update_fails, __ATOMIC_RELAXED);
-		del += __atomic_load_n(&ctx.stats[i].delete_fails, __ATOMIC_RELAXED);
-	}
+	bench_producers_errs(&ctx.prod, errs);
+	upd = errs[HTAB_MEM_UPDATE_FAILS];
+	del = errs[HTAB_MEM_DELETE_FAILS];
 	if (upd || del)
 		printf("Failures: %llu map updates and %llu map deletes failed (per-prod-op counts them as done)\n",
 		       (unsigned long long)upd, (unsigned long long)del);
@@ -458,4 +434,5 @@ const struct bench bench_htab_mem = {
 	/* per-producer rates in the unit of per-prod-op */
 	.prod_rate_unit = "k/s",
 	.prod_rate_scale = 1e3,
+	.counted_by = BENCH_COUNTED_BY_BPF,
 };

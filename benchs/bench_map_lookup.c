@@ -6,18 +6,15 @@
  * gets per-producer rates, not just a total.
  */
 #define _GNU_SOURCE
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "producers.h"
 #include "progs/lookup_shared.h"
 #include "map_lookup.skel.h"
-
-_Static_assert(MAP_LOOKUP_MAX_PRODUCERS >= BENCH_MAX_THREADS,
-	       "every producer the runner may start needs its own counter");
 
 enum lookup_type {
 	LOOKUP_HASH,
@@ -31,22 +28,26 @@ enum lookup_type {
 static struct {
 	struct map_lookup *skel;
 	struct bpf_link *link;
-	int producers_fd;
-	/* first error a producer hit registering itself, as -errno */
-	long reg_err;
-	int reg_failed_idx;
+	struct bench_producers prod;
 } ctx;
 
 static void validate(void)
 {
+	char msg[320];
+
 	if (check_bpf_privileges())
 		exit(1);
+	if (bench_producers_check_kernel(msg, sizeof(msg))) {
+		fprintf(stderr, "%s: %s\n", env.bench_name, msg);
+		exit(1);
+	}
 }
 
 static void teardown(void)
 {
 	bpf_link__destroy(ctx.link);
 	ctx.link = NULL;
+	bench_producers_close(&ctx.prod);
 	map_lookup__destroy(ctx.skel);
 	ctx.skel = NULL;
 }
@@ -114,17 +115,17 @@ static int fill_map(enum lookup_type t)
 
 static void setup(enum lookup_type type, const char *name)
 {
-	struct stat ns;
+	char msg[320];
 	int err, t;
 
-	if (stat("/proc/self/ns/pid", &ns))
-		bench_fatal("failed to stat /proc/self/ns/pid: %s", strerror(errno));
 	ctx.skel = map_lookup__open();
 	if (!ctx.skel)
 		bench_fatal("failed to open %s skeleton: %s", name, strerror(errno));
-	ctx.skel->rodata->pidns_dev = ns.st_dev;
-	ctx.skel->rodata->pidns_ino = ns.st_ino;
-	ctx.skel->rodata->bench_tgid = getpid();
+	if (bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
+				    ctx.skel->maps.bench_producers,
+				    ctx.skel->maps.bench_prod_counters, env.producer_cnt,
+				    msg, sizeof(msg)))
+		bench_fatal("%s: %s", name, msg);
 	/* only the measured map type's program and map exist in the kernel */
 	for (t = 0; t < LOOKUP_TYPE_CNT; t++) {
 		bpf_program__set_autoload(type_prog(t), t == (int)type);
@@ -133,7 +134,9 @@ static void setup(enum lookup_type type, const char *name)
 	err = map_lookup__load(ctx.skel);
 	if (err)
 		bench_fatal("failed to load %s's BPF program: %s", name, strerror(-err));
-	ctx.producers_fd = bpf_map__fd(ctx.skel->maps.producers);
+	if (bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
+				 ctx.skel->maps.bench_prod_counters, msg, sizeof(msg)))
+		bench_fatal("%s: %s", name, msg);
 	err = fill_map(type);
 	if (err)
 		bench_fatal("failed to fill %s's map: %s", name, strerror(-err));
@@ -146,14 +149,9 @@ static void setup(enum lookup_type type, const char *name)
 
 static void *producer(void *input)
 {
-	__u32 idx = (long)input, tid = gettid();
-
 	/* the BPF side credits lookups to the producer by thread id */
-	if (bpf_map_update_elem(ctx.producers_fd, &tid, &idx, BPF_ANY)) {
-		if (__atomic_exchange_n(&ctx.reg_err, -errno, __ATOMIC_RELAXED) == 0)
-			ctx.reg_failed_idx = idx;
+	if (bench_producer_register(&ctx.prod, (long)input))
 		return NULL;
-	}
 	for (;;)
 		syscall(__NR_getpgid, 0);
 	return NULL;
@@ -161,25 +159,18 @@ static void *producer(void *input)
 
 static void measure(struct bench_res *res)
 {
-	long err = __atomic_load_n(&ctx.reg_err, __ATOMIC_RELAXED), v;
-	__u64 misses;
-	int i;
+	__u64 errs[BENCH_PROD_NR_ERRS];
+	int err;
 
+	err = bench_producers_collect(&ctx.prod, res);
 	if (err)
 		bench_fatal("failed to register producer #%d with the BPF program: %s",
-			    ctx.reg_failed_idx, strerror(-err));
-	misses = __atomic_load_n(&ctx.skel->bss->misses, __ATOMIC_RELAXED);
+			    ctx.prod.reg_failed_idx, strerror(-err));
+	bench_producers_errs(&ctx.prod, errs);
 	/* every key looked up was filled in: a miss means a broken benchmark */
-	if (misses)
+	if (errs[MAP_LOOKUP_MISSES])
 		bench_fatal("%llu lookups missed: every looked-up key should exist, the results are invalid",
-			    (unsigned long long)misses);
-	res->hits = 0;
-	for (i = 0; i < env.producer_cnt; i++) {
-		v = atomic_swap((long *)&ctx.skel->bss->prod_hits[i].hits, 0);
-		res->prod_hits[i] = v;
-		res->hits += v;
-	}
-	res->has_prod_hits = true;
+			    (unsigned long long)errs[MAP_LOOKUP_MISSES]);
 }
 
 #define LOOKUP_BENCH(sym, bench_name, type, description)		\
@@ -199,6 +190,7 @@ const struct bench sym = {						\
 	.report_final = hits_drops_report_final,			\
 	.teardown = teardown,						\
 	.metrics = hits_drops_metrics,					\
+	.counted_by = BENCH_COUNTED_BY_BPF,				\
 }
 
 LOOKUP_BENCH(bench_hash_lookup, "hash-lookup", LOOKUP_HASH,

@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "bench_args.h"
+#include "bench_version.h"
 
 struct env env = {
 	.duration_sec = 5,

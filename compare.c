@@ -121,6 +121,28 @@ static void note_context(json_t *a, json_t *b, const char *key, const char *what
 	       ctx_str(a, key, ba, sizeof(ba)), ctx_str(b, key, bb, sizeof(bb)));
 }
 
+static bool ran_under_tcg(json_t *doc)
+{
+	json_t *v = json_object_get(json_object_get(doc, "context"), "hypervisor");
+
+	return json_is_string(v) && !strcmp(json_string_value(v), "tcg");
+}
+
+/*
+ * Where the runs ran.  A different hypervisor or cgroup layout changes
+ * timings and where memory is charged; under TCG every instruction is
+ * emulated, so its timings say nothing about hardware.
+ */
+static void note_environment(json_t *a, json_t *b)
+{
+	note_context(a, b, "hypervisor", "hypervisor", true);
+	note_context(a, b, "cgroup_mode", "cgroup mode", true);
+	if (ran_under_tcg(a) || ran_under_tcg(b))
+		printf("warning: TIMINGS NOT COMPARABLE TO HARDWARE: the %s ran under TCG (QEMU's emulator: many times slower than hardware, and unevenly so across operations); trust memory figures and counts, not rates\n",
+		       ran_under_tcg(a) && ran_under_tcg(b) ? "base and new runs" :
+		       ran_under_tcg(a) ? "base run" : "new run");
+}
+
 /* a run that warned about noise makes every verdict on it weaker: say so */
 static void note_warnings(json_t *doc, const char *which)
 {
@@ -386,6 +408,7 @@ static int compare_docs(const struct result_file *ra, const struct result_file *
 	note_context(a, b, "sysctl", "BPF JIT sysctls", true);
 	note_context(a, b, "libbpf_version", "libbpf version", false);
 	note_context(a, b, "bench_version", "bench version", false);
+	note_environment(a, b);
 
 	note_warnings(a, "base");
 	note_warnings(b, "new");

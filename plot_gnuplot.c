@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "output_file.h"
 #include "plot.h"
 
 extern char **environ;
@@ -211,120 +212,24 @@ out_close:
 
 /* ---- output ---- */
 
-static int dir_of(const char *path, char *dir, size_t sz)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return snprintf(dir, sz, ".") >= (int)sz ? -ENAMETOOLONG : 0;
-	if (slash == path)
-		return snprintf(dir, sz, "/") >= (int)sz ? -ENAMETOOLONG : 0;
-	if ((size_t)(slash - path) >= sz)
-		return -ENAMETOOLONG;
-	memcpy(dir, path, slash - path);
-	dir[slash - path] = '\0';
-	return 0;
-}
-
-static bool direct_target(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
-}
-
+/* bench plot writes like --json: one module for every file bench writes */
 int plot_check_output(const char *path)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX];
-	struct stat st;
-	int fd, err;
+	int err = output_file_check(path);
 
-	if (direct_target(path))
-		return 0;
-	err = dir_of(path, dir, sizeof(dir));
-	if (!err && !stat(path, &st) && S_ISDIR(st.st_mode))
-		err = -EISDIR;
-	if (!err && snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp))
-		err = -ENAMETOOLONG;
-	if (!err) {
-		fd = mkstemp(tmp);
-		if (fd < 0) {
-			err = -errno;
-		} else {
-			close(fd);
-			unlink(tmp);
-		}
-	}
 	if (err)
 		fprintf(stderr, "invalid -o '%s': cannot write there: %s\n", path, strerror(-err));
 	return err;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= n;
-	}
-	return 0;
-}
-
 int plot_write_output(const char *path, const char *buf, size_t len)
 {
-	char tmp[PATH_MAX];
-	int fd, err;
+	int err;
 
-	if (!strcmp(path, "-")) {
-		fflush(stdout);
-		err = write_all(STDOUT_FILENO, buf, len);
-		if (err)
-			fprintf(stderr, "failed to write the chart to stdout: %s\n", strerror(-err));
-		return err;
-	}
-	if (direct_target(path)) {
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0) {
-			err = -errno;
-		} else {
-			err = write_all(fd, buf, len);
-			if (close(fd) && !err)
-				err = -errno;
-		}
-		if (err)
-			fprintf(stderr, "failed to write %s: %s\n", path, strerror(-err));
-		return err;
-	}
-	/* a temporary file renamed over path: no reader ever sees half a picture */
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp)) {
-		fprintf(stderr, "failed to write %s: %s\n", path, strerror(ENAMETOOLONG));
-		return -ENAMETOOLONG;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		fprintf(stderr, "failed to create %s: %s\n", path, strerror(-err));
-		return err;
-	}
-	err = write_all(fd, buf, len);
-	if (!err && fsync(fd))
-		err = -errno;
-	/* 0644 rather than mkstemp's 0600: pictures are meant to be shared */
-	if (!err && fchmod(fd, 0644))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err) {
-		fprintf(stderr, "failed to write %s: %s\n", path, strerror(-err));
-		unlink(tmp);
-	}
+	fflush(stdout);
+	err = output_file_write(path, buf, len);
+	if (err)
+		fprintf(stderr, "failed to write %s: %s\n",
+			strcmp(path, "-") ? path : "the chart to standard output", strerror(-err));
 	return err;
 }

@@ -13,13 +13,13 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <pthread.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "producers.h"
 #include "htab_mem_bench.skel.h"
 #include "progs/htab_mem_bench.h"
 
@@ -53,17 +53,12 @@ static struct {
 
 static struct {
 	struct htab_mem_bench *skel;
-	/* producer_of_tid's fd: producers must not touch skel, which teardown frees */
-	int tid_map_fd;
-	/* set by teardown: a producer failing after it is not an error */
-	bool stopping;
-	struct htab_mem_prod_stats *stats;	/* mmap()ed prod_stats map */
+	/* identity and counters; producers use only its map fd, never skel */
+	struct bench_producers prod;
 	/* one barrier per producer pair (add_del_on_diff_cpu) */
 	pthread_barrier_t *pairs;
-	/* cumulative counters at the previous sample */
-	__u64 *prev_ops;
-	__u64 prev_update_fails;
-	__u64 prev_delete_fails;
+	/* failures (all producers, cumulative) at the previous sample */
+	__u64 prev_fails;
 } ctx;
 
 enum {
@@ -152,16 +147,17 @@ static struct bpf_program *use_case_prog(struct htab_mem_bench *skel)
 }
 
 /*
- * Undo what reaches outside the process: the program and its maps.
- * Memory the sampler or producers may still be using (the counters'
- * mapping, prev_ops, the pair barriers) is left to process exit.
+ * Undo what reaches outside the process: program, maps, cgroup, tracefs.
+ * Called from the main thread only (producers never end the run), so the
+ * sampler is not reading the counters' mapping while it goes.
  */
 static void htab_mem_teardown(void)
 {
-	__atomic_store_n(&ctx.stopping, true, __ATOMIC_RELAXED);
+	bench_producers_close(&ctx.prod);
 	/* detaches and unloads the program; the maps go with their last user */
 	htab_mem_bench__destroy(ctx.skel);
 	ctx.skel = NULL;
+	/* the pair barriers stay: producers may be blocked in them */
 }
 
 static int htab_mem_setup(void)
@@ -169,15 +165,19 @@ static int htab_mem_setup(void)
 	int i, err, ncpus, nprod = env.producer_cnt;
 	struct bpf_map *htab;
 	__u32 max_entries;
+	char msg[320];
 	__u32 flags;
-
-	ctx.prev_ops = calloc(nprod, sizeof(*ctx.prev_ops));
-	if (!ctx.prev_ops)
-		return bench_failed(-ENOMEM, "allocate counters");
 
 	ctx.skel = htab_mem_bench__open();
 	if (!ctx.skel)
 		return bench_failed(-errno, "open the htab-mem BPF object");
+	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
+				      ctx.skel->maps.bench_producers,
+				      ctx.skel->maps.bench_prod_counters, nprod, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "htab-mem: %s\n", msg);
+		return err;
+	}
 
 	ncpus = libbpf_num_possible_cpus();
 	if (ncpus < 0)
@@ -202,14 +202,9 @@ static int htab_mem_setup(void)
 	if (!err)
 		err = bpf_map__set_map_flags(htab, flags);
 	if (!err)
-		err = bpf_map__set_max_entries(ctx.skel->maps.producer_of_tid, nprod);
-	if (!err)
-		err = bpf_map__set_max_entries(ctx.skel->maps.prod_stats, nprod);
-	if (!err)
 		err = bpf_program__set_autoload(use_case_prog(ctx.skel), true);
 	if (err)
 		return bench_failed(err, "configure the htab-mem maps");
-	ctx.skel->rodata->bench_tgid = getpid();
 	ctx.skel->rodata->lat_enabled = env.latency;
 	/* without --latency the histogram is not charged to the run's memory */
 	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
@@ -217,19 +212,17 @@ static int htab_mem_setup(void)
 	err = htab_mem_bench__load(ctx.skel);
 	if (err)
 		return bench_failed(err, "load the htab-mem BPF program");
+	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
+				   ctx.skel->maps.bench_prod_counters, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "htab-mem: %s\n", msg);
+		return err;
+	}
 	if (env.latency) {
 		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
 					     args.use_case->ops_per_trigger);
 		if (err)
 			return err;
-	}
-	ctx.tid_map_fd = bpf_map__fd(ctx.skel->maps.producer_of_tid);
-
-	ctx.stats = mmap(NULL, (size_t)nprod * sizeof(*ctx.stats), PROT_READ, MAP_SHARED,
-			 bpf_map__fd(ctx.skel->maps.prod_stats), 0);
-	if (ctx.stats == MAP_FAILED) {
-		ctx.stats = NULL;
-		return bench_failed(-errno, "map the producer counters");
 	}
 
 	if (args.use_case->paired) {
@@ -243,6 +236,7 @@ static int htab_mem_setup(void)
 		}
 	}
 
+	/* tracefs is the runner's (BENCH_NEEDS_TRACEFS), in our own mount namespace */
 	err = htab_mem_bench__attach(ctx.skel);
 	if (err)
 		return bench_failed(err, "attach the htab-mem BPF program");
@@ -257,19 +251,15 @@ static inline void trigger(void)
 static void *htab_mem_producer(void *arg)
 {
 	long idx = (long)arg;
-	__u32 tid = (__u32)syscall(SYS_gettid), val = (__u32)idx;
 	pthread_barrier_t *pair;
-	int err;
 
-	/* the program finds our slice (and role) by our thread id */
-	err = bpf_map_update_elem(ctx.tid_map_fd, &tid, &val, BPF_ANY);
-	if (err) {
-		/* the run is being torn down (Ctrl-C right at the start) */
-		if (!__atomic_load_n(&ctx.stopping, __ATOMIC_RELAXED))
-			bench_producer_fail(-errno, "failed to register producer %ld: %s", idx,
-					    strerror(errno));
+	/*
+	 * The program finds our slice (and role) by our thread id.  A
+	 * failure is reported by the sampler; our pair partner then waits
+	 * forever, which is harmless: the run is ending.
+	 */
+	if (bench_producer_register(&ctx.prod, idx))
 		return NULL;
-	}
 
 	if (!args.use_case->paired) {
 		for (;;)
@@ -299,22 +289,13 @@ static void *htab_mem_producer(void *arg)
 
 static int htab_mem_measure(struct bench_res *res)
 {
-	__u64 ops, upd = 0, del = 0;
-	int i;
+	__u64 errs[BENCH_PROD_NR_ERRS], fails;
 
-	res->hits = 0;
-	for (i = 0; i < env.producer_cnt; i++) {
-		ops = __atomic_load_n(&ctx.stats[i].ops, __ATOMIC_RELAXED);
-		upd += __atomic_load_n(&ctx.stats[i].update_fails, __ATOMIC_RELAXED);
-		del += __atomic_load_n(&ctx.stats[i].delete_fails, __ATOMIC_RELAXED);
-		res->prod_hits[i] = (long)(ops - ctx.prev_ops[i]);
-		res->hits += res->prod_hits[i];
-		ctx.prev_ops[i] = ops;
-	}
-	res->has_prod_hits = true;
-	res->fails = (long)(upd - ctx.prev_update_fails + del - ctx.prev_delete_fails);
-	ctx.prev_update_fails = upd;
-	ctx.prev_delete_fails = del;
+	bench_producers_collect(&ctx.prod, res);
+	bench_producers_errs(&ctx.prod, errs);
+	fails = errs[HTAB_MEM_UPDATE_FAILS] + errs[HTAB_MEM_DELETE_FAILS];
+	res->fails = (long)(fails - ctx.prev_fails);
+	ctx.prev_fails = fails;
 	return 0;
 }
 
@@ -348,10 +329,9 @@ static void htab_mem_report_progress(int iter, struct bench_res *res, long delta
 
 static int htab_mem_report_final(struct bench_res res[], int res_cnt)
 {
+	__u64 errs[BENCH_PROD_NR_ERRS], upd, del;
 	long long peak = bench_peak_mem_bytes();
-	__u64 upd = 0, del = 0;
 	struct stats op, mem;
-	int i;
 
 	metric_stats(&htab_mem_metrics[0], res, res_cnt, &op);
 	metric_stats(&bench_memory_metric, res, res_cnt, &mem);
@@ -370,10 +350,9 @@ static int htab_mem_report_final(struct bench_res res[], int res_cnt)
 	 * say so next to the Summary rather than inside it, which keeps
 	 * upstream's format.  Counted over the whole run, warm-up included.
 	 */
-	for (i = 0; i < env.producer_cnt; i++) {
-		upd += __atomic_load_n(&ctx.stats[i].update_fails, __ATOMIC_RELAXED);
-		del += __atomic_load_n(&ctx.stats[i].delete_fails, __ATOMIC_RELAXED);
-	}
+	bench_producers_errs(&ctx.prod, errs);
+	upd = errs[HTAB_MEM_UPDATE_FAILS];
+	del = errs[HTAB_MEM_DELETE_FAILS];
 	if (upd || del)
 		printf("Failures: %llu map updates and %llu map deletes failed (per-prod-op counts them as done)\n",
 		       (unsigned long long)upd, (unsigned long long)del);
@@ -404,5 +383,6 @@ const struct bench bench_htab_mem = {
 	/* per-producer rates in the unit of per-prod-op */
 	.prod_rate_unit = "k/s",
 	.prod_rate_scale = 1e3,
+	.counted_by = BENCH_COUNTED_BY_BPF,
 	.latency = true,
 };

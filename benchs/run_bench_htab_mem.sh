@@ -74,13 +74,13 @@ htab_mem_line() {
 	local name=$1 out=$2 s fails
 
 	if ! s=$(summary_line "$out"); then
-		printf '%-*s no Summary line in the output\n' "$NAME_WIDTH" "$name"
+		emit printf '%-*s no Summary line in the output\n' "$NAME_WIDTH" "$name"
 		BENCH_FAILURES=$((BENCH_FAILURES + 1))
 		return
 	fi
 	# a failing allocator must not look fast: carry the bench's warning
 	fails=$(grep '^Failures:' <<<"$out" | sed -E 's/^Failures: ([0-9]+) map updates and ([0-9]+) map deletes.*/, FAILED updates: \1, deletes: \2/')
-	printf '%-*s per-prod-op: %s, avg mem: %s, peak mem: %s%s\n' "$NAME_WIDTH" "$name" \
+	emit printf '%-*s per-prod-op: %s, avg mem: %s, peak mem: %s%s\n' "$NAME_WIDTH" "$name" \
 		"$(field "$s" per-prod-op || echo '?')" \
 		"$(field "$s" 'memory usage' || echo '?')" \
 		"$(field "$s" 'peak memory usage' || echo '?')" \
@@ -98,8 +98,8 @@ markdown_row() {
 }
 
 markdown_header() {
-	echo "| name                | loop (k/s) | average memory (MiB) | peak memory (MiB) |"
-	echo "| --                  | --         | --                   | --                |"
+	emit echo "| name                | loop (k/s) | average memory (MiB) | peak memory (MiB) |"
+	emit echo "| --                  | --         | --                   | --                |"
 }
 
 htab_mem_flavour() {
@@ -129,7 +129,8 @@ htab_mem_flavour() {
 			continue
 		fi
 		if [ "$MARKDOWN" -eq 1 ]; then
-			markdown_row "$name" "$JSON_DIR/$flavour-$name.json"
+			markdown_row "$name" "$JSON_DIR/$flavour-$name.json" ||
+				bench_failed "$name" "$? from jq"
 		else
 			htab_mem_line "$name" "$out"
 		fi
@@ -142,14 +143,14 @@ htab_mem_flavour() {
 				"$JSON_DIR/$flavour-$name.json")
 			[ -z "$w" ] || warnings+="$w"$'\n'
 		done
-		[ -z "$warnings" ] || printf '\n%s' "$warnings"
+		[ -z "$warnings" ] || emit printf '\n%s' "$warnings"
 	fi
 }
 
 if [ "$MARKDOWN" -eq 1 ]; then
-	printf '(1) preallocated\nOPTS=--preallocated\n\n'
+	emit printf '(1) preallocated\nOPTS=--preallocated\n\n'
 	htab_mem_flavour prealloc --preallocated
-	printf '\n(2) bpf memory allocator\nOPTS=\n\n'
+	emit printf '\n(2) bpf memory allocator\nOPTS=\n\n'
 	htab_mem_flavour bpf-ma
 else
 	header "preallocated"

@@ -39,8 +39,38 @@ static double m_lat_p99(const struct bench_res *r)
 	return r->lat_p99;
 }
 
-const struct bench_metric lat_p50_metric = { "latency_p50", "ns", false, m_lat_p50 };
-const struct bench_metric lat_p99_metric = { "latency_p99", "ns", false, m_lat_p99 };
+/*
+ * A percentile is known to one bucket: the width of the bucket the run's
+ * percentile fell in (per op) is the smallest difference it can show.
+ * Two runs a bucket apart differ by 3-6%, which a t-test on samples that
+ * all sit in one bucket would call significant however close the truth.
+ */
+static double lat_resolution(__u64 num, __u64 den)
+{
+	double v = lat_quantile(lst.lat.counts, num, den);
+	unsigned int b = isnan(v) ? 0 : lat_bucket((__u64)v);
+	__u64 width = b >= LAT_OVERFLOW ? lat_bucket_lo(LAT_OVERFLOW) :
+		      lat_bucket_hi(b) - lat_bucket_lo(b);
+
+	return lat_per_op(&lst.lat, (double)width);
+}
+
+static double lat_p50_resolution(void)
+{
+	return lat_resolution(50, 100);
+}
+
+static double lat_p99_resolution(void)
+{
+	return lat_resolution(99, 100);
+}
+
+const struct bench_metric lat_p50_metric = {
+	"latency_p50", "ns", false, m_lat_p50, lat_p50_resolution,
+};
+const struct bench_metric lat_p99_metric = {
+	"latency_p99", "ns", false, m_lat_p99, lat_p99_resolution,
+};
 
 int run_latency_check(const struct bench *bench)
 {

@@ -11,7 +11,7 @@ source "$(dirname "$0")/lib.sh"
 require_bpf
 
 LAT_LINE='^Latency: per-op p50 [0-9.]+ ns, p90 [0-9.]+, p99 [0-9.]+, p99\.9 [0-9.]+, max [0-9.]+ \([0-9]+ triggers, '
-PROGS='htab_mem_overwr|htab_mem_batch_|htab_mem_add_de|htab_mem_no_op|hash_lookup|hashmap_lookup|lat_calibrate'
+PROGS='htab_mem_overwr|htab_mem_batch_|htab_mem_add_de|htab_mem_no_op|hash_lookup|hashmap_lookup|hashmap_fentry|lat_calibrate'
 
 # counts_match <json> <hits per trigger> <producers>: every sample's timed
 # triggers are its counted ones, give or take one in-flight trigger per
@@ -27,7 +27,8 @@ counts_match() {
 }
 
 # the run's block: buckets add up to the triggers, which are the measured
-# samples' triggers, percentiles ordered, per-op = per-trigger / ops
+# samples' triggers, percentiles ordered, per-op = per-trigger / ops, and
+# latency_p50's resolution is the width of p50's bucket, per op
 block_ok() {
 	jq -e --argjson ops "$2" '
 		.latency as $l |
@@ -40,6 +41,9 @@ block_ok() {
 		 else $l.per_op.p50 == $l.per_trigger.p50 end) and
 		$l.timer_pair_ns.median > 0 and $l.timer_pair_ns.subtracted == false and
 		.summary.metrics.latency_p50.higher_is_better == false and
+		([$l.buckets[] | select(.lo_ns <= $l.per_trigger.p50 and .hi_ns > $l.per_trigger.p50) |
+		  (.hi_ns - .lo_ns) / (if $ops > 0 then $ops else 1 end)] ==
+		 [.summary.metrics.latency_p50.resolution]) and
 		.summary.metrics.latency_p99.unit == "ns" and
 		.options.runner.latency == true' "$1" >/dev/null
 }
@@ -79,15 +83,18 @@ lat_run "htab-mem add_del_on_diff_cpu" 1 64 2 htab-mem --use-case add_del_on_dif
 lat_run "htab-mem no_op" 1 0 1 htab-mem --use-case no_op
 lat_run "hash-lookup" 64 64 2 hash-lookup
 
-# bpf-hashmap-lookup has no per-sample hits: the histogram has its timings
+# bpf-hashmap-lookup: a trigger is --nr_loops lookups, timed by the benchmark itself
 out=$TEST_TMP/hml
 rc=0
-run_bench "$out" -w0 -d1 --latency --json "$out.json" bpf-hashmap-lookup --nr_loops 1000 || rc=$?
+run_bench "$out" -w1 -d2 --latency --json "$out.json" bpf-hashmap-lookup --nr_loops 1000 || rc=$?
 ok "$rc" "bpf-hashmap-lookup --latency: exit status 0"
 diag "$(head -c 500 "$out.err")"
 like "$out" "${LAT_LINE}1000 ops each\\)\$" "bpf-hashmap-lookup: Latency line, nr_loops ops each"
-jq -e '.latency.triggers > 0 and .latency.ops_per_trigger == 1000' "$out.json" >/dev/null
-ok $? "bpf-hashmap-lookup: timings in the histogram"
+counts_match "$out.json" 1000 1
+ok $? "bpf-hashmap-lookup: each sample's histogram counts the triggers the benchmark counted"
+[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(jq -c '[.samples[].counters | [.hits, .latency_triggers, .latency_edge_triggers]]' "$out.json")"
+block_ok "$out.json" 1000
+ok $? "bpf-hashmap-lookup: JSON latency block consistent with the samples"
 
 # without --latency: no line, no block, no metric, no histogram map
 out=$TEST_TMP/off

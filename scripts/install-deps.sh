@@ -16,7 +16,7 @@ PACKAGES=(
 	libjansson-dev		# JSON results
 	perl jq shellcheck	# prove (TAP), JSON checks and script lint in tests
 	valgrind		# memcheck tests: without it they would only skip
-	qemu-system-x86 busybox-static	# scripts/vmtest.sh: boot a Debian kernel, its initramfs
+	qemu-system-x86 busybox-static kmod	# scripts/vmtest.sh: a VM, its initramfs, depmod
 )
 
 mode=install

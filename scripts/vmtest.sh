@@ -336,18 +336,11 @@ if [ -n "$MODULES" ]; then
 	done
 fi
 
-# What the guest needs to know: paths for busybox's sh in the initramfs,
-# then the environment and the command for bash in the guest's root.
-sq() {	# sq <string>: single-quoted for any sh
-	printf "'%s'" "${1//\'/\'\\\'\'}"
-}
-{
-	printf 'VMTEST_OUTDIR=%s\n' "$(sq "$OUTDIR")"
-	printf 'VMTEST_MODULES=%s\n' "$(sq "$MODULES")"
-} >"$INITRD/paths.env"
+# What the guest needs to know: paths, the environment, the command.
 {
 	printf 'VMTEST_DIR=%q\n' "$SRCDIR"
 	printf 'VMTEST_OUTDIR=%q\n' "$OUTDIR"
+	printf 'VMTEST_MODULES=%q\n' "$MODULES"
 	printf 'VMTEST_CMD=('
 	printf '%q ' "$@"
 	printf ')\n'
@@ -368,7 +361,6 @@ export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
-. /paths.env
 
 fail() {
 	echo "vmtest: $*" >/dev/ttyS0
@@ -386,6 +378,7 @@ grep -qw 9p /proc/filesystems || missing="$missing 9p (CONFIG_9P_FS, CONFIG_NET_
 grep -qw overlay /proc/filesystems || missing="$missing overlay (CONFIG_OVERLAY_FS)"
 [ -z "$missing" ] || fail "the kernel lacks:$missing; build them in or give the modules with -M"
 
+# the host's files do not change under a run: let the guest cache them
 mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=512000,cache=loose vmtest_root /mnt/root ||
 	fail "failed to mount the host's / over 9p (virtio-pci and 9pnet_virtio needed: CONFIG_VIRTIO_PCI, CONFIG_NET_9P_VIRTIO)"
 mount -t tmpfs -o mode=0755 tmpfs /mnt/rw
@@ -393,17 +386,8 @@ mkdir /mnt/rw/upper /mnt/rw/work
 mount -t overlay -o lowerdir=/mnt/root,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work overlay /newroot ||
 	fail "failed to mount the overlay over the host's /"
 mount -t tmpfs -o mode=0755,nosuid,nodev tmpfs /newroot/run
-mkdir -p /newroot/run/vmtest "/newroot$VMTEST_OUTDIR"
-cp /vmtest.env /bin/busybox /newroot/run/vmtest/
-mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 vmtest_out "/newroot$VMTEST_OUTDIR" ||
-	fail "failed to mount the output directory over 9p"
-if [ -n "$VMTEST_MODULES" ]; then
-	mkdir -p "/newroot/lib/modules/$(uname -r)"
-	mount --bind "/newroot$VMTEST_MODULES" "/newroot/lib/modules/$(uname -r)"
-fi
-cat >/newroot/run/vmtest/stage2 <<'STAGE2'
-STAGE2_TEXT
-STAGE2
+mkdir -p /newroot/run/vmtest
+cp /vmtest.env /stage2 /bin/busybox /newroot/run/vmtest/
 for d in proc sys dev; do
 	mount --move /$d /newroot/$d
 done
@@ -412,14 +396,21 @@ EOF
 
 # Stage 2, PID 1 in the guest's root: the rest of a distribution's mounts,
 # then COMMAND; always ends in a power-off.
-cat >"$TMP/stage2" <<'EOF'
-# shellcheck shell=bash
+cat >"$INITRD/stage2" <<'EOF'
 bb=/run/vmtest/busybox
 off() {
 	sync
 	$bb poweroff -f
 }
+fail() {
+	echo "vmtest: $*" >/dev/ttyS0
+	echo "fail $*" >/dev/ttyS2
+	off
+}
 trap off EXIT
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
+. /run/vmtest/vmtest.env
+
 mkdir -p /dev/pts /dev/shm
 mount -t devpts -o gid=5,mode=620,ptmxmode=000 devpts /dev/pts
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /dev/shm
@@ -428,16 +419,23 @@ ln -sfn /proc/self/fd/0 /dev/stdin
 ln -sfn /proc/self/fd/1 /dev/stdout
 ln -sfn /proc/self/fd/2 /dev/stderr
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /tmp
-mount -t cgroup2 -o nsdelegate cgroup2 /sys/fs/cgroup
-echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+mount -t cgroup2 -o nsdelegate cgroup2 /sys/fs/cgroup || fail "failed to mount cgroup2"
+echo +memory >/sys/fs/cgroup/cgroup.subtree_control ||
+	fail "failed to enable the memory controller for the root cgroup's children"
 mount -t bpf -o mode=700 bpf /sys/fs/bpf
 mount -t debugfs -o nosuid,nodev,noexec debugfs /sys/kernel/debug
+# last, so that no mount above hides them: the output directory, and the
+# kernel's own modules where modprobe looks for them
+mkdir -p "$VMTEST_OUTDIR"
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 vmtest_out "$VMTEST_OUTDIR" ||
+	fail "failed to mount the output directory $VMTEST_OUTDIR over 9p"
+if [ -n "$VMTEST_MODULES" ]; then
+	mkdir -p "/lib/modules/$(uname -r)"
+	mount --bind "$VMTEST_MODULES" "/lib/modules/$(uname -r)"
+fi
 $bb hostname vmtest
 $bb ip link set lo up 2>/dev/null
 
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
-# shellcheck disable=SC1091
-. /run/vmtest/vmtest.env
 export VMTEST=1 VMTEST_OUTDIR
 stty -F /dev/ttyS1 raw -echo
 stty -F /dev/ttyS2 raw -echo
@@ -449,9 +447,6 @@ stty -F /dev/ttyS1 raw -echo
 echo "exit $rc" >/dev/ttyS2
 stty -F /dev/ttyS2 raw -echo
 EOF
-# the stage-2 script travels inside init's here-document
-awk -v f="$TMP/stage2" '$0 == "STAGE2_TEXT" { while ((getline l < f) > 0) print l; next } { print }' \
-	"$INITRD/init" >"$INITRD/init.new" && mv "$INITRD/init.new" "$INITRD/init"
 chmod 755 "$INITRD/init"
 (cd "$INITRD" && find . | "$BUSYBOX" cpio -o -H newc -R 0:0 2>/dev/null) >"$TMP/initramfs.cpio" ||
 	die "failed to build the initramfs"

@@ -2,6 +2,8 @@
 #
 # make            build ./bench (BPF skeletons, userspace, link)
 # make test       install what is missing, build, run every TAP test
+# make vmtest     install what is missing, build, run the BPF integration tests
+#                 in a VM booting Debian's kernel (scripts/vmtest.sh), cgroup v2
 # make run        install what is missing, build, run the main benchmark
 # make clean      remove everything generated
 #
@@ -37,7 +39,7 @@ endif
 .SUFFIXES:
 
 # Goals that must work before the toolchain is installed.
-NO_TOOLS_GOALS := clean deps run test help
+NO_TOOLS_GOALS := clean deps run test vmtest help
 ifneq ($(filter-out $(NO_TOOLS_GOALS),$(or $(MAKECMDGOALS),all)),)
 need_cmd = $(if $(shell command -v $(1) 2>/dev/null),,$(error $(1) not found: run 'scripts/install-deps.sh' (or 'make test', which runs it) to install $(2)))
 $(call need_cmd,$(CLANG),clang)
@@ -94,7 +96,7 @@ UNIT_SRCS := $(wildcard $(SRCDIR)/tests/unit_*.c)
 UNIT_TESTS := $(patsubst $(SRCDIR)/tests/%.c,$(OUTPUT)/tests/%.t,$(UNIT_SRCS))
 VMLINUX := $(OUTPUT)/vmlinux.h
 
-.PHONY: all clean deps run test unit-tests help
+.PHONY: all clean deps run test vmtest unit-tests help
 all: $(BENCH_BIN)
 
 $(OUTPUT) $(OUTPUT)/benchs $(OUTPUT)/tests:
@@ -155,6 +157,20 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all unit-tests
 	$(Q)cd $(SRCDIR) && BENCH=$(BENCH_BIN) OUTPUT=$(OUTPUT) \
 		$(PROVE) --exec '' $(PROVE_FLAGS) $(UNIT_TESTS) $(sort $(wildcard $(SRCDIR)/tests/*.t))
+
+# The integration tests that load BPF, inside a throw-away VM booting the
+# default kernel of scripts/vmtest.sh: pure cgroup v2 with memory delegated,
+# debugfs mounted, CI=true (a test that cannot load BPF fails).  htab_mem.t
+# goes first, so that its mount-table checks see the guest as booted, not
+# as earlier tests left it.  VMTEST_KERNEL=pkg|.deb|bzImage tests another.
+VMTEST_TESTS ?= tests/htab_mem.t tests/htab_mem_cgroup.t tests/trig_base.t tests/map_lookup.t \
+	tests/bpf_hashmap_lookup.t tests/lookup_scripts.t tests/results_bpf.t tests/run_bench_htab_mem.t
+VMTEST_TIMEOUT ?= 1500
+vmtest: deps
+	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all
+	$(Q)OUTPUT=$(OUTPUT) $(SRCDIR)/scripts/vmtest.sh $(if $(VMTEST_KERNEL),-k $(VMTEST_KERNEL)) \
+		-t $(VMTEST_TIMEOUT) -e CI=true -- \
+		env BENCH=$(BENCH_BIN) OUTPUT=$(OUTPUT) $(PROVE) --exec '' $(PROVE_FLAGS) $(VMTEST_TESTS)
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all

@@ -132,7 +132,7 @@ if [ -z "$ACCEL" ]; then
 fi
 case $ACCEL in
 kvm) CPU=host; HOW="KVM" ;;
-tcg) CPU=max; HOW="TCG (software emulation, no usable /dev/kvm: timings are not comparable to hardware)" ;;
+tcg) CPU=${VMTEST_CPU:-max}; HOW="TCG (software emulation, no usable /dev/kvm: timings are not comparable to hardware)" ;;
 *) die_usage "bad VMTEST_ACCEL '$ACCEL' (accepted: kvm, tcg)" ;;
 esac
 
@@ -457,7 +457,7 @@ echo "$PROG: booting $DESC under $HOW, $CPUS CPUs, $MEM" >&2
 QEMU=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
 	-accel "$ACCEL" -cpu "$CPU" -smp "$CPUS" -m "$MEM"
 	-kernel "$IMAGE" -initrd "$TMP/initramfs.cpio"
-	-append "console=ttyS0 panic=-1 cgroup_no_v1=all"
+	-append "console=ttyS0 panic=-1 cgroup_no_v1=all${VMTEST_APPEND:+ $VMTEST_APPEND}"
 	-serial "file:$TMP/console.log"
 	-chardev stdio,id=out,signal=off -serial chardev:out
 	-serial "file:$TMP/status"

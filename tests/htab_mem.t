@@ -25,28 +25,6 @@ PROGS='htab_mem_[a-z_]*'
 
 USE_CASES="overwrite batch_add_batch_del add_del_on_diff_cpu no_op"
 
-# The memory cgroup we run in, decided like cgroup_helpers.c does: the v2
-# cgroup when it delegates memory to children, else the v1 memory one.
-own_mem_cgroup() {
-	local v2mnt v1mnt path
-
-	# mountinfo: ... mountpoint opts [optional fields] - fstype source superopts
-	v2mnt=$(awk '{ for (i = 7; $i != "-"; i++); } $(i + 1) == "cgroup2" { print $5; exit }' \
-		/proc/self/mountinfo)
-	path=$(awk -F: '$1 == "0" && $2 == "" { print $3 }' /proc/self/cgroup)
-	if [ -n "$v2mnt" ] && grep -qw memory "$v2mnt$path/cgroup.subtree_control" 2>/dev/null; then
-		echo "$v2mnt$path"
-		return
-	fi
-	v1mnt=$(awk '{ for (i = 7; $i != "-"; i++); }
-		$(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)memory(,|$)/ { print $5; exit }' \
-		/proc/self/mountinfo)
-	path=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
-	if [ -n "$v1mnt" ] && [ -e "$v1mnt$path/memory.usage_in_bytes" ]; then
-		echo "${v1mnt}${path%/}"
-	fi
-}
-
 CG_PARENT=$(own_mem_cgroup)
 if [ -z "$CG_PARENT" ]; then
 	diag "no memory cgroup on this machine: memory figures will read n/a"

@@ -337,10 +337,18 @@ if [ -n "$MODULES" ]; then
 fi
 
 # What the guest needs to know: paths, the environment, the command.
+# COMMAND's output is a terminal in the guest only if ours is one.
+HOST_TTY=0
+[ ! -t 1 ] || HOST_TTY=1
 {
 	printf 'VMTEST_DIR=%q\n' "$SRCDIR"
 	printf 'VMTEST_OUTDIR=%q\n' "$OUTDIR"
 	printf 'VMTEST_MODULES=%q\n' "$MODULES"
+	if [ "$HOST_TTY" = 1 ]; then
+		printf 'VMTEST_TTY=1\nexport TERM=%q\n' "${TERM:-dumb}"
+	else
+		printf 'VMTEST_TTY=0\n'
+	fi
 	printf 'VMTEST_CMD=('
 	printf '%q ' "$@"
 	printf ')\n'
@@ -440,8 +448,15 @@ export VMTEST=1 VMTEST_OUTDIR
 stty -F /dev/ttyS1 raw -echo
 stty -F /dev/ttyS2 raw -echo
 echo "ready $(uname -r)" >/dev/ttyS2
-cd "$VMTEST_DIR" && "${VMTEST_CMD[@]}" </dev/null >/dev/ttyS1 2>&1
-rc=$?
+if ! cd "$VMTEST_DIR"; then
+	rc=125
+elif [ "$VMTEST_TTY" = 1 ]; then
+	"${VMTEST_CMD[@]}" </dev/null >/dev/ttyS1 2>&1
+	rc=$?
+else
+	"${VMTEST_CMD[@]}" </dev/null 2>&1 | cat >/dev/ttyS1
+	rc=${PIPESTATUS[0]}
+fi
 # stty waits for the port to drain: all output is out before the status
 stty -F /dev/ttyS1 raw -echo
 echo "exit $rc" >/dev/ttyS2

@@ -158,8 +158,8 @@ test: deps
 	$(Q)cd $(SRCDIR) && BENCH=$(BENCH_BIN) OUTPUT=$(OUTPUT) \
 		$(PROVE) --exec '' $(PROVE_FLAGS) $(UNIT_TESTS) $(sort $(wildcard $(SRCDIR)/tests/*.t))
 
-# The integration tests that load BPF, inside a throw-away VM booting the
-# default kernel of scripts/vmtest.sh: pure cgroup v2 with memory delegated,
+# vmtest.sh's own boot tests, then the integration tests that load BPF,
+# inside a throw-away VM booting the default kernel of scripts/vmtest.sh: pure cgroup v2 with memory delegated,
 # debugfs mounted, CI=true (a test that cannot load BPF fails).  htab_mem.t
 # goes first, so that its mount-table checks see the guest as booted, not
 # as earlier tests left it.  VMTEST_KERNEL=pkg|.deb|bzImage tests another.
@@ -168,6 +168,7 @@ VMTEST_TESTS ?= tests/htab_mem.t tests/htab_mem_cgroup.t tests/trig_base.t tests
 VMTEST_TIMEOUT ?= 1500
 vmtest: deps
 	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all
+	$(Q)cd $(SRCDIR) && OUTPUT=$(OUTPUT) VMTEST_BOOT=1 $(PROVE) $(PROVE_FLAGS) tests/vmtest_script.t
 	$(Q)OUTPUT=$(OUTPUT) $(SRCDIR)/scripts/vmtest.sh $(if $(VMTEST_KERNEL),-k $(VMTEST_KERNEL)) \
 		-t $(VMTEST_TIMEOUT) -e CI=true -- \
 		env BENCH=$(BENCH_BIN) OUTPUT=$(OUTPUT) $(PROVE) --exec '' $(PROVE_FLAGS) $(VMTEST_TESTS)

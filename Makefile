@@ -158,20 +158,24 @@ test: deps
 	$(Q)cd $(SRCDIR) && BENCH=$(BENCH_BIN) OUTPUT=$(OUTPUT) \
 		$(PROVE) --exec '' $(PROVE_FLAGS) $(UNIT_TESTS) $(sort $(wildcard $(SRCDIR)/tests/*.t))
 
-# vmtest.sh's own boot tests, then the integration tests that load BPF,
-# inside a throw-away VM booting the default kernel of scripts/vmtest.sh: pure cgroup v2 with memory delegated,
-# debugfs mounted, CI=true (a test that cannot load BPF fails).  htab_mem.t
-# goes first, so that its mount-table checks see the guest as booted, not
-# as earlier tests left it.  VMTEST_KERNEL=pkg|.deb|bzImage tests another.
-VMTEST_TESTS ?= tests/htab_mem.t tests/htab_mem_cgroup.t tests/trig_base.t tests/map_lookup.t \
-	tests/bpf_hashmap_lookup.t tests/lookup_scripts.t tests/results_bpf.t tests/run_bench_htab_mem.t
+# vmtest.sh's own boot tests, then the integration tests that load BPF
+# inside throw-away VMs booting the default kernel of scripts/vmtest.sh:
+# pure cgroup v2 with memory delegated, debugfs mounted, CI=true (a test
+# that cannot load BPF fails).  The files are dealt over VMTEST_VMS VMs at
+# once, longest first; htab_mem.t goes first into its VM, so that its
+# mount-table checks see the guest as booted, not as earlier tests left it.
+# VMTEST_KERNEL=pkg|.deb|bzImage tests another kernel.
+VMTEST_TESTS ?= tests/htab_mem.t tests/results_bpf.t tests/lookup_scripts.t \
+	tests/bpf_hashmap_lookup.t tests/map_lookup.t tests/run_bench_htab_mem.t \
+	tests/trig_base.t tests/htab_mem_cgroup.t
+VMTEST_VMS ?= 2
 VMTEST_TIMEOUT ?= 1500
 vmtest: deps
 	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all
 	$(Q)cd $(SRCDIR) && OUTPUT=$(OUTPUT) VMTEST_BOOT=1 $(PROVE) $(PROVE_FLAGS) tests/vmtest_script.t
-	$(Q)OUTPUT=$(OUTPUT) $(SRCDIR)/scripts/vmtest.sh $(if $(VMTEST_KERNEL),-k $(VMTEST_KERNEL)) \
-		-t $(VMTEST_TIMEOUT) -e CI=true -- \
-		env BENCH=$(BENCH_BIN) OUTPUT=$(OUTPUT) $(PROVE) --exec '' $(PROVE_FLAGS) $(VMTEST_TESTS)
+	$(Q)cd $(SRCDIR) && BENCH=$(BENCH_BIN) OUTPUT=$(OUTPUT) PROVE="$(PROVE)" PROVE_FLAGS="$(PROVE_FLAGS)" \
+		tests/vmtest_suite.sh -j $(VMTEST_VMS) -t $(VMTEST_TIMEOUT) $(if $(VMTEST_KERNEL),-k $(VMTEST_KERNEL)) \
+		-- $(VMTEST_TESTS)
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all

@@ -444,9 +444,8 @@ export VMTEST=1 VMTEST_OUTDIR
 stty -F /dev/ttyS1 raw -echo
 stty -F /dev/ttyS2 raw -echo
 echo "ready $(uname -r)" >/dev/ttyS2
-if ! cd "$VMTEST_DIR"; then
-	rc=125
-elif [ "$VMTEST_TTY" = 1 ]; then
+cd "$VMTEST_DIR" || fail "failed to enter the project directory $VMTEST_DIR"
+if [ "$VMTEST_TTY" = 1 ]; then
 	"${VMTEST_CMD[@]}" </dev/null >/dev/ttyS1 2>&1
 	rc=$?
 else

@@ -50,8 +50,10 @@ else
 fi
 
 # ---- mid-run: the run sits in its own cgroup, whose files we read too ----
-out=$TEST_TMP/run
-"$BENCH" -w1 -d3 -p2 --json "$out.json" htab-mem --use-case overwrite --value-size 4096 \
+# A long run, ended with SIGINT once read: a short one could end before a
+# slow machine (or TCG) got to read its files.
+out=$TEST_TMP/long
+"$BENCH" -w1 -d60 -p2 --json "$out.json" htab-mem --use-case overwrite --value-size 4096 \
 	>"$out" 2>"$out.err" &
 pid=$!
 wait_iter "$out" "$pid"
@@ -68,15 +70,27 @@ ok $? "mid-run: the bench moved into it (/proc/$pid/cgroup: $path)"
 cur=$(read_bytes "$cg/$CUR")
 peak=$(read_bytes "$cg/$PEAK")
 assert "mid-run: $CUR of its cgroup reads a positive number (${cur:-nothing})" [ "${cur:-0}" -gt 0 ]
-assert "mid-run: $PEAK of its cgroup is not below $CUR (${peak:-nothing} >= ${cur:-nothing})" \
-	[ -n "$peak" ] && [ "$peak" -ge "${cur:-0}" ]
+[ "${peak:-0}" -gt 0 ] && [ "${peak:-0}" -ge "${cur:-0}" ]
+ok $? "mid-run: $PEAK of its cgroup is not below $CUR (${peak:-nothing} >= ${cur:-nothing})"
+assert "mid-run: the run was still going when read" kill -0 "$pid"
+kill -INT "$pid"
 wait "$pid"
 rc=$?
-ok $rc "the run succeeds (exit $rc)"
-[ $rc -eq 0 ] || diag "$(cat "$out.err")"
-assert "after the run: its cgroup is removed" [ ! -e "$cg" ]
+assert "SIGINT: exit 130 (got $rc)" [ "$rc" -eq 130 ]
+assert "after SIGINT: its cgroup is removed" [ ! -e "$cg" ]
+assert "after SIGINT: no JSON file (no partial result)" [ ! -e "$out.json" ]
 
-# ---- the JSON names that source and those files ----
+# ---- a whole run: the JSON names that source and those files ----
+out=$TEST_TMP/run
+"$BENCH" -w1 -d2 -p2 --json "$out.json" htab-mem --use-case overwrite --value-size 4096 \
+	>"$out" 2>"$out.err" &
+pid=$!
+wait "$pid"
+rc=$?
+ok $rc "a whole run succeeds (exit $rc)"
+[ $rc -eq 0 ] || diag "$(cat "$out.err")"
+cg=$CG_PARENT/bench-htab-mem.$pid
+assert "after the run: its cgroup is removed" [ ! -e "$cg" ]
 j=$out.json
 got=$(jq -r '.memory_source.cgroup // "none"' "$j")
 assert "the memory source is cgroup $WANT, as the bench must pick here (got $got)" [ "$got" = "$WANT" ]
@@ -84,12 +98,8 @@ got=$(jq -r '.memory_source.current_file // ""' "$j")
 assert "current usage comes from $cg/$CUR (got $got)" [ "$got" = "$cg/$CUR" ]
 got=$(jq -r '.memory_source.peak_file // ""' "$j")
 assert "the peak comes from $cg/$PEAK (got $got)" [ "$got" = "$cg/$PEAK" ]
-
-# the peak the bench reports is the peak file read at the end: never below
-# what we read from the same files earlier in the run
 rpeak=$(jq -r '.summary.peak_memory_bytes // 0' "$j")
-assert "reported peak ($rpeak bytes) >= $CUR read mid-run (${cur:-0})" [ "$rpeak" -ge "${cur:-0}" ]
-assert "reported peak ($rpeak bytes) >= $PEAK read mid-run (${peak:-0})" [ "$rpeak" -ge "${peak:-0}" ]
+assert "the reported peak is positive ($rpeak bytes)" [ "$rpeak" -gt 0 ]
 n=$(jq '[.samples[] | select(.counters.mem_bytes == null or .counters.mem_bytes <= 0)] | length' "$j")
 assert "every sample has a positive memory reading ($n without)" [ "$n" -eq 0 ]
 n=$(jq --argjson p "$rpeak" '[.samples[] | select(.counters.mem_bytes > $p)] | length' "$j")

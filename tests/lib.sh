@@ -175,6 +175,37 @@ require_bpf() {
 	fi
 }
 
+# own_mem_source: "v2 DIR" or "v1 DIR", the memory cgroup we run in,
+# decided like cgroup_helpers.c does: the v2 cgroup when it delegates memory
+# to its children, else the v1 memory one; nothing when there is neither
+own_mem_source() {
+	local v2mnt v1mnt path
+
+	# mountinfo: ... mountpoint opts [optional fields] - fstype source superopts
+	v2mnt=$(awk '{ for (i = 7; $i != "-"; i++); } $(i + 1) == "cgroup2" { print $5; exit }' \
+		/proc/self/mountinfo)
+	path=$(awk -F: '$1 == "0" && $2 == "" { print $3 }' /proc/self/cgroup)
+	if [ -n "$v2mnt" ] && grep -qw memory "$v2mnt$path/cgroup.subtree_control" 2>/dev/null; then
+		echo "v2 ${v2mnt}${path%/}"
+		return
+	fi
+	v1mnt=$(awk '{ for (i = 7; $i != "-"; i++); }
+		$(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)memory(,|$)/ { print $5; exit }' \
+		/proc/self/mountinfo)
+	path=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
+	if [ -n "$v1mnt" ] && [ -e "$v1mnt$path/memory.usage_in_bytes" ]; then
+		echo "v1 ${v1mnt}${path%/}"
+	fi
+}
+
+# own_mem_cgroup: the directory of own_mem_source
+own_mem_cgroup() {
+	local src
+
+	src=$(own_mem_source)
+	echo "${src#v? }"
+}
+
 # the BPF program names of bench's skeletons that are currently loaded
 loaded_bench_progs() {	# loaded_bench_progs <name regex>
 	bpftool prog show 2>/dev/null | grep -Ec -- "name ($1) " || true

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "latency.h"
-#include "results.h"
+#include "json_util.h"
 
 __u64 lat_bucket_lo(unsigned int idx)
 {

@@ -61,7 +61,8 @@ static int run_benchmark(int argc, char **argv)
 
 	err = bench_args_parse(argc, argv, benchs, ARRAY_SIZE(benchs), &bench);
 	if (err) {
-		err = 1;
+		/* a usage error, as for compare */
+		err = 2;
 	} else if (!bench) {
 		bench_args_list(benchs, ARRAY_SIZE(benchs));
 	} else {

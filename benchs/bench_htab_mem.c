@@ -50,8 +50,18 @@ static struct {
 
 static struct {
 	struct htab_mem_bench *skel;
-	/* producer_of_tid's fd: producers must not touch skel, which teardown frees */
+	/*
+	 * Producer registration.  --repeat tears the BPF object down and
+	 * loads a new one under running producers, so a producer never uses
+	 * the object itself: it records its thread id and, under reg_lock,
+	 * registers it only while an object is loaded; setup() registers
+	 * every recorded producer in the new object.  reg_lock is taken once
+	 * per producer and per setup/teardown, never while measuring.
+	 */
+	pthread_mutex_t reg_lock;
+	bool loaded;		/* under reg_lock: tid_map_fd is valid */
 	int tid_map_fd;
+	__u32 tids[BENCH_MAX_THREADS];	/* under reg_lock: 0 until started */
 	/* set by teardown: a producer failing after it is not an error */
 	bool stopping;
 	struct htab_mem_prod_stats *stats;	/* mmap()ed prod_stats map */
@@ -61,7 +71,9 @@ static struct {
 	__u64 *prev_ops;
 	__u64 prev_update_fails;
 	__u64 prev_delete_fails;
-} ctx;
+} ctx = {
+	.reg_lock = PTHREAD_MUTEX_INITIALIZER,
+};
 
 enum {
 	ARG_USE_CASE = 3000,
@@ -156,9 +168,26 @@ static struct bpf_program *use_case_prog(struct htab_mem_bench *skel)
 static void htab_mem_teardown(void)
 {
 	__atomic_store_n(&ctx.stopping, true, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&ctx.reg_lock);
+	ctx.loaded = false;
 	/* detaches and unloads the program; the maps go with their last user */
 	htab_mem_bench__destroy(ctx.skel);
 	ctx.skel = NULL;
+	pthread_mutex_unlock(&ctx.reg_lock);
+}
+
+/* under reg_lock: the producers already running (a repeat's fresh object) */
+static int register_started_producers(void)
+{
+	__u32 i;
+
+	for (i = 0; i < (__u32)env.producer_cnt; i++) {
+		if (!ctx.tids[i])
+			continue;
+		if (bpf_map_update_elem(ctx.tid_map_fd, &ctx.tids[i], &i, BPF_ANY))
+			return bench_failed(-errno, "register producer %u", i);
+	}
+	return 0;
 }
 
 static int htab_mem_setup(void)
@@ -168,9 +197,18 @@ static int htab_mem_setup(void)
 	__u32 max_entries;
 	__u32 flags;
 
-	ctx.prev_ops = calloc(nprod, sizeof(*ctx.prev_ops));
+	/* again for each --repeat: the new object's counters start at 0 */
+	if (!ctx.prev_ops)
+		ctx.prev_ops = calloc(nprod, sizeof(*ctx.prev_ops));
 	if (!ctx.prev_ops)
 		return bench_failed(-ENOMEM, "allocate counters");
+	memset(ctx.prev_ops, 0, nprod * sizeof(*ctx.prev_ops));
+	ctx.prev_update_fails = ctx.prev_delete_fails = 0;
+	/* only this thread reads the previous object's counters */
+	if (ctx.stats)
+		munmap(ctx.stats, (size_t)nprod * sizeof(*ctx.stats));
+	ctx.stats = NULL;
+	__atomic_store_n(&ctx.stopping, false, __ATOMIC_RELAXED);
 
 	ctx.skel = htab_mem_bench__open();
 	if (!ctx.skel)
@@ -193,6 +231,8 @@ static int htab_mem_setup(void)
 		flags &= ~BPF_F_NO_PREALLOC;
 	else
 		flags |= BPF_F_NO_PREALLOC;
+	if (env.zero_seed)
+		flags |= BPF_F_ZERO_SEED;
 	err = bpf_map__set_max_entries(htab, max_entries);
 	if (!err)
 		err = bpf_map__set_value_size(htab, args.value_size);
@@ -211,7 +251,13 @@ static int htab_mem_setup(void)
 	err = htab_mem_bench__load(ctx.skel);
 	if (err)
 		return bench_failed(err, "load the htab-mem BPF program");
+	pthread_mutex_lock(&ctx.reg_lock);
 	ctx.tid_map_fd = bpf_map__fd(ctx.skel->maps.producer_of_tid);
+	ctx.loaded = true;
+	err = register_started_producers();
+	pthread_mutex_unlock(&ctx.reg_lock);
+	if (err)
+		return err;
 
 	ctx.stats = mmap(NULL, (size_t)nprod * sizeof(*ctx.stats), PROT_READ, MAP_SHARED,
 			 bpf_map__fd(ctx.skel->maps.prod_stats), 0);
@@ -220,7 +266,8 @@ static int htab_mem_setup(void)
 		return bench_failed(-errno, "map the producer counters");
 	}
 
-	if (args.use_case->paired) {
+	/* producers wait on these: made once, never remade */
+	if (args.use_case->paired && !ctx.pairs) {
 		ctx.pairs = calloc(nprod / 2, sizeof(*ctx.pairs));
 		if (!ctx.pairs)
 			return bench_failed(-ENOMEM, "allocate pair barriers");
@@ -247,15 +294,19 @@ static void *htab_mem_producer(void *arg)
 	long idx = (long)arg;
 	__u32 tid = (__u32)syscall(SYS_gettid), val = (__u32)idx;
 	pthread_barrier_t *pair;
-	int err;
+	int err = 0;
 
 	/* the program finds our slice (and role) by our thread id */
-	err = bpf_map_update_elem(ctx.tid_map_fd, &tid, &val, BPF_ANY);
+	pthread_mutex_lock(&ctx.reg_lock);
+	ctx.tids[idx] = tid;
+	if (ctx.loaded && bpf_map_update_elem(ctx.tid_map_fd, &tid, &val, BPF_ANY))
+		err = -errno;
+	pthread_mutex_unlock(&ctx.reg_lock);
 	if (err) {
 		/* the run is being torn down (Ctrl-C right at the start) */
 		if (!__atomic_load_n(&ctx.stopping, __ATOMIC_RELAXED))
-			bench_producer_fail(-errno, "failed to register producer %ld: %s", idx,
-					    strerror(errno));
+			bench_producer_fail(err, "failed to register producer %ld: %s", idx,
+					    strerror(-err));
 		return NULL;
 	}
 
@@ -380,6 +431,7 @@ const struct bench bench_htab_mem = {
 	.desc = "BPF hash map speed and cgroup memory use per allocator flavour and use case",
 	.argp = &bench_htab_mem_argp,
 	.needs = BENCH_NEEDS_BPF_TRACING,
+	.caps = BENCH_CAP_REPEAT_FRESH | BENCH_CAP_ZERO_SEED,
 	.validate = htab_mem_validate,
 	.setup = htab_mem_setup,
 	.producer_thread = htab_mem_producer,

@@ -167,7 +167,7 @@ static int check_samples(struct loader *ld, struct result_file *rf, json_t *summ
 {
 	json_t *samples = json_object_get(rf->doc, "samples"), *s, *v, *c = NULL, *m = NULL;
 	int measured = 0, warmups = 0, err;
-	char field[128], buf[64];
+	char field[128], buf[64], rep[64] = "";
 	long long fails = 0, x;
 	const char *key;
 	size_t i;
@@ -235,10 +235,12 @@ static int check_samples(struct loader *ld, struct result_file *rf, json_t *summ
 	if (!measured)
 		return bad(ld, "samples", "no measured sample (%d warm-up, %zu in all): the run measured nothing",
 			   warmups, json_array_size(samples));
+	if (rf->repeat_cnt > 1)
+		snprintf(rep, sizeof(rep), " --repeat %d (each repeat's samples count)", rf->repeat_cnt);
 	if (warmups != rf->warmup_sec * rf->repeat_cnt ||
 	    measured != rf->duration_sec * rf->repeat_cnt)
-		return bad(ld, "samples", "%d warm-up and %d measured samples, but options.runner says -w %d -d %d --repeat %d",
-			   warmups, measured, rf->warmup_sec, rf->duration_sec, rf->repeat_cnt);
+		return bad(ld, "samples", "%d warm-up and %d measured samples, but options.runner says -w %d -d %d%s",
+			   warmups, measured, rf->warmup_sec, rf->duration_sec, rep);
 	rf->nsamples = warmups + measured;
 	rf->fails = fails;
 	return 0;

@@ -73,7 +73,7 @@ JSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
 CFLAGS ?= -g -O2
 # argp tables and callback signatures, as in the kernel's tools/ builds
 CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 -I$(SRCDIR) -I$(OUTPUT) \
-	  $(LIBBPF_CFLAGS) $(JSON_CFLAGS) -DBENCH_VERSION='"$(BENCH_VERSION)"'
+	  $(LIBBPF_CFLAGS) $(JSON_CFLAGS)
 LDLIBS += $(LIBBPF_LIBS) $(JSON_LIBS) -lelf -lz -lpthread -lm
 ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -85,19 +85,19 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 BPF_SRCS := $(wildcard $(SRCDIR)/progs/*.c)
 SKELS := $(patsubst $(SRCDIR)/progs/%.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 # everything but the runner and the benchmarks: unit tests link these
-LIB_SRCS := stats.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c \
-	    result_file.c compare.c results.c run_context.c per_producer.c
+LIB_SRCS := stats.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c output_file.c \
+	    result_file.c compare.c plot.c plot_gnuplot.c results.c run_context.c per_producer.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))
 # benchmark helpers without BPF or the runner, so unit tests can link them
 LIB_OBJS += $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(wildcard $(SRCDIR)/benchs/lib_*.c))
 BENCH_SRCS := $(wildcard $(SRCDIR)/benchs/bench_*.c)
-BENCH_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,bench.c bench_args.c runner.c reporters.c run_mem.c) \
-	      $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
+BENCH_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,bench.c bench_args.c runner.c reporters.c run_mem.c \
+	      producers.c) $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
 UNIT_SRCS := $(wildcard $(SRCDIR)/tests/unit_*.c)
 UNIT_TESTS := $(patsubst $(SRCDIR)/tests/%.c,$(OUTPUT)/tests/%.t,$(UNIT_SRCS))
 VMLINUX := $(OUTPUT)/vmlinux.h
 
-.PHONY: all clean deps run test unit-tests help
+.PHONY: all clean deps run test unit-tests help FORCE
 all: $(BENCH_BIN)
 
 $(OUTPUT) $(OUTPUT)/benchs $(OUTPUT)/tests:
@@ -127,12 +127,26 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
 
-# userspace objects include skeletons: build those first
-$(OUTPUT)/%.o: $(SRCDIR)/%.c $(SKELS) | $(OUTPUT)
+# The version is a generated header, rewritten only when `git describe`
+# changes, so that exactly its includers rebuild then.
+BENCH_VERSION_H := $(OUTPUT)/bench_version.h
+BENCH_VERSION_DEF := \#define BENCH_VERSION "$(BENCH_VERSION)"
+ifneq ($(shell cat $(BENCH_VERSION_H) 2>/dev/null),$(BENCH_VERSION_DEF))
+$(BENCH_VERSION_H): FORCE
+endif
+$(BENCH_VERSION_H): | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)printf '%s\n' '$(BENCH_VERSION_DEF)' > $@
+
+# Each object depends on the generated headers it includes, as its .d file
+# (-MMD -MP) lists them.  Before the first build there are no .d files:
+# the order-only prerequisite has every generated header made first.
+GEN_HDRS := $(SKELS) $(BENCH_VERSION_H)
+$(OUTPUT)/%.o: $(SRCDIR)/%.c | $(OUTPUT) $(GEN_HDRS)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(OUTPUT)/benchs/%.o: $(SRCDIR)/benchs/%.c $(SKELS) | $(OUTPUT)/benchs
+$(OUTPUT)/benchs/%.o: $(SRCDIR)/benchs/%.c | $(OUTPUT)/benchs $(GEN_HDRS)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -166,6 +180,8 @@ run: deps
 clean:
 	$(call msg,CLEAN,$(OUTPUT))
 	$(Q)rm -rf $(OUTPUT) $(BENCH_BIN)
+
+FORCE:
 
 help:
 	@sed -n '2,/^$$/{ s/^# \{0,1\}//p }' $(SRCDIR)/Makefile

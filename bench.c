@@ -5,9 +5,14 @@
  * This file holds the two tables: the commands (a benchmark run, or a
  * subcommand that reads result files) and the benchmarks.
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+
 #include "bench.h"
 #include "bench_args.h"
 #include "compare.h"
+#include "plot.h"
 #include "runner.h"
 
 /* The benchmark table: the one place a benchmark is registered. */
@@ -43,7 +48,26 @@ static const struct command {
 	int (*main)(int argc, char **argv);
 } commands[] = {
 	{ "compare", bench_compare_main },
+	{ "plot", bench_plot_main },
 };
+
+/*
+ * A descriptor 0-2 closed by the caller (">&-") would be taken by the
+ * first file the run opens, and Iter lines would land in a cgroup or
+ * result file: hold the slot with /dev/null, read-only for stdout so
+ * that printing there fails rather than vanishes.
+ */
+static void hold_std_fds(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY) != fd)
+			return;
+	}
+}
 
 static int run_benchmark(int argc, char **argv)
 {
@@ -76,6 +100,7 @@ int main(int argc, char **argv)
 {
 	size_t i;
 
+	hold_std_fds();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))

@@ -98,6 +98,13 @@ struct bench_metric {
 	double (*resolution)(void);
 };
 
+/* who counts a benchmark's operations (res->hits), for the nothing-measured rule */
+enum bench_counted_by {
+	BENCH_COUNTED_BY_NONE,	/* not checked */
+	BENCH_COUNTED_BY_USER,	/* the producer threads themselves */
+	BENCH_COUNTED_BY_BPF,	/* a BPF program that recognises the producers */
+};
+
 /* key/value sink for a benchmark's effective options */
 struct bench_opts_out;
 void bench_opt_str(struct bench_opts_out *out, const char *key, const char *val);
@@ -110,7 +117,10 @@ void bench_opt_bool(struct bench_opts_out *out, const char *key, bool val);
  * set of messages, and undoes them after teardown().
  */
 enum bench_needs {
-	/* privileges to load and attach BPF tracing programs */
+	/*
+	 * privileges to load and attach BPF tracing programs, and a kernel
+	 * whose programs can tell the producers apart (progs/bench_producer.h)
+	 */
 	BENCH_NEEDS_BPF		= 1 << 0,
 	/* tracefs, for tracepoint programs (mounted privately if missing) */
 	BENCH_NEEDS_TRACEFS	= 1 << 1,
@@ -188,6 +198,12 @@ struct bench {
 	 */
 	const char *prod_rate_unit;
 	double prod_rate_scale;
+	/*
+	 * A run whose measured samples count no operation at all measured
+	 * nothing: the runner then fails it instead of printing a Summary of
+	 * zeros (a BPF program that never recognised a producer, say).
+	 */
+	enum bench_counted_by counted_by;
 };
 
 /* shared counters, one per cache line */

@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "bench_args.h"
+#include "bench_version.h"
 
 struct env env = {
 	.duration_sec = 5,
@@ -30,6 +31,7 @@ static const char argp_program_doc[] =
 "\n"
 "USAGE: bench [OPTIONS...] BENCHMARK\n"
 "       bench compare [OPTIONS...] BASE.json NEW.json   (see bench compare --help)\n"
+"       bench plot timeline|scaling|compare FILES... -o OUT   (see bench plot --help)\n"
 "\n"
 "EXAMPLES:\n"
 "    bench -l                                    # list benchmarks\n"

@@ -4,7 +4,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,26 +209,40 @@ int cg_find_own(const struct cg_roots *roots, const char *proc_cgroup, struct be
 	return 0;
 }
 
-/* "bench-<anything>.<pid>" -> pid, or 0 when the name does not match */
-static pid_t stale_name_pid(const char *name)
+static bool all_digits(const char *s, size_t n)
 {
-	const char *dot = strrchr(name, '.');
-	long pid;
-	char *end;
+	size_t i;
 
-	if (strncmp(name, "bench-", 6) || !dot || dot == name + 5 || !isdigit((unsigned char)dot[1]))
-		return 0;
-	errno = 0;
-	pid = strtol(dot + 1, &end, 10);
-	if (*end || errno || pid <= 0 || pid > INT_MAX)
-		return 0;
-	return (pid_t)pid;
+	for (i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return n > 0;
 }
 
-static bool pid_alive(pid_t pid)
+/* is name "bench-<anything>.<pid>" or "bench-<anything>.<pid>.ns<inode>"? */
+static bool is_run_name(const char *name)
 {
-	/* EPERM: it exists but is not ours to signal */
-	return !kill(pid, 0) || errno != ESRCH;
+	const char *dot = strrchr(name, '.'), *prev;
+
+	if (strncmp(name, "bench-", 6) || !dot || dot <= name + 6)
+		return false;
+	if (all_digits(dot + 1, strlen(dot + 1)))
+		return true;
+	if (strncmp(dot + 1, "ns", 2) || !all_digits(dot + 3, strlen(dot + 3)))
+		return false;
+	for (prev = dot - 1; prev > name + 6 && *prev != '.'; prev--)
+		;
+	return *prev == '.' && all_digits(prev + 1, dot - prev - 1);
+}
+
+/* does dir/cgroup.procs list a process?  A missing file lists none */
+static bool has_procs(const char *dir)
+{
+	char buf[32];
+	int err;
+
+	err = read_line(dir, "cgroup.procs", buf, sizeof(buf));
+	return !err && buf[0];
 }
 
 int cg_remove_stale(const char *parent)
@@ -237,18 +250,16 @@ int cg_remove_stale(const char *parent)
 	char path[PATH_MAX];
 	struct dirent *de;
 	int removed = 0, n;
-	pid_t pid;
 	DIR *d;
 
 	d = opendir(parent);
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		pid = stale_name_pid(de->d_name);
-		if (!pid || pid_alive(pid))
+		if (!is_run_name(de->d_name))
 			continue;
 		n = snprintf(path, sizeof(path), "%s/%s", parent, de->d_name);
-		if (n < 0 || (size_t)n >= sizeof(path))
+		if (n < 0 || (size_t)n >= sizeof(path) || has_procs(path))
 			continue;
 		if (!rmdir(path))
 			removed++;
@@ -257,21 +268,38 @@ int cg_remove_stale(const char *parent)
 	return removed;
 }
 
-int cg_create(struct bench_cgroup *cg, const char *prefix, pid_t pid)
+/* include/linux/proc_ns.h: the initial pid namespace's inode, fixed since 3.8 */
+#define PROC_PID_INIT_INO 0xEFFFFFFCUL
+
+unsigned long cg_pidns_self(void)
 {
+	struct stat st;
+
+	/* without /proc we cannot tell: a namespace-free name may collide */
+	if (stat("/proc/self/ns/pid", &st) || st.st_ino == PROC_PID_INIT_INO)
+		return 0;
+	return st.st_ino;
+}
+
+int cg_create(struct bench_cgroup *cg, const char *prefix, pid_t pid, unsigned long pidns)
+{
+	char ns[32] = "";
 	int n;
 
 	if (strncmp(prefix, "bench-", 6) || strchr(prefix, '/'))
 		return -EINVAL;
-	n = snprintf(cg->path, sizeof(cg->path), "%s/%s.%d", cg->parent, prefix, (int)pid);
+	if (pidns)
+		snprintf(ns, sizeof(ns), ".ns%lu", pidns);
+	n = snprintf(cg->path, sizeof(cg->path), "%s/%s.%d%s", cg->parent, prefix, (int)pid, ns);
 	if (n < 0 || (size_t)n >= sizeof(cg->path))
 		return -ENAMETOOLONG;
 	if (mkdir(cg->path, 0755)) {
 		if (errno != EEXIST)
 			return -errno;
 		/*
-		 * Our pid's name already exists: left by an earlier process
-		 * that had our pid.  rmdir refuses it if tasks are still in it.
+		 * Our name already exists: left by an earlier process that
+		 * had our pid in our namespace.  rmdir refuses it if tasks
+		 * are still in it.
 		 */
 		if (rmdir(cg->path) || mkdir(cg->path, 0755))
 			return -EEXIST;
@@ -394,9 +422,10 @@ void cg_destroy(struct bench_cgroup *cg)
 
 void cg_setup_self(struct bench_cgroup *cg, const char *prefix)
 {
+	unsigned long pidns = cg_pidns_self();
 	struct cg_roots roots;
 	pid_t pid = getpid();
-	int err;
+	int err, tries;
 
 	err = cg_roots_from_mountinfo("/proc/self/mountinfo", &roots);
 	if (!err)
@@ -412,14 +441,23 @@ void cg_setup_self(struct bench_cgroup *cg, const char *prefix)
 		return;
 
 	cg_remove_stale(cg->parent);
-	err = cg_create(cg, prefix, pid);
-	if (err) {
-		snprintf(cg->why, sizeof(cg->why), "failed to create cgroup %s/%s.%d: %s",
-			 cg->parent, prefix, (int)pid, strerror(-err));
-		cg->kind = CG_MEM_NONE;
-		return;
+	/*
+	 * Until we are in it, our cgroup is empty: another run's stale sweep
+	 * may remove it between mkdir and join.  Then make it again.
+	 */
+	for (tries = 0; tries < 3; tries++) {
+		err = cg_create(cg, prefix, pid, pidns);
+		if (err) {
+			snprintf(cg->why, sizeof(cg->why), "failed to create cgroup %s: %s",
+				 cg->path, strerror(-err));
+			cg->kind = CG_MEM_NONE;
+			return;
+		}
+		err = cg_join(cg, pid);
+		if (err != -ENOENT)
+			break;
+		cg->created = false;
 	}
-	err = cg_join(cg, pid);
 	if (err) {
 		snprintf(cg->why, sizeof(cg->why), "failed to move into cgroup %s: %s",
 			 cg->path, strerror(-err));

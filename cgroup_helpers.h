@@ -32,7 +32,7 @@ struct cg_roots {
 struct bench_cgroup {
 	enum cg_mem_kind kind;
 	char parent[PATH_MAX];	/* the cgroup the process was in */
-	char path[PATH_MAX];	/* ours: <parent>/<prefix>.<pid> */
+	char path[PATH_MAX];	/* ours: <parent>/<prefix>.<pid>[.ns<pidns>] */
 	bool created;
 	bool joined;
 	pid_t pid;		/* the process that joined */
@@ -52,15 +52,29 @@ int cg_roots_from_mountinfo(const char *mountinfo, struct cg_roots *roots);
 int cg_find_own(const struct cg_roots *roots, const char *proc_cgroup, struct bench_cgroup *cg);
 
 /*
- * Remove directories "bench-*.<pid>" under parent whose pid no longer
- * exists: what a run killed with SIGKILL leaves behind.  A live run's
- * directory is never touched (its pid exists), and rmdir refuses a cgroup
- * that still has processes.  Returns how many were removed.
+ * Remove the directories "bench-*.<pid>[.ns<pidns>]" under parent that
+ * hold no process: what a run killed with SIGKILL leaves behind.  A pid in
+ * the name means nothing here: it may belong to another pid namespace.
+ * A cgroup whose cgroup.procs lists a process is skipped, and the kernel
+ * refuses to remove one with processes (also those invisible from our
+ * namespace, which cgroup.procs does not list).  Returns how many were
+ * removed.
  */
 int cg_remove_stale(const char *parent);
 
-/* mkdir <parent>/<prefix>.<pid>; prefix must start with "bench-" */
-int cg_create(struct bench_cgroup *cg, const char *prefix, pid_t pid);
+/*
+ * The pid namespace that makes our pid unique: 0 in the initial one (the
+ * pid alone is unique on the machine), else its inode number.
+ */
+unsigned long cg_pidns_self(void);
+
+/*
+ * mkdir <parent>/<prefix>.<pid>, or <prefix>.<pid>.ns<pidns> for a pid
+ * namespace other than the initial one (pidns != 0): pids repeat across
+ * namespaces, so two containers' runs must not share a name.  prefix must
+ * start with "bench-".
+ */
+int cg_create(struct bench_cgroup *cg, const char *prefix, pid_t pid, unsigned long pidns);
 /* move process pid into the created cgroup */
 int cg_join(struct bench_cgroup *cg, pid_t pid);
 /* the file names of current and peak usage for a kind; -ENODATA for none */

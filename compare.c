@@ -153,6 +153,28 @@ static void note_context(json_t *a, json_t *b, const char *key, const char *what
 	       ctx_str(a, key, ba, sizeof(ba)), ctx_str(b, key, bb, sizeof(bb)));
 }
 
+static bool ran_under_tcg(json_t *doc)
+{
+	json_t *v = json_object_get(json_object_get(doc, "context"), "hypervisor");
+
+	return json_is_string(v) && !strcmp(json_string_value(v), "tcg");
+}
+
+/*
+ * Where the runs ran.  A different hypervisor or cgroup layout changes
+ * timings and where memory is charged; under TCG every instruction is
+ * emulated, so its timings say nothing about hardware.
+ */
+static void note_environment(json_t *a, json_t *b)
+{
+	note_context(a, b, "hypervisor", "hypervisor", true);
+	note_context(a, b, "cgroup_mode", "cgroup mode", true);
+	if (ran_under_tcg(a) || ran_under_tcg(b))
+		printf("warning: TIMINGS NOT COMPARABLE TO HARDWARE: the %s ran under TCG (QEMU's emulator: many times slower than hardware, and unevenly so across operations); trust memory figures and counts, not rates\n",
+		       ran_under_tcg(a) && ran_under_tcg(b) ? "base and new runs" :
+		       ran_under_tcg(a) ? "base run" : "new run");
+}
+
 /* a run that warned about noise makes every verdict on it weaker: say so */
 static void note_warnings(json_t *doc, const char *which)
 {
@@ -202,6 +224,11 @@ static int diff_object(json_t *a, json_t *b, const char *prefix, char *out, size
 
 int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz)
 {
+	return compare_options_differ_except(a, b, NULL, out, sz);
+}
+
+int compare_options_differ_except(json_t *a, json_t *b, const char *ignore, char *out, size_t sz)
+{
 	json_t *oa = json_object_get(a, "options"), *ob = json_object_get(b, "options");
 	json_t *ra = json_object(), *rb = json_object();
 	size_t i;
@@ -212,6 +239,8 @@ int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz)
 		json_t *v = json_object_get(json_object_get(oa, "runner"), runner_identity[i]);
 		json_t *w = json_object_get(json_object_get(ob, "runner"), runner_identity[i]);
 
+		if (ignore && !strcmp(ignore, runner_identity[i]))
+			continue;
 		if (v)
 			json_object_set(ra, runner_identity[i], v);
 		if (w)
@@ -231,6 +260,32 @@ int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz)
 		json_decref(eb);
 	}
 	return n;
+}
+
+int compare_same_config(json_t *a, const char *path_a, json_t *b, const char *path_b,
+			const char *ignore, bool force, const char *verb, FILE *warn)
+{
+	const char *ba = json_string_value(json_object_get(a, "benchmark"));
+	const char *bb = json_string_value(json_object_get(b, "benchmark"));
+	char diffs[1024];
+
+	if (!ba || !bb || strcmp(ba, bb)) {
+		if (!force) {
+			fprintf(stderr, "%s: %s: benchmark: '%s', but %s is '%s': refusing to %s different benchmarks (--force %ss anyway)\n",
+				verb, path_b, bb ?: "?", path_a, ba ?: "?", verb, verb);
+			return -EINVAL;
+		}
+		fprintf(warn, "warning: different benchmarks: %s vs %s\n", ba ?: "?", bb ?: "?");
+	}
+	if (compare_options_differ_except(a, b, ignore, diffs, sizeof(diffs))) {
+		if (!force) {
+			fprintf(stderr, "%s: refusing to %s runs with different options: %s (--force %ss anyway)\n",
+				verb, verb, diffs, verb);
+			return -EINVAL;
+		}
+		fprintf(warn, "warning: options differ: %s\n", diffs);
+	}
+	return 0;
 }
 
 /* ---- verdicts ---- */
@@ -255,6 +310,17 @@ const char *compare_verdict(double base, double new, double p, double threshold_
 		return "better";
 	*worse = 1;
 	return "worse";
+}
+
+const char *compare_peak_verdict(double base, double new, double threshold_pct, double resolution)
+{
+	double c = base != 0 ? (new - base) / fabs(base) * 100.0 : 0;
+
+	if (fabs(new - base) < resolution)
+		return "within resolution";
+	if (fabs(c) < threshold_pct)
+		return "within threshold";
+	return c > 0 ? "higher (one value, untested)" : "lower (one value, untested)";
 }
 
 static void fmt_change(double base, double new, char *buf, size_t sz)
@@ -423,6 +489,32 @@ static int check_metric_sets(const struct result_file *ra, const struct result_f
 }
 
 /*
+ * The resolutions the verdicts used, the smallest difference each
+ * measurement tells apart (for memory: one memcg charge batch per CPU).
+ */
+static void print_resolutions(const struct result_file *ra, const struct result_file *rb,
+			      double peak_res)
+{
+	const struct result_metric *ma, *mb;
+	int i, n = 0;
+	double res;
+
+	for (i = 0; i < ra->nmetrics; i++) {
+		ma = &ra->metrics[i];
+		mb = result_file_metric(rb, ma->name);
+		res = mb ? fmax(ma->resolution, mb->resolution) : 0;
+		if (res <= 0)
+			continue;
+		printf("%s %s %.3f %s", n++ ? "," : "Resolution:", ma->name, res, ma->unit);
+	}
+	if (peak_res > 0)
+		printf("%s peak_memory %.3f MiB", n++ ? "," : "Resolution:", peak_res);
+	if (n)
+		printf(".\n");
+}
+
+
+/*
  * The test on repeat means.  With one repeat on a side its spread is
  * unknown: assume it equals the other side's and use a pooled t-test with
  * the other side's degrees of freedom.  Returns the p-value; *df, *how.
@@ -499,7 +591,7 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 {
 	const struct result_file *ra = &sa->rf[0], *rb = &sb->rf[0];
 	json_t *a = ra->doc, *b = rb->doc;
-	char diffs[1024], name[64], bs[64], ns[64], ch[32], pv[32], dfs[32];
+	char name[64], bs[64], ns[64], ch[32], pv[32], dfs[32];
 	int worse_any = 0, worse, shared = 0, i, f, err;
 	bool by_repeat = false;
 	const struct result_metric *ma, *mb;
@@ -509,22 +601,8 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 
 	if (check_side(sa) || check_side(sb))
 		return 2;
-	if (strcmp(ra->benchmark, rb->benchmark)) {
-		if (!copts.force) {
-			fprintf(stderr, "compare: %s: benchmark: '%s', but %s is '%s': refusing to compare different benchmarks (--force compares anyway)\n",
-				rb->path, rb->benchmark, ra->path, ra->benchmark);
-			return 2;
-		}
-		printf("warning: different benchmarks: %s vs %s\n", ra->benchmark, rb->benchmark);
-	}
-	if (compare_options_differ(a, b, diffs, sizeof(diffs))) {
-		if (!copts.force) {
-			fprintf(stderr, "compare: refusing to compare runs with different options: %s (--force compares anyway)\n",
-				diffs);
-			return 2;
-		}
-		printf("warning: options differ: %s\n", diffs);
-	}
+	if (compare_same_config(a, ra->path, b, rb->path, NULL, copts.force, "compare", stdout))
+		return 2;
 	/* one fixed bucket layout against random ones: a bias, not a change */
 	if (ra->zero_seed != rb->zero_seed) {
 		if (!copts.force) {
@@ -544,6 +622,7 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 	note_context(a, b, "sysctl", "BPF JIT sysctls", true);
 	note_context(a, b, "libbpf_version", "libbpf version", false);
 	note_context(a, b, "bench_version", "bench version", false);
+	note_environment(a, b);
 
 	for (f = 0; f < sa->n; f++)
 		note_warnings(sa->rf[f].doc, "base");
@@ -570,8 +649,6 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 		if (err)
 			return 2;
 		res = fmax(ma->resolution, mb->resolution);
-		if (!strcmp(ma->name, "memory"))
-			mem_res = res;
 		snprintf(name, sizeof(name), "%s (%s)", ma->name, ma->unit);
 		if (!oa.samples.n) {
 			/* neither run measured it (e.g. no memory cgroup): say so */
@@ -619,13 +696,12 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 	}
 	/* peak memory is one value per run: no test, the threshold alone */
 	if (!isnan(ra->peak_memory_mib) && !isnan(rb->peak_memory_mib)) {
-		double va = side_peak_mib(sa), vb = side_peak_mib(sb), c;
+		/* a side of several files: the mean of their peaks */
+		double va = side_peak_mib(sa), vb = side_peak_mib(sb);
 
 		shared++;
-		c = va != 0 ? (vb - va) / fabs(va) * 100.0 : 0;
-		verdict = fabs(vb - va) < mem_res ? "within resolution" :
-			  fabs(c) < copts.threshold_pct ? "within threshold" :
-			  c > 0 ? "higher (one value, untested)" : "lower (one value, untested)";
+		mem_res = fmax(ra->peak_memory_resolution_mib, rb->peak_memory_resolution_mib);
+		verdict = compare_peak_verdict(va, vb, copts.threshold_pct, mem_res);
 		snprintf(bs, sizeof(bs), "%.3f", va);
 		snprintf(ns, sizeof(ns), "%.3f", vb);
 		fmt_change(va, vb, ch, sizeof(ch));
@@ -636,10 +712,9 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 		fprintf(stderr, "compare: %s and %s share no metric\n", ra->path, rb->path);
 		return 2;
 	}
-	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution%s.\n",
-	       copts.threshold_pct, mem_res > 0 ? "" : " (where known)");
-	if (mem_res > 0)
-		printf("Memory resolution: %.3f MiB (one 64-page memcg charge batch per CPU).\n", mem_res);
+	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution (where known).\n",
+	       copts.threshold_pct);
+	print_resolutions(ra, rb, mem_res);
 	if (by_repeat)
 		printf("Test: the per-repeat means are the observations (the repeat is the unit: mean ± stddev between repeats above; test named per metric), not the per-second samples.\n");
 	else

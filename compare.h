@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "stats.h"
 
@@ -13,6 +14,16 @@ int bench_compare_main(int argc, char **argv);
 
 /* number of configuration options that differ, described in out */
 int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz);
+/* the same, leaving out one runner option (e.g. "producers"; NULL: none) */
+int compare_options_differ_except(json_t *a, json_t *b, const char *ignore, char *out, size_t sz);
+/*
+ * Are a (from path_a) and b runs of one benchmark and configuration (runner
+ * option `ignore` aside)?  0 when they are, or when force is set (the
+ * difference is then a warning on warn); otherwise -EINVAL after one line
+ * on stderr, "<verb>: ... refusing to <verb> ... (--force <verb>s anyway)".
+ */
+int compare_same_config(json_t *a, const char *path_a, json_t *b, const char *path_b,
+			const char *ignore, bool force, const char *verb, FILE *warn);
 /*
  * "better", "worse", "within noise", "within resolution" (the difference is
  * below what the measurement resolves; resolution 0: unknown) or "n/a";
@@ -20,5 +31,11 @@ int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz);
  */
 const char *compare_verdict(double base, double new, double p, double threshold_pct,
 			    double resolution, bool higher_is_better, int *worse);
+
+/*
+ * Peak memory is one value per run, so it gets no test: "within resolution",
+ * "within threshold", "higher (one value, untested)" or "lower (...)"
+ */
+const char *compare_peak_verdict(double base, double new, double threshold_pct, double resolution);
 
 #endif /* __COMPARE_H */

@@ -2,16 +2,33 @@
 #ifndef __KERNEL_ENV_H
 #define __KERNEL_ENV_H
 
+/*
+ * The kernel environment: what a BPF benchmark needs from it (libbpf's
+ * messages, privileges, tracefs in a mount namespace of the bench's own)
+ * and where a run ran, as far as the kernel tells: under which hypervisor
+ * or emulator, and with which cgroup layout.  Timings under TCG (QEMU's
+ * emulator) are not comparable to hardware, and the cgroup layout decides
+ * where memory figures come from, so results record both.
+ */
 #include <stdbool.h>
 
 /* libbpf set-up: one print callback, DEBUG lines only when verbose */
 void setup_libbpf(bool verbose);
+/*
+ * Drop libbpf's warnings too (unless verbose), around an attempt whose
+ * failure the caller handles and reports in its own words.
+ */
+void libbpf_mute(bool mute);
 
 /*
- * Make sure tracefs is reachable for tp/ attachment, mounting it at
- * /sys/kernel/tracing, in a private mount namespace, when it is not.
- * Call before starting threads.  Returns 0 or a negative errno and prints
- * one line saying what is missing.
+ * Make sure tracefs is reachable for tp/ attachment.  Always moves the
+ * process into a private mount namespace first: looking under
+ * /sys/kernel/debug/tracing (our probe, or libbpf's when it attaches)
+ * automounts tracefs in the namespace of whoever looks.  Then mounts
+ * tracefs at /sys/kernel/tracing there when it is not reachable.  Call
+ * before starting threads and before attaching anything that goes through
+ * tracefs.  Returns 0 or a negative errno and prints one line saying what
+ * is missing.
  */
 int ensure_tracefs(void);
 /* unmount tracefs if ensure_tracefs() mounted it; idempotent */
@@ -22,5 +39,36 @@ void release_tracefs(void);
  * -EPERM after printing one line naming the missing privileges.
  */
 int check_bpf_privileges(void);
+
+
+/* what the classification looks at; NULL when the source is absent */
+struct kenv_hv_input {
+	const char *cpu_flags;		/* "flags" of /proc/cpuinfo (x86 only) */
+	const char *cpu_model;		/* "model name" of /proc/cpuinfo */
+	const char *hv_type;		/* /sys/hypervisor/type (Xen) */
+	const char *sys_vendor;		/* /sys/devices/virtual/dmi/id/sys_vendor */
+	const char *product_name;	/* /sys/devices/virtual/dmi/id/product_name */
+	const char *clocksources;	/* .../clocksource0/available_clocksource */
+};
+
+struct kenv_hv {
+	/* "none", "kvm", "tcg", "other" or "unknown" */
+	const char *kind;
+	/* what the verdict rests on, for a reader to check */
+	char evidence[160];
+};
+
+void kenv_classify_hypervisor(const struct kenv_hv_input *in, struct kenv_hv *out);
+/*
+ * Read the inputs under root ("" for this machine, a directory of fake
+ * files in tests) and classify.
+ */
+void kenv_read_hypervisor(const char *root, struct kenv_hv *out);
+
+/*
+ * "v2" (only cgroup2 mounted), "v1" (only v1 hierarchies), "hybrid" (both)
+ * or "none", from a mountinfo file; NULL when it cannot be read.
+ */
+const char *kenv_cgroup_mode(const char *mountinfo_path);
 
 #endif /* __KERNEL_ENV_H */

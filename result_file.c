@@ -451,6 +451,20 @@ static int check_summary(struct loader *ld, struct result_file *rf, json_t *summ
 		return bad(ld, "summary.peak_memory_mib", "%.10g, but summary.peak_memory_bytes is %lld (%.10g MiB): the file was edited or corrupted",
 			   mib, x, x / 1048576.0);
 	rf->peak_memory_mib = mib;
+
+	/* absent from files written before it existed: unknown */
+	vm = json_object_get(summary, "peak_memory_resolution_mib");
+	rf->peak_memory_resolution_mib = 0;
+	if (vm) {
+		err = get_num(ld, vm, "summary.peak_memory_resolution_mib", true, &mib);
+		if (err)
+			return err;
+		if (!isnan(mib) && mib < 0)
+			return bad(ld, "summary.peak_memory_resolution_mib", "%g: a resolution is not negative",
+				   mib);
+		if (!isnan(mib))
+			rf->peak_memory_resolution_mib = mib;
+	}
 	return 0;
 }
 

@@ -49,6 +49,7 @@ struct result_file {
 	int nmetrics;
 	long long fails;
 	double peak_memory_mib;	/* NaN: not measured */
+	double peak_memory_resolution_mib;	/* 0 when unknown */
 };
 
 /*

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The JSON document of a run: options, context, every sample with its
- * metrics, the summary, per-producer rates and the warnings, written
- * atomically at the end of the run.
+ * metrics, the summary, per-producer rates and the warnings.  Rendered
+ * while the benchmark is still set up, written after its teardown through
+ * output_file, so a FIFO waiting for its reader holds nothing but the
+ * process.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output_file.h"
 #include "per_producer.h"
 #include "results.h"
 #include "run_context.h"
@@ -194,6 +197,10 @@ static json_t *summary_json(const struct bench_run *run)
 	json_object_set_new(summary, "peak_memory_mib",
 			    run->peak_mem_bytes >= 0 ?
 			    json_real(run->peak_mem_bytes / 1048576.0) : json_null());
+	/* the peak is one reading of the same counter as "memory": its resolution */
+	json_object_set_new(summary, "peak_memory_resolution_mib",
+			    run->peak_mem_bytes >= 0 && run->peak_mem_resolution_mib > 0 ?
+			    json_real(run->peak_mem_resolution_mib) : json_null());
 	return summary;
 }
 
@@ -207,56 +214,14 @@ static json_t *warnings_json(const struct bench_run *run)
 	return a;
 }
 
-static int dir_of(const char *path, char *dir, size_t sz)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return snprintf(dir, sz, ".") >= (int)sz ? -ENAMETOOLONG : 0;
-	if (slash == path)
-		return snprintf(dir, sz, "/") >= (int)sz ? -ENAMETOOLONG : 0;
-	if ((size_t)(slash - path) >= sz)
-		return -ENAMETOOLONG;
-	memcpy(dir, path, slash - path);
-	dir[slash - path] = '\0';
-	return 0;
-}
-
-/* create the temporary file the document will be renamed from */
-static int open_tmp(const char *path, char *tmp, size_t sz)
-{
-	int fd;
-
-	if (snprintf(tmp, sz, "%s.tmp.XXXXXX", path) >= (int)sz)
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	return fd;
-}
-
 /*
- * Refuse an unwritable destination before the benchmark runs, by creating
- * (and removing) a file where the result will be written.
+ * Refuse an unwritable destination before the benchmark runs, without
+ * creating anything there.
  */
 int results_precheck(const char *path)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX];
-	struct stat st;
-	int fd, err;
+	int err = output_file_check(path);
 
-	err = dir_of(path, dir, sizeof(dir));
-	if (!err && !stat(path, &st) && S_ISDIR(st.st_mode))
-		err = -EISDIR;
-	if (!err) {
-		fd = open_tmp(path, tmp, sizeof(tmp));
-		if (fd < 0) {
-			err = fd;
-		} else {
-			close(fd);
-			unlink(tmp);
-		}
-	}
 	if (err)
 		fprintf(stderr, "invalid --json '%s': cannot write there: %s\n", path, strerror(-err));
 	return err;
@@ -279,48 +244,32 @@ json_t *results_json(const struct bench_run *run)
 			 "per_producer", per_producer_json(run), "warnings", warnings_json(run));
 }
 
-int results_write_json(const char *path, const struct bench_run *run)
+char *results_render(const struct bench_run *run)
 {
-	char tmp[PATH_MAX];
-	int fd, err = 0;
-	json_t *doc;
-	FILE *f;
+	json_t *doc = results_json(run);
+	char *text = NULL;
 
-	doc = results_json(run);
-	if (!doc) {
-		fprintf(stderr, "failed to build JSON results: %s\n", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-
-	fd = open_tmp(path, tmp, sizeof(tmp));
-	if (fd < 0) {
-		err = fd;
-		fprintf(stderr, "failed to create %s: %s\n", path, strerror(-err));
-		goto out;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		goto out_unlink;
-	}
-	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF)
-		err = -EIO;
-	if (fflush(f) || fsync(fileno(f)))
-		err = err ? err : -errno;
-	if (fclose(f) && !err)
-		err = -errno;
-	/* 0644 rather than mkstemp's 0600: results are meant to be shared */
-	if (!err && chmod(tmp, 0644))
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-out_unlink:
-	if (err) {
-		fprintf(stderr, "failed to write %s: %s\n", path, strerror(-err));
-		unlink(tmp);
-	}
-out:
+	if (doc)
+		text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(doc);
+	if (!text)
+		fprintf(stderr, "failed to build JSON results: %s\n", strerror(ENOMEM));
+	return text;
+}
+
+int results_write(const char *path, const char *text)
+{
+	struct output_file *of;
+	int err;
+
+	err = output_file_open(&of, path);
+	if (!err) {
+		fprintf(output_file_stream(of), "%s\n", text);
+		err = output_file_commit(of);
+	}
+	if (err == -EINTR)
+		fprintf(stderr, "interrupted while waiting for a reader of %s: not written\n", path);
+	else if (err)
+		fprintf(stderr, "failed to write %s: %s\n", path, strerror(-err));
 	return err;
 }

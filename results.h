@@ -30,7 +30,12 @@ json_t *results_json(const struct bench_run *run);
  * negative errno after one line on stderr.
  */
 int results_precheck(const char *path);
-/* write the document to path; 0 or a negative errno after one line on stderr */
-int results_write_json(const char *path, const struct bench_run *run);
+/* the document as text (malloc'ed), or NULL after one line on stderr */
+char *results_render(const struct bench_run *run);
+/*
+ * Write text to path through output_file; 0 or a negative errno after one
+ * line on stderr (-EINTR: a signal ended the wait for a FIFO's reader).
+ */
+int results_write(const char *path, const char *text);
 
 #endif /* __RESULTS_H */

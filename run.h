@@ -49,6 +49,7 @@ struct bench_run {
 	const struct bench_metric **metrics;
 	struct run_mem_source mem;
 	long long peak_mem_bytes;	/* -1 when not measured */
+	double peak_mem_resolution_mib;	/* 0 when unknown */
 	char *warnings[RUN_MAX_WARNINGS];
 	int warning_cnt;
 	struct run_extra_metric extras[RUN_MAX_EXTRA_METRICS];

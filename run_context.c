@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
+#include "bench_version.h"
+#include "kernel_env.h"
 #include "results.h"
 #include "run_context.h"
 
@@ -120,6 +122,18 @@ static json_t *cpu_model(void)
 	return model ? model : json_null();
 }
 
+/* under which hypervisor or emulator, with which cgroup layout */
+static void where_json(json_t *ctx)
+{
+	const char *mode = kenv_cgroup_mode("/proc/self/mountinfo");
+	struct kenv_hv hv;
+
+	kenv_read_hypervisor("", &hv);
+	json_object_set_new(ctx, "hypervisor", json_string(hv.kind));
+	json_object_set_new(ctx, "hypervisor_evidence", json_string(hv.evidence));
+	json_object_set_new(ctx, "cgroup_mode", mode ? json_string(mode) : json_null());
+}
+
 json_t *run_context_json(const struct bench_run *run)
 {
 	const struct env *e = run->env;
@@ -158,6 +172,7 @@ json_t *run_context_json(const struct bench_run *run)
 	for (i = 0; i < e->argc; i++)
 		json_array_append_new(cmd, json_string(e->argv[i]));
 	json_object_set_new(ctx, "command_line", cmd);
+	where_json(ctx);
 	return ctx;
 }
 

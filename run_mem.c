@@ -8,6 +8,7 @@
 #include "run_mem.h"
 
 static struct bench_cgroup cg = { .kind = CG_MEM_NONE };
+static double m_memory_resolution(void);
 static long long peak_bytes = -1;
 
 void run_mem_setup(struct bench_run *run, const char *bench_name)
@@ -44,6 +45,7 @@ void run_mem_read_peak(struct bench_run *run)
 
 	cg_read_mem(&cg, &cur, &peak_bytes);
 	run->peak_mem_bytes = peak_bytes;
+	run->peak_mem_resolution_mib = m_memory_resolution();
 }
 
 long long bench_peak_mem_bytes(void)

@@ -18,7 +18,9 @@
 #include <unistd.h>
 
 #include "kernel_env.h"
+#include "output_file.h"
 #include "per_producer.h"
+#include "producers.h"
 #include "results.h"
 #include "run_context.h"
 #include "run_mem.h"
@@ -227,9 +229,17 @@ static int prepare_needs(const struct bench *bench)
 	int err;
 
 	if (bench->needs & BENCH_NEEDS_BPF) {
+		char msg[320];
+
 		err = check_bpf_privileges();
 		if (err)
 			return err;
+		/* every BPF program here tells its producers apart the same way */
+		err = bench_producers_check_kernel(msg, sizeof(msg));
+		if (err) {
+			fprintf(stderr, "%s: %s\n", bench->name, msg);
+			return err;
+		}
 	}
 	if (bench->needs & BENCH_NEEDS_TRACEFS) {
 		err = ensure_tracefs();
@@ -259,9 +269,56 @@ static long now_ns(void)
 }
 
 /*
- * SIGALRM, SIGUSR1 (a producer failed) and the signals that end a run are
- * blocked in every thread and taken here with sigwait(), so sampling and
- * clean-up run as ordinary code rather than in a signal handler.
+ * 0, or the error of a failed write to stdout or stderr.  SIGPIPE is
+ * blocked, so a reader that went away shows here as EPIPE; errno must be 0
+ * before the printing checked.
+ */
+static int std_output_error(void)
+{
+	int err = errno;
+	sigset_t pending;
+
+	if (fflush(stdout))
+		err = errno;
+	else if (!ferror(stdout) && !ferror(stderr))
+		return 0;
+	/*
+	 * errno may be a later call's by now; the SIGPIPE an EPIPE raised
+	 * stays pending (blocked) whatever ran since.
+	 */
+	if (!sigpending(&pending) && sigismember(&pending, SIGPIPE))
+		return EPIPE;
+	return err ? err : EIO;
+}
+
+/*
+ * How a run ends when its output cannot be written: a reader that went
+ * away ends it like the SIGPIPE it would have raised, quietly and with
+ * 128 + SIGPIPE; any other error is said on stderr.  Returns the exit
+ * status.
+ */
+static int std_output_failed(int err)
+{
+	if (err == EPIPE)
+		return 128 + SIGPIPE;
+	fprintf(stderr, "failed to write standard output: %s\n", strerror(err));
+	return 1;
+}
+
+/* a signal that ends the run: said, but not for a reader that went away */
+static int stopped_by(int sig)
+{
+	if (sig != SIGPIPE)
+		fprintf(stderr, "interrupted by %s: cleaning up\n", strsignal(sig));
+	return 128 + sig;
+}
+
+/*
+ * SIGALRM, SIGUSR1 (a producer failed) and the signals that end a run
+ * (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE) are blocked in every thread
+ * and taken here with sigwait(), so sampling and clean-up run as ordinary
+ * code rather than in a signal handler.  A failed write of an Iter line
+ * ends the run too: *out_err is its errno.
  */
 static struct bench_res *sample_slot(int repeat, int k)
 {
@@ -271,7 +328,7 @@ static struct bench_res *sample_slot(int repeat, int k)
 }
 
 static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *stop_sig,
-			int repeat)
+			int *out_err, int repeat)
 {
 	struct itimerval timer = {
 		.it_interval = { .tv_sec = 1 },
@@ -320,9 +377,13 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 		last = now;
 		if (bench->needs & BENCH_NEEDS_MEMCG)
 			run_mem_sample(res);
+		errno = 0;
 		if (!env.quiet && bench->report_progress)
 			bench->report_progress(repeat * total + iter, res, res->delta_ns);
 		iter++;
+		*out_err = std_output_error();
+		if (*out_err)
+			break;
 	}
 	timer = (struct itimerval){};
 	setitimer(ITIMER_REAL, &timer, NULL);
@@ -385,14 +446,56 @@ static void print_two_level(const struct bench_metric *m)
 	       tl.within_sd, m->unit, tl.within_cv * 100.0);
 }
 
-/* after the samples: what is printed and written about them */
-static int report(const struct bench *bench)
+/*
+ * A run whose measured samples count no operation at all measured
+ * nothing: fail it rather than print a Summary of zeros.  With --repeat,
+ * each repeat must count something: one repeat of zeros would pull the
+ * mean of the repeat means down and look like a real figure.
+ */
+static int check_counted(const struct bench *bench)
+{
+	int i, r, res_cnt = run.repeat_len;
+	const struct bench_res *res;
+	long total;
+
+	if (bench->counted_by == BENCH_COUNTED_BY_NONE)
+		return 0;
+	for (r = 0; r < run.repeat_cnt; r++) {
+		res = run_measured(&run) + r * run.repeat_len;
+		for (i = 0, total = 0; i < res_cnt; i++)
+			total += res[i].hits;
+		if (!total)
+			break;
+	}
+	if (r == run.repeat_cnt)
+		return 0;
+	if (run.repeat_cnt > 1)
+		fprintf(stderr, "repeat %d/%d: ", r + 1, run.repeat_cnt);
+	if (bench->counted_by == BENCH_COUNTED_BY_BPF)
+		fprintf(stderr, "%s measured nothing: its BPF program saw none of the producers' triggers in %d measured sample%s (likely causes: the program does not recognise the producer threads, e.g. ids taken in another pid namespace; the tracepoint never fires for them, e.g. a seccomp filter denies the syscall; or the program was detached)\n",
+			bench->name, res_cnt, res_cnt == 1 ? "" : "s");
+	else
+		fprintf(stderr, "%s measured nothing: the producers counted no operation in %d measured sample%s (likely cause: the producer threads never ran)\n",
+			bench->name, res_cnt, res_cnt == 1 ? "" : "s");
+	return -ENODATA;
+}
+
+/*
+ * After the samples: what is printed about them, and the JSON document,
+ * rendered while the benchmark is still set up (*json_text).  *out_err is
+ * the errno of a failed write to stdout or stderr.
+ */
+static int report(const struct bench *bench, char **json_text, int *out_err)
 {
 	int err;
 
+	err = check_counted(bench);
+	if (err)
+		return err;
 	/* the peak must be read while the run's cgroup still exists */
 	if (bench->needs & BENCH_NEEDS_MEMCG)
 		run_mem_read_peak(&run);
+	errno = 0;
 	if (run.repeat_cnt == 1) {
 		err = bench->report_final(run_measured(&run), run_measured_cnt(&run));
 		if (err)
@@ -419,23 +522,23 @@ static int report(const struct bench *bench)
 	run_check_noise(&run);
 	if (env.per_producer)
 		per_producer_report(&run);
-	if (env.json_path)
-		return results_write_json(env.json_path, &run);
+	*out_err = std_output_error();
+	if (env.json_path && !*out_err) {
+		*json_text = results_render(&run);
+		if (!*json_text)
+			return -ENOMEM;
+	}
 	return 0;
-}
-
-static int exit_status(int err, int sig)
-{
-	if (sig)
-		return 128 + sig;
-	return err ? 1 : 0;
 }
 
 int runner_run(const struct bench *bench)
 {
+	int err, sig, out_err = 0, status = 0, r;
 	struct timespec zero = {};
 	bool setup_called = false;
-	int err, sig = 0, r;
+	struct sigaction old_hup;
+	char *json_text = NULL;
+	const char *test_mode;
 	sigset_t sigs;
 
 	run.bench = bench;
@@ -454,8 +557,17 @@ int runner_run(const struct bench *bench)
 	err = validate_affinity();
 	if (!err && env.json_path)
 		err = results_precheck(env.json_path);
-	if (!err)
-		err = alloc_state();
+	if (err)
+		goto out_free;
+	/* stdout carries the JSON document alone: the rest goes to stderr */
+	if (env.json_path && output_file_is_stdout(env.json_path)) {
+		stdout = stderr;
+	} else if (output_file_check("-")) {
+		fprintf(stderr, "failed to write standard output: %s\n", strerror(EBADF));
+		err = -EBADF;
+		goto out_free;
+	}
+	err = alloc_state();
 	if (!err)
 		err = collect_metrics(bench);
 	if (err)
@@ -467,6 +579,11 @@ int runner_run(const struct bench *bench)
 	sigaddset(&sigs, SIGUSR1);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
+	/* under nohup, a hang-up is not the end of the run */
+	if (!sigaction(SIGHUP, NULL, &old_hup) && old_hup.sa_handler != SIG_IGN)
+		sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, SIGQUIT);
+	sigaddset(&sigs, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	state.sampler = pthread_self();
 
@@ -480,8 +597,12 @@ int runner_run(const struct bench *bench)
 	if (err)
 		goto out_release;
 
+	errno = 0;
 	if (!env.quiet)
 		printf("Setting up benchmark '%s'...\n", bench->name);
+	out_err = std_output_error();
+	if (out_err)
+		goto out_release;
 	setup_called = true;
 	if (bench->setup) {
 		err = bench->setup();
@@ -489,43 +610,71 @@ int runner_run(const struct bench *bench)
 			goto out_teardown;
 	}
 
-	/* a Ctrl-C during set-up is pending now: honour it before starting */
+	/* a signal during set-up is pending now: honour it before starting */
 	sig = sigtimedwait(&sigs, NULL, &zero);
-	if (sig == SIGINT || sig == SIGTERM)
-		goto out_signal;
-	sig = 0;
+	if (sig > 0 && sig != SIGALRM && sig != SIGUSR1) {
+		status = stopped_by(sig);
+		goto out_teardown;
+	}
+
+	/* test mode: tests of loading and clean-up skip the sampling */
+	test_mode = getenv("BENCH_TEST_EXIT_AFTER_SETUP");
+	if (test_mode && !strcmp(test_mode, "1")) {
+		fprintf(stderr, "exiting after set-up (BENCH_TEST_EXIT_AFTER_SETUP=1): nothing measured\n");
+		goto out_teardown;
+	}
 
 	err = start_threads(bench);
 	if (err)
 		goto out_teardown;
+	errno = 0;
 	if (!env.quiet)
 		printf("Benchmark '%s' started.\n", bench->name);
+	out_err = std_output_error();
+	if (out_err)
+		goto out_teardown;
 
+	sig = 0;
 	for (r = 0; r < env.repeat_cnt; r++) {
 		if (r) {
+			errno = 0;
 			err = start_repeat(bench, r);
-			if (err)
+			out_err = out_err ? out_err : std_output_error();
+			if (err || out_err)
 				goto out_teardown;
 		}
-		err = run_sampling(bench, &sigs, &sig, r);
-		if (err)
+		err = run_sampling(bench, &sigs, &sig, &out_err, r);
+		if (err || out_err)
 			goto out_teardown;
-		if (sig)
-			goto out_signal;
+		if (sig) {
+			status = stopped_by(sig);
+			goto out_teardown;
+		}
 	}
 	run.res_cnt = (env.warmup_sec + env.duration_sec) * env.repeat_cnt;
-	err = report(bench);
-	goto out_teardown;
+	err = report(bench, &json_text, &out_err);
 
-out_signal:
-	fprintf(stderr, "interrupted by %s: cleaning up\n", strsignal(sig));
 out_teardown:
 	if (setup_called && bench->teardown)
 		bench->teardown();
 out_release:
 	release_needs();
+	/* written after teardown: a FIFO waiting for its reader holds nothing else */
+	if (!err && !out_err && !status && json_text) {
+		err = results_write(env.json_path, json_text);
+		if (err == -EINTR) {
+			/* a signal ended the wait for a FIFO's reader */
+			sig = sigtimedwait(&sigs, NULL, &zero);
+			status = sig > 0 ? 128 + sig : 1;
+		}
+	}
 out_free:
+	free(json_text);
 	free_state();
+	if (status)
+		return status;
+	if (out_err)
+		return std_output_failed(out_err);
 	/* producers may still be spinning: exit() from main ends them */
-	return exit_status(err, sig);
+	return err ? 1 : 0;
 }

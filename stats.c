@@ -267,3 +267,19 @@ double jain_index(const double *x, int n)
 		return 1.0;
 	return sum * sum / (n * sq);
 }
+
+double welch_diff_ci95(const struct stats *a, const struct stats *b)
+{
+	double va, vb, se2, df;
+
+	if (a->n < 2 || b->n < 2)
+		return NAN;
+	va = a->stddev * a->stddev / a->n;
+	vb = b->stddev * b->stddev / b->n;
+	se2 = va + vb;
+	if (se2 == 0.0)
+		return 0.0;
+	/* the same Welch-Satterthwaite degrees of freedom as welch_pvalue() */
+	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+	return t_crit95(df) * sqrt(se2);
+}

@@ -72,6 +72,12 @@ void stats_two_level(const double *values, const int *counts, int nrepeats,
  */
 int repeats_for_power(double sd_a, double sd_b, double delta, double alpha, double power, int max);
 
+/*
+ * Half-width of the 95% confidence interval of b's mean minus a's (Welch);
+ * NaN when either has fewer than 2 values
+ */
+double welch_diff_ci95(const struct stats *a, const struct stats *b);
+
 /* Jain's fairness index of n non-negative rates: 1 = perfectly fair */
 double jain_index(const double *x, int n);
 

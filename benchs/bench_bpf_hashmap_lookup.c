@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include <sched.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,7 +17,9 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "kernel_env.h"
 #include "benchs/lib_lookup.h"
+#include "producers.h"
 #include "progs/lookup_shared.h"
 #include "bpf_hashmap_lookup.skel.h"
 
@@ -26,6 +27,15 @@ _Static_assert(HASHMAP_LOOKUP_KEY_MAX == LOOKUP_KEY_SIZE_MAX,
 	       "the BPF key buffer must hold the largest key the options allow");
 
 static struct hashmap_lookup_args args = HASHMAP_LOOKUP_ARGS_DEFAULT;
+
+/* where the BPF program runs: fentry on the syscall, or its tracepoint */
+enum hook { HOOK_AUTO, HOOK_FENTRY, HOOK_TP };
+static const char *const hook_names[] = {
+	[HOOK_AUTO] = "auto", [HOOK_FENTRY] = "fentry", [HOOK_TP] = "tracepoint",
+};
+static enum hook hook_wanted = HOOK_AUTO;
+
+#define ARG_HOOK (ARG_NR_LOOPS + 100)
 
 static const struct argp_option opts[] = {
 	{ "key_size", ARG_KEY_SIZE, "BYTES", 0, "Key size in bytes, 1..1024 (default 4)" },
@@ -35,14 +45,26 @@ static const struct argp_option opts[] = {
 	{ "nr_entries", ARG_NR_ENTRIES, "NUM", 0,
 	  "Entries filled and looked up, at most max_entries (default 500)" },
 	{ "nr_loops", ARG_NR_LOOPS, "NUM", 0, "Lookups per timing, 1..8388608 (default 1000000)" },
+	{ "hook", ARG_HOOK, "HOOK", 0,
+	  "Run the lookups on: auto (fentry where the kernel allows it, else the tracepoint; default), fentry or tracepoint" },
 	{},
 };
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	char err[256];
-	int ret;
+	int ret, i;
 
+	if (key == ARG_HOOK) {
+		for (i = 0; i < (int)ARRAY_SIZE(hook_names); i++) {
+			if (!strcmp(arg, hook_names[i])) {
+				hook_wanted = i;
+				return 0;
+			}
+		}
+		fprintf(stderr, "invalid --hook '%s': expected auto, fentry or tracepoint\n", arg);
+		return EINVAL;
+	}
 	ret = hashmap_lookup_parse_opt(&args, key, arg, err, sizeof(err));
 	if (ret == -ENOENT)
 		return ARGP_ERR_UNKNOWN;
@@ -61,8 +83,10 @@ static const struct argp bench_hashmap_lookup_argp = {
 static struct {
 	struct bpf_hashmap_lookup *skel;
 	struct hashmap_lookup_cpu *cpus;	/* one per possible CPU */
+	struct bench_producers prod;
 	int nr_cpus;
 	int map_fd;
+	enum hook hook;		/* the one that ran */
 	int measure_calls;
 	/* timings that started before this are warm-up */
 	long window_start_ns;
@@ -92,6 +116,7 @@ static int validate(void)
 
 static void teardown(void)
 {
+	bench_producers_close(&ctx.prod);
 	bpf_hashmap_lookup__destroy(ctx.skel);
 	ctx.skel = NULL;
 	if (ctx.map_fd >= 0)
@@ -158,10 +183,80 @@ static int init_cpu_state(void)
 	return 0;
 }
 
+/* "fentry/__x64_sys_getpgid", say: the section name without libbpf's '?' */
+static const char *prog_target(const struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);
+
+	return sec[0] == '?' ? sec + 1 : sec;
+}
+
+/*
+ * Open, load and attach the skeleton with the program of one hook; on
+ * failure, msg says what failed and the caller tears down.
+ */
+static int load_and_attach(enum hook hook, char *msg, size_t msg_sz)
+{
+	struct bpf_program *prog;
+	int err;
+
+	ctx.skel = bpf_hashmap_lookup__open();
+	if (!ctx.skel) {
+		err = -errno;
+		snprintf(msg, msg_sz, "failed to open bpf-hashmap-lookup skeleton: %s",
+			 strerror(-err));
+		return err;
+	}
+	ctx.skel->rodata->key_size = args.key_size;
+	ctx.skel->rodata->nr_entries = args.nr_entries;
+	ctx.skel->rodata->nr_passes = args.nr_loops / args.nr_entries;
+	ctx.skel->rodata->nr_rest = args.nr_loops % args.nr_entries;
+	ctx.skel->rodata->nr_loops = args.nr_loops;
+	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
+				      ctx.skel->maps.bench_producers,
+				      ctx.skel->maps.bench_prod_counters, env.producer_cnt,
+				      msg, msg_sz);
+	if (err)
+		return err;
+	prog = hook == HOOK_FENTRY ? ctx.skel->progs.hashmap_fentry : ctx.skel->progs.hashmap_lookup;
+	err = bpf_program__set_autoload(prog, true);
+	if (err) {
+		snprintf(msg, msg_sz, "failed to select %s: %s", prog_target(prog), strerror(-err));
+		return err;
+	}
+	err = bpf_map__reuse_fd(ctx.skel->maps.hashmap, ctx.map_fd);
+	if (err) {
+		snprintf(msg, msg_sz, "failed to hand the hash map to libbpf: %s", strerror(-err));
+		return err;
+	}
+	err = bpf_hashmap_lookup__load(ctx.skel);
+	if (err) {
+		snprintf(msg, msg_sz, "failed to load bpf-hashmap-lookup's BPF program on %s: %s",
+			 prog_target(prog), strerror(-err));
+		return err;
+	}
+	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
+				   ctx.skel->maps.bench_prod_counters, msg, msg_sz);
+	if (err)
+		return err;
+	err = init_cpu_state();
+	if (err) {
+		snprintf(msg, msg_sz, "failed to initialise per-CPU key buffers: %s", strerror(-err));
+		return err;
+	}
+	err = bpf_hashmap_lookup__attach(ctx.skel);
+	if (err) {
+		snprintf(msg, msg_sz, "failed to attach bpf-hashmap-lookup to %s: %s",
+			 prog_target(prog), strerror(-err));
+		return err;
+	}
+	ctx.hook = hook;
+	return 0;
+}
+
 static int setup(void)
 {
-	char msg[256];
-	struct stat ns;
+	char msg[320], fentry_msg[320];
 	int err;
 
 	ctx.nr_cpus = libbpf_num_possible_cpus();
@@ -172,46 +267,59 @@ static int setup(void)
 	ctx.cpus = calloc(ctx.nr_cpus, sizeof(*ctx.cpus));
 	if (!ctx.cpus)
 		return bench_failed(-ENOMEM, "allocate per-CPU state");
-	if (stat("/proc/self/ns/pid", &ns))
-		return bench_failed(-errno, "stat /proc/self/ns/pid");
-
-	ctx.skel = bpf_hashmap_lookup__open();
-	if (!ctx.skel)
-		return bench_failed(-errno, "open bpf-hashmap-lookup skeleton");
-	ctx.skel->rodata->key_size = args.key_size;
-	ctx.skel->rodata->nr_entries = args.nr_entries;
-	ctx.skel->rodata->nr_passes = args.nr_loops / args.nr_entries;
-	ctx.skel->rodata->nr_rest = args.nr_loops % args.nr_entries;
-	ctx.skel->rodata->pidns_dev = ns.st_dev;
-	ctx.skel->rodata->pidns_ino = ns.st_ino;
-	ctx.skel->rodata->bench_tgid = getpid();
-
+	/* the map outlives a failed first attempt: fill it once */
 	err = create_and_fill_map(msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "%s\n", msg);
 		return err;
 	}
-	err = bpf_map__reuse_fd(ctx.skel->maps.hashmap, ctx.map_fd);
-	if (err)
-		return bench_failed(err, "hand the hash map to libbpf");
+
+	if (hook_wanted != HOOK_TP) {
+		/* libbpf's multi-line account of a refused fentry is ours to summarise */
+		libbpf_mute(true);
+		err = load_and_attach(HOOK_FENTRY, fentry_msg, sizeof(fentry_msg));
+		libbpf_mute(false);
+		if (err && hook_wanted == HOOK_FENTRY) {
+			fprintf(stderr, "%s\n", fentry_msg);
+			return err;
+		}
+		if (err) {
+			bench_producers_close(&ctx.prod);
+			bpf_hashmap_lookup__destroy(ctx.skel);
+			ctx.skel = NULL;
+		}
+	}
+	if (!ctx.skel) {
+		err = load_and_attach(HOOK_TP, msg, sizeof(msg));
+		if (err) {
+			fprintf(stderr, "%s\n", msg);
+			return err;
+		}
+	}
+	/*
+	 * One line, even with -q: what runs around the timed lookups differs
+	 * between hooks, so a reader comparing numbers must know which ran.
+	 */
+	if (ctx.hook == HOOK_FENTRY)
+		fprintf(stderr, "hook: %s\n", prog_target(ctx.skel->progs.hashmap_fentry));
+	else if (hook_wanted == HOOK_AUTO)
+		fprintf(stderr, "hook: %s (fentry unavailable: %s)\n",
+			prog_target(ctx.skel->progs.hashmap_lookup), fentry_msg);
+	else
+		fprintf(stderr, "hook: %s (--hook tracepoint)\n",
+			prog_target(ctx.skel->progs.hashmap_lookup));
+	/* the skeleton holds its own reference to the map */
 	close(ctx.map_fd);
 	ctx.map_fd = -1;
-
-	err = bpf_hashmap_lookup__load(ctx.skel);
-	if (err)
-		return bench_failed(err, "load bpf-hashmap-lookup's BPF program");
-	err = init_cpu_state();
-	if (err)
-		return bench_failed(err, "initialise per-CPU key buffers");
-	err = bpf_hashmap_lookup__attach(ctx.skel);
-	if (err)
-		return bench_failed(err, "attach bpf-hashmap-lookup to sys_enter_getpgid");
 	ctx.window_start_ns = now_ns();
 	return 0;
 }
 
 static void *producer(void *input)
 {
+	/* only registered threads are timed */
+	if (bench_producer_register(&ctx.prod, (long)input))
+		return NULL;
 	/* the runner creates producers already pinned: no stray first timing */
 	for (;;)
 		syscall(__NR_getpgid, 0);
@@ -220,6 +328,8 @@ static void *producer(void *input)
 
 static int measure(struct bench_res *res)
 {
+	/* lookups done, so that a run whose program saw nothing fails */
+	bench_producers_collect(&ctx.prod, res);
 	/* the runner calls us once per second; warm-up is the first warmup_sec */
 	if (++ctx.measure_calls == env.warmup_sec)
 		ctx.window_start_ns = now_ns();
@@ -314,6 +424,8 @@ static void describe_opts(struct bench_opts_out *out)
 	bench_opt_int(out, "max_entries", args.max_entries);
 	bench_opt_int(out, "nr_entries", args.nr_entries);
 	bench_opt_int(out, "nr_loops", args.nr_loops);
+	/* the hook that ran: runs on different hooks are different configurations */
+	bench_opt_str(out, "hook", hook_names[ctx.hook]);
 }
 
 const struct bench bench_bpf_hashmap_lookup = {
@@ -330,4 +442,5 @@ const struct bench bench_bpf_hashmap_lookup = {
 	.report_final = report_final,
 	.teardown = teardown,
 	.describe_opts = describe_opts,
+	.counted_by = BENCH_COUNTED_BY_BPF,
 };

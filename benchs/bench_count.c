@@ -73,6 +73,7 @@ const struct bench bench_count_global = {
 	.report_progress = hits_drops_report_progress,
 	.report_final = hits_drops_report_final,
 	.metrics = hits_drops_metrics,
+	.counted_by = BENCH_COUNTED_BY_USER,
 };
 
 const struct bench bench_count_local = {
@@ -84,4 +85,5 @@ const struct bench bench_count_local = {
 	.report_progress = hits_drops_report_progress,
 	.report_final = hits_drops_report_final,
 	.metrics = hits_drops_metrics,
+	.counted_by = BENCH_COUNTED_BY_USER,
 };

@@ -13,13 +13,13 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <pthread.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "producers.h"
 #include "htab_mem_bench.skel.h"
 #include "progs/htab_mem_bench.h"
 
@@ -50,30 +50,13 @@ static struct {
 
 static struct {
 	struct htab_mem_bench *skel;
-	/*
-	 * Producer registration.  --repeat tears the BPF object down and
-	 * loads a new one under running producers, so a producer never uses
-	 * the object itself: it records its thread id and, under reg_lock,
-	 * registers it only while an object is loaded; setup() registers
-	 * every recorded producer in the new object.  reg_lock is taken once
-	 * per producer and per setup/teardown, never while measuring.
-	 */
-	pthread_mutex_t reg_lock;
-	bool loaded;		/* under reg_lock: tid_map_fd is valid */
-	int tid_map_fd;
-	__u32 tids[BENCH_MAX_THREADS];	/* under reg_lock: 0 until started */
-	/* set by teardown: a producer failing after it is not an error */
-	bool stopping;
-	struct htab_mem_prod_stats *stats;	/* mmap()ed prod_stats map */
+	/* identity and counters; producers use only its map fd, never skel */
+	struct bench_producers prod;
 	/* one barrier per producer pair (add_del_on_diff_cpu) */
 	pthread_barrier_t *pairs;
-	/* cumulative counters at the previous sample */
-	__u64 *prev_ops;
-	__u64 prev_update_fails;
-	__u64 prev_delete_fails;
-} ctx = {
-	.reg_lock = PTHREAD_MUTEX_INITIALIZER,
-};
+	/* failures (all producers, cumulative) at the previous sample */
+	__u64 prev_fails;
+} ctx;
 
 enum {
 	ARG_USE_CASE = 3000,
@@ -161,33 +144,17 @@ static struct bpf_program *use_case_prog(struct htab_mem_bench *skel)
 }
 
 /*
- * Undo what reaches outside the process: the program and its maps.
- * Memory the sampler or producers may still be using (the counters'
- * mapping, prev_ops, the pair barriers) is left to process exit.
+ * Undo what reaches outside the process: program, maps, cgroup, tracefs.
+ * Called from the main thread only (producers never end the run), so the
+ * sampler is not reading the counters' mapping while it goes.
  */
 static void htab_mem_teardown(void)
 {
-	__atomic_store_n(&ctx.stopping, true, __ATOMIC_RELAXED);
-	pthread_mutex_lock(&ctx.reg_lock);
-	ctx.loaded = false;
+	bench_producers_close(&ctx.prod);
 	/* detaches and unloads the program; the maps go with their last user */
 	htab_mem_bench__destroy(ctx.skel);
 	ctx.skel = NULL;
-	pthread_mutex_unlock(&ctx.reg_lock);
-}
-
-/* under reg_lock: the producers already running (a repeat's fresh object) */
-static int register_started_producers(void)
-{
-	__u32 i;
-
-	for (i = 0; i < (__u32)env.producer_cnt; i++) {
-		if (!ctx.tids[i])
-			continue;
-		if (bpf_map_update_elem(ctx.tid_map_fd, &ctx.tids[i], &i, BPF_ANY))
-			return bench_failed(-errno, "register producer %u", i);
-	}
-	return 0;
+	/* the pair barriers stay: producers may be blocked in them */
 }
 
 static int htab_mem_setup(void)
@@ -195,24 +162,21 @@ static int htab_mem_setup(void)
 	int i, err, ncpus, nprod = env.producer_cnt;
 	struct bpf_map *htab;
 	__u32 max_entries;
+	char msg[320];
 	__u32 flags;
 
 	/* again for each --repeat: the new object's counters start at 0 */
-	if (!ctx.prev_ops)
-		ctx.prev_ops = calloc(nprod, sizeof(*ctx.prev_ops));
-	if (!ctx.prev_ops)
-		return bench_failed(-ENOMEM, "allocate counters");
-	memset(ctx.prev_ops, 0, nprod * sizeof(*ctx.prev_ops));
-	ctx.prev_update_fails = ctx.prev_delete_fails = 0;
-	/* only this thread reads the previous object's counters */
-	if (ctx.stats)
-		munmap(ctx.stats, (size_t)nprod * sizeof(*ctx.stats));
-	ctx.stats = NULL;
-	__atomic_store_n(&ctx.stopping, false, __ATOMIC_RELAXED);
-
+	ctx.prev_fails = 0;
 	ctx.skel = htab_mem_bench__open();
 	if (!ctx.skel)
 		return bench_failed(-errno, "open the htab-mem BPF object");
+	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
+				      ctx.skel->maps.bench_producers,
+				      ctx.skel->maps.bench_prod_counters, nprod, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "htab-mem: %s\n", msg);
+		return err;
+	}
 
 	ncpus = libbpf_num_possible_cpus();
 	if (ncpus < 0)
@@ -239,34 +203,21 @@ static int htab_mem_setup(void)
 	if (!err)
 		err = bpf_map__set_map_flags(htab, flags);
 	if (!err)
-		err = bpf_map__set_max_entries(ctx.skel->maps.producer_of_tid, nprod);
-	if (!err)
-		err = bpf_map__set_max_entries(ctx.skel->maps.prod_stats, nprod);
-	if (!err)
 		err = bpf_program__set_autoload(use_case_prog(ctx.skel), true);
 	if (err)
 		return bench_failed(err, "configure the htab-mem maps");
-	ctx.skel->rodata->bench_tgid = getpid();
 
 	err = htab_mem_bench__load(ctx.skel);
 	if (err)
 		return bench_failed(err, "load the htab-mem BPF program");
-	pthread_mutex_lock(&ctx.reg_lock);
-	ctx.tid_map_fd = bpf_map__fd(ctx.skel->maps.producer_of_tid);
-	ctx.loaded = true;
-	err = register_started_producers();
-	pthread_mutex_unlock(&ctx.reg_lock);
-	if (err)
+	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
+				   ctx.skel->maps.bench_prod_counters, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "htab-mem: %s\n", msg);
 		return err;
-
-	ctx.stats = mmap(NULL, (size_t)nprod * sizeof(*ctx.stats), PROT_READ, MAP_SHARED,
-			 bpf_map__fd(ctx.skel->maps.prod_stats), 0);
-	if (ctx.stats == MAP_FAILED) {
-		ctx.stats = NULL;
-		return bench_failed(-errno, "map the producer counters");
 	}
 
-	/* producers wait on these: made once, never remade */
+	/* made once: running producers wait on them across --repeat's set-ups */
 	if (args.use_case->paired && !ctx.pairs) {
 		ctx.pairs = calloc(nprod / 2, sizeof(*ctx.pairs));
 		if (!ctx.pairs)
@@ -278,6 +229,7 @@ static int htab_mem_setup(void)
 		}
 	}
 
+	/* tracefs is the runner's (BENCH_NEEDS_TRACEFS), in our own mount namespace */
 	err = htab_mem_bench__attach(ctx.skel);
 	if (err)
 		return bench_failed(err, "attach the htab-mem BPF program");
@@ -292,23 +244,15 @@ static inline void trigger(void)
 static void *htab_mem_producer(void *arg)
 {
 	long idx = (long)arg;
-	__u32 tid = (__u32)syscall(SYS_gettid), val = (__u32)idx;
 	pthread_barrier_t *pair;
-	int err = 0;
 
-	/* the program finds our slice (and role) by our thread id */
-	pthread_mutex_lock(&ctx.reg_lock);
-	ctx.tids[idx] = tid;
-	if (ctx.loaded && bpf_map_update_elem(ctx.tid_map_fd, &tid, &val, BPF_ANY))
-		err = -errno;
-	pthread_mutex_unlock(&ctx.reg_lock);
-	if (err) {
-		/* the run is being torn down (Ctrl-C right at the start) */
-		if (!__atomic_load_n(&ctx.stopping, __ATOMIC_RELAXED))
-			bench_producer_fail(err, "failed to register producer %ld: %s", idx,
-					    strerror(-err));
+	/*
+	 * The program finds our slice (and role) by our thread id.  A
+	 * failure is reported by the sampler; our pair partner then waits
+	 * forever, which is harmless: the run is ending.
+	 */
+	if (bench_producer_register(&ctx.prod, idx))
 		return NULL;
-	}
 
 	if (!args.use_case->paired) {
 		for (;;)
@@ -338,22 +282,13 @@ static void *htab_mem_producer(void *arg)
 
 static int htab_mem_measure(struct bench_res *res)
 {
-	__u64 ops, upd = 0, del = 0;
-	int i;
+	__u64 errs[BENCH_PROD_NR_ERRS], fails;
 
-	res->hits = 0;
-	for (i = 0; i < env.producer_cnt; i++) {
-		ops = __atomic_load_n(&ctx.stats[i].ops, __ATOMIC_RELAXED);
-		upd += __atomic_load_n(&ctx.stats[i].update_fails, __ATOMIC_RELAXED);
-		del += __atomic_load_n(&ctx.stats[i].delete_fails, __ATOMIC_RELAXED);
-		res->prod_hits[i] = (long)(ops - ctx.prev_ops[i]);
-		res->hits += res->prod_hits[i];
-		ctx.prev_ops[i] = ops;
-	}
-	res->has_prod_hits = true;
-	res->fails = (long)(upd - ctx.prev_update_fails + del - ctx.prev_delete_fails);
-	ctx.prev_update_fails = upd;
-	ctx.prev_delete_fails = del;
+	bench_producers_collect(&ctx.prod, res);
+	bench_producers_errs(&ctx.prod, errs);
+	fails = errs[HTAB_MEM_UPDATE_FAILS] + errs[HTAB_MEM_DELETE_FAILS];
+	res->fails = (long)(fails - ctx.prev_fails);
+	ctx.prev_fails = fails;
 	return 0;
 }
 
@@ -387,10 +322,9 @@ static void htab_mem_report_progress(int iter, struct bench_res *res, long delta
 
 static int htab_mem_report_final(struct bench_res res[], int res_cnt)
 {
+	__u64 errs[BENCH_PROD_NR_ERRS], upd, del;
 	long long peak = bench_peak_mem_bytes();
-	__u64 upd = 0, del = 0;
 	struct stats op, mem;
-	int i;
 
 	metric_stats(&htab_mem_metrics[0], res, res_cnt, &op);
 	metric_stats(&bench_memory_metric, res, res_cnt, &mem);
@@ -409,10 +343,9 @@ static int htab_mem_report_final(struct bench_res res[], int res_cnt)
 	 * say so next to the Summary rather than inside it, which keeps
 	 * upstream's format.  Counted over the whole run, warm-up included.
 	 */
-	for (i = 0; i < env.producer_cnt; i++) {
-		upd += __atomic_load_n(&ctx.stats[i].update_fails, __ATOMIC_RELAXED);
-		del += __atomic_load_n(&ctx.stats[i].delete_fails, __ATOMIC_RELAXED);
-	}
+	bench_producers_errs(&ctx.prod, errs);
+	upd = errs[HTAB_MEM_UPDATE_FAILS];
+	del = errs[HTAB_MEM_DELETE_FAILS];
 	if (upd || del)
 		printf("Failures: %llu map updates and %llu map deletes failed (per-prod-op counts them as done)\n",
 		       (unsigned long long)upd, (unsigned long long)del);
@@ -444,4 +377,5 @@ const struct bench bench_htab_mem = {
 	/* per-producer rates in the unit of per-prod-op */
 	.prod_rate_unit = "k/s",
 	.prod_rate_scale = 1e3,
+	.counted_by = BENCH_COUNTED_BY_BPF,
 };

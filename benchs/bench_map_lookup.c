@@ -6,18 +6,15 @@
  * gets per-producer rates, not just a total.
  */
 #define _GNU_SOURCE
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "producers.h"
 #include "progs/lookup_shared.h"
 #include "map_lookup.skel.h"
-
-_Static_assert(MAP_LOOKUP_MAX_PRODUCERS >= BENCH_MAX_THREADS,
-	       "every producer the runner may start needs its own counter");
 
 enum lookup_type {
 	LOOKUP_HASH,
@@ -31,13 +28,14 @@ enum lookup_type {
 static struct {
 	struct map_lookup *skel;
 	struct bpf_link *link;
-	int producers_fd;
+	struct bench_producers prod;
 } ctx;
 
 static void teardown(void)
 {
 	bpf_link__destroy(ctx.link);
 	ctx.link = NULL;
+	bench_producers_close(&ctx.prod);
 	map_lookup__destroy(ctx.skel);
 	ctx.skel = NULL;
 }
@@ -105,17 +103,20 @@ static int fill_map(enum lookup_type t)
 
 static int setup(enum lookup_type type, const char *name)
 {
-	struct stat ns;
+	char msg[320];
 	int err, t;
 
-	if (stat("/proc/self/ns/pid", &ns))
-		return bench_failed(-errno, "stat /proc/self/ns/pid");
 	ctx.skel = map_lookup__open();
 	if (!ctx.skel)
 		return bench_failed(-errno, "open %s skeleton", name);
-	ctx.skel->rodata->pidns_dev = ns.st_dev;
-	ctx.skel->rodata->pidns_ino = ns.st_ino;
-	ctx.skel->rodata->bench_tgid = getpid();
+	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
+				      ctx.skel->maps.bench_producers,
+				      ctx.skel->maps.bench_prod_counters, env.producer_cnt,
+				      msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "%s: %s\n", name, msg);
+		return err;
+	}
 	/* only the measured map type's program and map exist in the kernel */
 	for (t = 0; t < LOOKUP_TYPE_CNT; t++) {
 		bpf_program__set_autoload(type_prog(t), t == (int)type);
@@ -124,7 +125,12 @@ static int setup(enum lookup_type type, const char *name)
 	err = map_lookup__load(ctx.skel);
 	if (err)
 		return bench_failed(err, "load %s's BPF program", name);
-	ctx.producers_fd = bpf_map__fd(ctx.skel->maps.producers);
+	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
+				   ctx.skel->maps.bench_prod_counters, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "%s: %s\n", name, msg);
+		return err;
+	}
 	err = fill_map(type);
 	if (err)
 		return bench_failed(err, "fill %s's map", name);
@@ -136,14 +142,9 @@ static int setup(enum lookup_type type, const char *name)
 
 static void *producer(void *input)
 {
-	__u32 idx = (long)input, tid = gettid();
-
 	/* the BPF side credits lookups to the producer by thread id */
-	if (bpf_map_update_elem(ctx.producers_fd, &tid, &idx, BPF_ANY)) {
-		bench_producer_fail(-errno, "failed to register producer #%u with the BPF program: %s",
-				    idx, strerror(errno));
+	if (bench_producer_register(&ctx.prod, (long)input))
 		return NULL;
-	}
 	for (;;)
 		syscall(__NR_getpgid, 0);
 	return NULL;
@@ -151,24 +152,16 @@ static void *producer(void *input)
 
 static int measure(struct bench_res *res)
 {
-	__u64 misses;
-	long v;
-	int i;
+	__u64 errs[BENCH_PROD_NR_ERRS];
 
-	misses = __atomic_load_n(&ctx.skel->bss->misses, __ATOMIC_RELAXED);
+	bench_producers_collect(&ctx.prod, res);
+	bench_producers_errs(&ctx.prod, errs);
 	/* every key looked up was filled in: a miss means a broken benchmark */
-	if (misses) {
+	if (errs[MAP_LOOKUP_MISSES]) {
 		fprintf(stderr, "%llu lookups missed: every looked-up key should exist, the results are invalid\n",
-			(unsigned long long)misses);
+			(unsigned long long)errs[MAP_LOOKUP_MISSES]);
 		return -EIO;
 	}
-	res->hits = 0;
-	for (i = 0; i < env.producer_cnt; i++) {
-		v = atomic_swap((long *)&ctx.skel->bss->prod_hits[i].hits, 0);
-		res->prod_hits[i] = v;
-		res->hits += v;
-	}
-	res->has_prod_hits = true;
 	return 0;
 }
 
@@ -189,6 +182,7 @@ const struct bench sym = {						\
 	.report_final = hits_drops_report_final,			\
 	.teardown = teardown,						\
 	.metrics = hits_drops_metrics,					\
+	.counted_by = BENCH_COUNTED_BY_BPF,				\
 }
 
 LOOKUP_BENCH(bench_hash_lookup, "hash-lookup", LOOKUP_HASH,

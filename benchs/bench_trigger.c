@@ -44,4 +44,5 @@ const struct bench bench_trig_base = {
 	.report_progress = hits_drops_report_progress,
 	.report_final = hits_drops_report_final,
 	.metrics = hits_drops_metrics,
+	.counted_by = BENCH_COUNTED_BY_USER,
 };

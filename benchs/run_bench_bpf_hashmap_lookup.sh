@@ -16,7 +16,7 @@ lookup() {	# lookup <label> <bpf-hashmap-lookup options...>
 	shift
 	out=$(run_bench -q bpf-hashmap-lookup "$@") || { bench_failed "$label" $?; return; }
 	# -q prints "cpuNN rate" per CPU, or the bare rate when pinned (-a)
-	printf '%-40s %s M/s\n' "$label" "$(paste -sd, - <<<"$out" | sed 's/,/, /g')"
+	emit printf '%-40s %s M/s\n' "$label" "$(paste -sd, - <<<"$out" | sed 's/,/, /g')"
 }
 
 header "bpf-hashmap-lookup: key size (500 of 1000 entries filled)"

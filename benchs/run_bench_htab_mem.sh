@@ -16,6 +16,10 @@
 #
 #   | name                | loop (k/s) | average memory (MiB) | peak memory (MiB) |
 #
+# --json-dir DIR  keep every run's result file, DIR/FLAVOUR-USE_CASE.json
+#              (FLAVOUR: prealloc, bpf-ma), so the table in a mail and the
+#              pictures (bench plot) come from the same runs
+#
 # --repeat N   run each configuration's measured phase N times, each on a
 #              fresh map (bench --repeat); the line then gives the mean of
 #              the repeat means ± the spread between repeats, and the
@@ -26,24 +30,40 @@
 set -uo pipefail
 
 MARKDOWN=0
+KEEP_DIR=""
 REPEAT=1
+JSON_DIR=""
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--markdown) MARKDOWN=1 ;;
+	--markdown)
+		MARKDOWN=1
+		shift
+		;;
 	--repeat)
 		if [ $# -lt 2 ] || ! [[ "$2" =~ ^[0-9]+$ ]] || [ "$2" -lt 1 ] || [ "$2" -gt 1000 ]; then
 			echo "run_bench_htab_mem.sh: invalid --repeat '${2:-}': expected an integer in 1..1000" >&2
 			exit 2
 		fi
 		REPEAT=$2
-		shift
+		shift 2
+		;;
+	--json-dir)
+		if [ $# -lt 2 ] || [ -z "$2" ]; then
+			echo "run_bench_htab_mem.sh: --json-dir needs a directory" >&2
+			exit 2
+		fi
+		# before run_common.sh changes into the source tree
+		case "$2" in
+		/*) KEEP_DIR=$2 ;;
+		*) KEEP_DIR=$PWD/$2 ;;
+		esac
+		shift 2
 		;;
 	*)
-		echo "run_bench_htab_mem.sh: unknown option '$1' (accepted: --markdown, --repeat N)" >&2
+		echo "run_bench_htab_mem.sh: unknown option '$1' (accepted: --markdown, --json-dir DIR, --repeat N)" >&2
 		exit 2
 		;;
 	esac
-	shift
 done
 REPEAT_ARGS=()
 [ "$REPEAT" -gt 1 ] && REPEAT_ARGS=(--repeat "$REPEAT")
@@ -53,6 +73,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/run_common.sh"
 
 if [ "$MARKDOWN" -eq 1 ]; then
 	command -v jq >/dev/null || { echo "run_bench_htab_mem.sh: --markdown needs jq" >&2; exit 1; }
+fi
+if [ -n "$KEEP_DIR" ]; then
+	if ! mkdir -p "$KEEP_DIR" || [ ! -w "$KEEP_DIR" ]; then
+		echo "run_bench_htab_mem.sh: invalid --json-dir '$KEEP_DIR': cannot write there" >&2
+		exit 2
+	fi
+	JSON_DIR=$KEEP_DIR
+elif [ "$MARKDOWN" -eq 1 ]; then
 	JSON_DIR=$(mktemp -d "${TMPDIR:-/tmp}/htab-mem.XXXXXX")
 	trap 'rm -rf "$JSON_DIR"' EXIT
 fi
@@ -73,7 +101,7 @@ htab_mem_line() {
 		fails=$(grep -c '^Failures:' <<<"$out")
 		[ "$fails" -gt 0 ] && fails=", FAILED map operations in $fails repeats" || fails=""
 		s=$(grep "^Repeat $REPEAT/$REPEAT: Summary:" <<<"$out")
-		printf '%-*s per-prod-op: %s, avg mem: %s, peak mem: %s%s\n' "$NAME_WIDTH" "$name" \
+		emit printf '%-*s per-prod-op: %s, avg mem: %s, peak mem: %s%s\n' "$NAME_WIDTH" "$name" \
 			"$(repeats_field "$out" per_prod_op || echo '?')" \
 			"$(repeats_field "$out" memory || echo '?')" \
 			"$(field "$s" 'peak memory usage' || echo '?')" \
@@ -81,13 +109,13 @@ htab_mem_line() {
 		return
 	fi
 	if ! s=$(summary_line "$out"); then
-		printf '%-*s no Summary line in the output\n' "$NAME_WIDTH" "$name"
+		emit printf '%-*s no Summary line in the output\n' "$NAME_WIDTH" "$name"
 		BENCH_FAILURES=$((BENCH_FAILURES + 1))
 		return
 	fi
 	# a failing allocator must not look fast: carry the bench's warning
 	fails=$(grep '^Failures:' <<<"$out" | sed -E 's/^Failures: ([0-9]+) map updates and ([0-9]+) map deletes.*/, FAILED updates: \1, deletes: \2/')
-	printf '%-*s per-prod-op: %s, avg mem: %s, peak mem: %s%s\n' "$NAME_WIDTH" "$name" \
+	emit printf '%-*s per-prod-op: %s, avg mem: %s, peak mem: %s%s\n' "$NAME_WIDTH" "$name" \
 		"$(field "$s" per-prod-op || echo '?')" \
 		"$(field "$s" 'memory usage' || echo '?')" \
 		"$(field "$s" 'peak memory usage' || echo '?')" \
@@ -105,8 +133,8 @@ markdown_row() {
 }
 
 markdown_header() {
-	echo "| name                | loop (k/s) | average memory (MiB) | peak memory (MiB) |"
-	echo "| --                  | --         | --                   | --                |"
+	emit echo "| name                | loop (k/s) | average memory (MiB) | peak memory (MiB) |"
+	emit echo "| --                  | --         | --                   | --                |"
 }
 
 htab_mem_flavour() {
@@ -115,22 +143,29 @@ htab_mem_flavour() {
 	shift
 	[ "$MARKDOWN" -eq 1 ] && markdown_header
 	for name in $USE_CASES; do
+		# a failed run must not leave the last run's file looking like its own
+		[ -n "$JSON_DIR" ] && rm -f "$JSON_DIR/$flavour-$name.json"
+		[ -n "$KEEP_DIR" ] && json=(--json "$JSON_DIR/$flavour-$name.json")
 		if [ "$MARKDOWN" -eq 1 ]; then
 			# the run's warnings go under the table, not between its rows
 			json=(--json "$JSON_DIR/$flavour-$name.json")
 			out=$(run_bench "${REPEAT_ARGS[@]}" "${json[@]}" htab-mem --use-case "$name" -p "$PRODUCERS" "$@" \
 				2>"$JSON_DIR/$flavour-$name.err")
 		else
-			out=$(run_bench "${REPEAT_ARGS[@]}" htab-mem --use-case "$name" -p "$PRODUCERS" "$@")
+			out=$(run_bench "${REPEAT_ARGS[@]}" "${json[@]}" htab-mem --use-case "$name" -p "$PRODUCERS" "$@")
 		fi
 		status=$?
+		if [ "$MARKDOWN" -eq 1 ]; then
+			[ "$status" -ne 0 ] && cat "$JSON_DIR/$flavour-$name.err" >&2
+			rm -f "$JSON_DIR/$flavour-$name.err"
+		fi
 		if [ "$status" -ne 0 ]; then
-			[ "$MARKDOWN" -eq 1 ] && cat "$JSON_DIR/$flavour-$name.err" >&2
 			bench_failed "$name" "$status"
 			continue
 		fi
 		if [ "$MARKDOWN" -eq 1 ]; then
-			markdown_row "$name" "$JSON_DIR/$flavour-$name.json"
+			markdown_row "$name" "$JSON_DIR/$flavour-$name.json" ||
+				bench_failed "$name" "$? from jq"
 		else
 			htab_mem_line "$name" "$out"
 		fi
@@ -143,14 +178,14 @@ htab_mem_flavour() {
 				"$JSON_DIR/$flavour-$name.json")
 			[ -z "$w" ] || warnings+="$w"$'\n'
 		done
-		[ -z "$warnings" ] || printf '\n%s' "$warnings"
+		[ -z "$warnings" ] || emit printf '\n%s' "$warnings"
 	fi
 }
 
 if [ "$MARKDOWN" -eq 1 ]; then
-	printf '(1) preallocated\nOPTS=--preallocated\n\n'
+	emit printf '(1) preallocated\nOPTS=--preallocated\n\n'
 	htab_mem_flavour prealloc --preallocated
-	printf '\n(2) bpf memory allocator\nOPTS=\n\n'
+	emit printf '\n(2) bpf memory allocator\nOPTS=\n\n'
 	htab_mem_flavour bpf-ma
 else
 	header "preallocated"

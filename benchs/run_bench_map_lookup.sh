@@ -17,7 +17,7 @@ for bench in hash-lookup array-lookup percpu-hash-lookup percpu-array-lookup lru
 		continue
 	fi
 	hits=$(field "$s" hits)
-	printf '%-*s %s (drops %s)\n' "$NAME_WIDTH" "$bench" "${hits%% (*}" "$(field "$s" drops)"
+	emit printf '%-*s %s (drops %s)\n' "$NAME_WIDTH" "$bench" "${hits%% (*}" "$(field "$s" drops)"
 done
 
 finish

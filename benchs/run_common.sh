@@ -27,6 +27,10 @@
 #                            their own formatter
 #   bench_failed NAME STATUS print "NAME<pad> FAILED (exit STATUS)" and remember
 #                            it; finish returns non-zero afterwards
+#   emit CMD ARGS...         run CMD (printf, echo) that writes to stdout; a
+#                            failed write (a full disk, /dev/full) ends the
+#                            script with status 1, saying so: a table cut
+#                            short never exits 0
 #   finish                   the script's exit status: 1 if any bench failed
 
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -45,11 +49,16 @@ run_bench() {
 	"${cmd[@]}" "$@"
 }
 
+emit() {
+	"$@" && return 0
+	echo "$(basename "$0"): failed to write standard output: the results are incomplete" >&2
+	exit 1
+}
+
 header() {
 	local title=$1
 
-	printf '\n%s\n' "$title"
-	printf '%*s\n' "${#title}" '' | tr ' ' '='
+	emit printf '\n%s\n%s\n' "$title" "$(printf '%*s' "${#title}" '' | tr ' ' '=')"
 }
 
 default_producers() {
@@ -101,15 +110,15 @@ summarize() {
 	local name=$1 s
 
 	if ! s=$(summary_line "$2"); then
-		printf '%-*s no Summary line in the output\n' "$NAME_WIDTH" "$name"
+		emit printf '%-*s no Summary line in the output\n' "$NAME_WIDTH" "$name"
 		BENCH_FAILURES=$((BENCH_FAILURES + 1))
 		return 1
 	fi
-	printf '%-*s %s\n' "$NAME_WIDTH" "$name" "${s#Summary: }"
+	emit printf '%-*s %s\n' "$NAME_WIDTH" "$name" "${s#Summary: }"
 }
 
 bench_failed() {
-	printf '%-*s FAILED (exit %s)\n' "$NAME_WIDTH" "$1" "$2"
+	emit printf '%-*s FAILED (exit %s)\n' "$NAME_WIDTH" "$1" "$2"
 	BENCH_FAILURES=$((BENCH_FAILURES + 1))
 }
 

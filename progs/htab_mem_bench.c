@@ -4,20 +4,18 @@
  * producers' getpgid() syscalls.  Only the chosen use case's program is
  * loaded (SEC("?...")), and userspace sizes the maps before load.
  *
- * A producer is identified by its thread id, not by the CPU it runs on:
- * keying by CPU would make two unpinned producers that share a CPU share
- * a slice of the map, and would make add_del_on_diff_cpu's roles depend
- * on where the scheduler put each thread.
+ * A producer is identified by its thread id (bench_producer.h), not by the
+ * CPU it runs on: keying by CPU would make two unpinned producers that
+ * share a CPU share a slice of the map, and would make add_del_on_diff_cpu's
+ * roles depend on where the scheduler put each thread.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 
+#include "bench_producer.h"
 #include "htab_mem_bench.h"
 
 char _license[] SEC("license") = "GPL";
-
-/* set before load: only this process's threads are producers */
-const volatile __u32 bench_tgid;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -26,23 +24,6 @@ struct {
 	__uint(max_entries, 8192);		/* max(8192, 64 x possible CPUs) */
 	__uint(map_flags, BPF_F_NO_PREALLOC);	/* cleared by --preallocated */
 } htab SEC(".maps");
-
-/* producer thread id -> producer index, filled by each producer thread */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__type(key, __u32);
-	__type(value, __u32);
-	__uint(max_entries, 1);			/* the producer count */
-} producer_of_tid SEC(".maps");
-
-/* per-producer counters, mmap()ed by userspace */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, struct htab_mem_prod_stats);
-	__uint(max_entries, 1);			/* the producer count */
-	__uint(map_flags, BPF_F_MMAPABLE);
-} prod_stats SEC(".maps");
 
 /* the largest value allowed; the map reads value_size bytes of it */
 char zero_value[4096];
@@ -73,49 +54,34 @@ static long delete_one(__u32 i, void *data)
 	return 0;
 }
 
-/* the calling producer's index and counters, or NULL for other threads */
-static struct htab_mem_prod_stats *this_producer(__u32 *idx)
-{
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id, *p;
-
-	if ((__u32)(id >> 32) != bench_tgid)
-		return NULL;
-	p = bpf_map_lookup_elem(&producer_of_tid, &tid);
-	if (!p)
-		return NULL;
-	*idx = *p;
-	return bpf_map_lookup_elem(&prod_stats, idx);
-}
-
-static void add_slice(struct htab_mem_prod_stats *st, __u32 base, __u64 flags)
+static void add_slice(struct bench_prod_counter *st, __u32 base, __u64 flags)
 {
 	struct slice_ctx c = { .base = base, .flags = flags };
 
 	bpf_loop(HTAB_MEM_OPS_PER_TRIGGER, update_one, &c, 0);
-	st->update_fails += c.fails;
+	st->errs[HTAB_MEM_UPDATE_FAILS] += c.fails;
 }
 
-static void del_slice(struct htab_mem_prod_stats *st, __u32 base)
+static void del_slice(struct bench_prod_counter *st, __u32 base)
 {
 	struct slice_ctx c = { .base = base };
 
 	bpf_loop(HTAB_MEM_OPS_PER_TRIGGER, delete_one, &c, 0);
-	st->delete_fails += c.fails;
+	st->errs[HTAB_MEM_DELETE_FAILS] += c.fails;
 }
 
 /* each producer overwrites the 64 elements of its own slice */
 SEC("?tp/syscalls/sys_enter_getpgid")
 int htab_mem_overwrite(void *ctx)
 {
-	struct htab_mem_prod_stats *st;
+	struct bench_prod_counter *st;
 	__u32 idx;
 
-	st = this_producer(&idx);
+	st = bench_this_producer(&idx);
 	if (!st)
 		return 0;
 	add_slice(st, idx * HTAB_MEM_OPS_PER_TRIGGER, BPF_ANY);
-	st->ops++;
+	st->hits++;
 	return 0;
 }
 
@@ -127,15 +93,15 @@ int htab_mem_overwrite(void *ctx)
 SEC("?tp/syscalls/sys_enter_getpgid")
 int htab_mem_batch_add_batch_del(void *ctx)
 {
-	struct htab_mem_prod_stats *st;
+	struct bench_prod_counter *st;
 	__u32 idx;
 
-	st = this_producer(&idx);
+	st = bench_this_producer(&idx);
 	if (!st)
 		return 0;
 	add_slice(st, idx * HTAB_MEM_OPS_PER_TRIGGER, BPF_NOEXIST);
 	del_slice(st, idx * HTAB_MEM_OPS_PER_TRIGGER);
-	st->ops += 2;
+	st->hits += 2;
 	return 0;
 }
 
@@ -147,10 +113,10 @@ int htab_mem_batch_add_batch_del(void *ctx)
 SEC("?tp/syscalls/sys_enter_getpgid")
 int htab_mem_add_del_on_diff_cpu(void *ctx)
 {
-	struct htab_mem_prod_stats *st;
+	struct bench_prod_counter *st;
 	__u32 idx, base;
 
-	st = this_producer(&idx);
+	st = bench_this_producer(&idx);
 	if (!st)
 		return 0;
 	base = (idx / 2) * HTAB_MEM_OPS_PER_TRIGGER;
@@ -158,7 +124,7 @@ int htab_mem_add_del_on_diff_cpu(void *ctx)
 		del_slice(st, base);
 	else
 		add_slice(st, base, BPF_NOEXIST);
-	st->ops++;
+	st->hits++;
 	return 0;
 }
 
@@ -166,12 +132,12 @@ int htab_mem_add_del_on_diff_cpu(void *ctx)
 SEC("?tp/syscalls/sys_enter_getpgid")
 int htab_mem_no_op(void *ctx)
 {
-	struct htab_mem_prod_stats *st;
+	struct bench_prod_counter *st;
 	__u32 idx;
 
-	st = this_producer(&idx);
+	st = bench_this_producer(&idx);
 	if (!st)
 		return 0;
-	st->ops++;
+	st->hits++;
 	return 0;
 }

@@ -7,15 +7,10 @@
 #define HTAB_MEM_OPS_PER_TRIGGER 64
 
 /*
- * One producer's counters.  Only that producer's thread writes them and
- * userspace only reads them, so the program needs no atomics; the padding
- * keeps producers on different cache lines.
+ * A producer's counters are bench_prod_counter (bench_producer.h): hits
+ * are operations done (64 map updates or deletes = 1 op), and errs are:
  */
-struct htab_mem_prod_stats {
-	__u64 ops;		/* operations done: 64 map updates or deletes = 1 op */
-	__u64 update_fails;	/* bpf_map_update_elem() that returned an error */
-	__u64 delete_fails;	/* bpf_map_delete_elem() that returned an error */
-	__u64 pad[13];
-};
+#define HTAB_MEM_UPDATE_FAILS	0	/* bpf_map_update_elem() that returned an error */
+#define HTAB_MEM_DELETE_FAILS	1	/* bpf_map_delete_elem() that returned an error */
 
 #endif /* __HTAB_MEM_BENCH_H */

@@ -38,15 +38,7 @@ struct hashmap_lookup_cpu {
 #define MAP_LOOKUP_ENTRIES	1024
 /* half full: a realistic load, and an LRU map never needs to evict */
 #define MAP_LOOKUP_FILL		512
-/* producers the BPF side can tell apart (the runner's thread limit) */
-#define MAP_LOOKUP_MAX_PRODUCERS 1024
-
-/*
- * One per producer, each on its own 128-byte line (a cache line plus the
- * adjacent one prefetchers pull in), so producers do not slow each other.
- */
-struct prod_counter {
-	__u64 hits;
-} __attribute__((aligned(128)));
+/* the bench_prod_counter error counter of the lookup microbenchmarks */
+#define MAP_LOOKUP_MISSES	0	/* lookups that found nothing: must stay 0 */
 
 #endif /* __LOOKUP_SHARED_H */

@@ -8,14 +8,10 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 
+#include "bench_producer.h"
 #include "lookup_shared.h"
 
 char _license[] SEC("license") = "GPL";
-
-/* our process, as seen from our pid namespace */
-const volatile __u64 pidns_dev;
-const volatile __u64 pidns_ino;
-const volatile __u32 bench_tgid;
 
 #define LOOKUP_MAP(name, map_type)				\
 struct {							\
@@ -31,39 +27,6 @@ LOOKUP_MAP(pcpu_hash_map, BPF_MAP_TYPE_PERCPU_HASH);
 LOOKUP_MAP(pcpu_array_map, BPF_MAP_TYPE_PERCPU_ARRAY);
 LOOKUP_MAP(lru_hash_map, BPF_MAP_TYPE_LRU_HASH);
 
-/* producer thread id (in our pid namespace) -> producer index */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAP_LOOKUP_MAX_PRODUCERS);
-	__type(key, __u32);
-	__type(value, __u32);
-} producers SEC(".maps");
-
-struct prod_counter prod_hits[MAP_LOOKUP_MAX_PRODUCERS];
-__u64 misses;
-
-/* index of the producer thread running us, or -1 if it is not one */
-static __always_inline __u32 producer_index(void)
-{
-	struct bpf_pidns_info ns = {};
-	__u32 *idx;
-
-	if (bpf_get_ns_current_pid_tgid(pidns_dev, pidns_ino, &ns, sizeof(ns)) ||
-	    ns.tgid != bench_tgid)
-		return -1;
-	idx = bpf_map_lookup_elem(&producers, &ns.pid);
-	return idx ? *idx : -1;
-}
-
-static __always_inline void account(__u32 idx, __u32 missed)
-{
-	if (idx >= MAP_LOOKUP_MAX_PRODUCERS)
-		return;
-	__sync_fetch_and_add(&prod_hits[idx].hits, MAP_LOOKUP_PER_TRIGGER - missed);
-	if (missed)
-		__sync_fetch_and_add(&misses, missed);
-}
-
 /*
  * Unrolled, so every lookup names the map directly and the verifier can
  * inline it (the reference's point): a loop with a helper callback would
@@ -73,9 +36,11 @@ static __always_inline void account(__u32 idx, __u32 missed)
 SEC("?tp/syscalls/sys_enter_getpgid")					\
 int prog(void *ctx)							\
 {									\
-	__u32 idx = producer_index(), missed = 0, key, i;		\
+	struct bench_prod_counter *c;					\
+	__u32 idx, missed = 0, key, i;					\
 									\
-	if (idx >= MAP_LOOKUP_MAX_PRODUCERS)				\
+	c = bench_this_producer(&idx);					\
+	if (!c)								\
 		return 0;						\
 	_Pragma("clang loop unroll(full)")				\
 	for (i = 0; i < MAP_LOOKUP_PER_TRIGGER; i++) {			\
@@ -85,7 +50,9 @@ int prog(void *ctx)							\
 		/* count now: deferring keeps 64 results on the stack */ \
 		asm volatile("" : "+r"(missed));			\
 	}								\
-	account(idx, missed);						\
+	/* only this producer's thread writes its counters */		\
+	c->hits += MAP_LOOKUP_PER_TRIGGER - missed;			\
+	c->errs[MAP_LOOKUP_MISSES] += missed;				\
 	return 0;							\
 }
 

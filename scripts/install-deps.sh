@@ -16,6 +16,9 @@ PACKAGES=(
 	libjansson-dev		# JSON results
 	perl jq shellcheck	# prove (TAP), JSON checks and script lint in tests
 	valgrind		# memcheck tests: without it they would only skip
+	gnuplot-nox		# bench plot draws with it (svg, pngcairo, dumb)
+	libxml2-utils		# xmllint: the plot tests parse the SVGs
+	git			# the version (git describe) and the build test
 )
 
 mode=install

@@ -8,7 +8,8 @@
 source "$(dirname "$0")/lib.sh"
 require_bpf
 
-PROG='hashmap_lookup'
+PROG='hashmap_lookup|hashmap_fentry'
+HOOK_LINE='^hook: (fentry/[a-z0-9_]*sys_getpgid|tp/syscalls/sys_enter_getpgid \((fentry unavailable: .+|--hook tracepoint)\))$'
 CPU_LINE='^cpu([0-9]{2,}): lookup ([0-9]+\.[0-9]{3})M ± ([0-9]+\.[0-9]{3})M events/sec \(approximated from ([0-9]+) samples of ~([0-9]+)ms\)$'
 QUIET_LINE='^cpu([0-9]{2,}) ([0-9]+\.[0-9]{3})$'
 BARE_LINE='^([0-9]+\.[0-9]{3})$'
@@ -29,16 +30,24 @@ lines_ok() {
 				      END { exit bad || NR == 0 }')
 }
 
-# ok_run <desc> <file> <bench args...>: the run succeeds and says nothing on stderr
+# hook_clean <stderr file>: exactly one well-formed hook line, and
+# nothing else but noise warnings
+hook_clean() {
+	[ "$(grep -c '^hook: ' "$1")" -eq 1 ] && grep -Eq "$HOOK_LINE" "$1" &&
+		stderr_clean <(grep -v '^hook: ' "$1")
+}
+
+# ok_run <desc> <file> <bench args...>: the run succeeds and says nothing
+# on stderr but which hook it ran on
 ok_run() {
 	local desc=$1 out=$2 rc=0
 
 	shift 2
 	run_bench "$out" "$@" || rc=$?
 	# stderr too: sanitizer reports and libbpf warnings land there
-	[ "$rc" -eq 0 ] && stderr_clean "$out.err"
-	ok $? "$desc: exit status 0, nothing on stderr but noise warnings"
-	if [ "$rc" -ne 0 ] || ! stderr_clean "$out.err"; then
+	[ "$rc" -eq 0 ] && hook_clean "$out.err"
+	ok $? "$desc: exit status 0, one hook line and nothing else on stderr but noise warnings"
+	if [ "$rc" -ne 0 ] || ! hook_clean "$out.err"; then
 		diag "rc $rc, stderr: $(head -c 1000 "$out.err")"
 	fi
 }
@@ -104,6 +113,63 @@ check_hits "map_flags 0x41 (no prealloc, zero seed)" --map_flags 0x41 --nr_loops
 
 ok "$(eventually nothing_loaded; echo $?)" "nothing left loaded after the runs"
 
+# --- the hook: fentry where the kernel allows it, else the tracepoint ---
+# The forced tracepoint works everywhere; forced fentry either works or
+# fails in one line; auto must then pick what the forced runs showed.
+out=$TEST_TMP/hook_tp
+ok_run "--hook tracepoint" "$out" -w0 -d1 --json "$out.json" bpf-hashmap-lookup --hook tracepoint \
+	--nr_loops 20000
+like "$out.err" '^hook: tp/syscalls/sys_enter_getpgid \(--hook tracepoint\)$' \
+	"--hook tracepoint: the hook line names the tracepoint"
+ok "$(jq -e '.options.benchmark.hook == "tracepoint"' "$out.json" >/dev/null; echo $?)" \
+	"--hook tracepoint: JSON options.benchmark.hook is \"tracepoint\""
+
+out=$TEST_TMP/hook_fentry
+rc=0
+run_bench "$out" -w0 -d1 --json "$out.json" bpf-hashmap-lookup --hook fentry --nr_loops 20000 || rc=$?
+if [ "$rc" -eq 0 ]; then
+	FENTRY=works
+	hook_clean "$out.err" && grep -Eq '^hook: fentry/[a-z0-9_]*sys_getpgid$' "$out.err" &&
+		jq -e '.options.benchmark.hook == "fentry"' "$out.json" >/dev/null
+	ok $? "--hook fentry runs here: hook line and JSON say fentry"
+else
+	FENTRY=refused
+	[ "$(wc -l < "$out.err")" -eq 1 ] && grep -q 'fentry/[a-z0-9_]*sys_getpgid' "$out.err" &&
+		[ ! -e "$out.json" ] && eventually nothing_loaded
+	ok $? "--hook fentry refused here (rc $rc): one line naming fentry, no JSON, nothing loaded"
+	FENTRY_WHY=$(cat "$out.err")
+fi
+diag "fentry $FENTRY here: $(cat "$out.err")"
+
+out=$TEST_TMP/hook_auto
+ok_run "--hook auto" "$out" -w0 -d1 --json "$out.json" bpf-hashmap-lookup --nr_loops 20000
+if [ "$FENTRY" = works ]; then
+	grep -Eq '^hook: fentry/' "$out.err" &&
+		jq -e '.options.benchmark.hook == "fentry"' "$out.json" >/dev/null
+	ok $? "auto: fentry, as the forced run showed it works (line and JSON)"
+else
+	grep -qxF "hook: tp/syscalls/sys_enter_getpgid (fentry unavailable: $FENTRY_WHY)" "$out.err" &&
+		jq -e '.options.benchmark.hook == "tracepoint"' "$out.json" >/dev/null
+	ok $? "auto: the tracepoint, saying why fentry is unavailable (line and JSON)"
+fi
+diag "$(grep '^hook: ' "$out.err")"
+
+# compare refuses runs on different hooks unless forced
+jq '.options.benchmark.hook = "fentry"' "$TEST_TMP/hook_tp.json" > "$TEST_TMP/hook_other.json"
+rc=0
+"$BENCH" compare "$TEST_TMP/hook_tp.json" "$TEST_TMP/hook_other.json" \
+	>"$TEST_TMP/cmp" 2>"$TEST_TMP/cmp.err" || rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l < "$TEST_TMP/cmp.err")" -eq 1 ] &&
+	grep -q 'refusing to compare runs with different options: hook "tracepoint" vs "fentry"' \
+		"$TEST_TMP/cmp.err"
+ok $? "compare: runs on different hooks refused (rc $rc), naming the hook"
+diag "$(cat "$TEST_TMP/cmp.err")"
+rc=0
+"$BENCH" compare --force "$TEST_TMP/hook_tp.json" "$TEST_TMP/hook_other.json" \
+	>"$TEST_TMP/cmp" 2>"$TEST_TMP/cmp.err" || rc=$?
+[ "$rc" -eq 0 ] && grep -q '^warning: options differ: hook "tracepoint" vs "fentry"' "$TEST_TMP/cmp"
+ok $? "compare --force: compares (rc $rc), with a warning naming the hook"
+
 # --- bad input: one line naming the value, non-zero exit, nothing loaded ---
 refuse() {	# refuse <text stderr must contain> <bench args...>
 	local want=$1 rc=0
@@ -136,6 +202,8 @@ refuse "--nr_entries 500 is more than --max_entries 100" bpf-hashmap-lookup --ma
 refuse "at most 256" bpf-hashmap-lookup --key_size 1 --nr_entries 300
 refuse "no consumers" -c 1 bpf-hashmap-lookup
 refuse "does not apply" hash-lookup --key_size 8
+refuse "invalid --hook 'kprobe': expected auto, fentry or tracepoint" bpf-hashmap-lookup --hook kprobe
+refuse "does not apply" hash-lookup --hook fentry
 
 # --- Ctrl-C mid-run cleans up ---
 out=$TEST_TMP/sigint
@@ -149,7 +217,7 @@ sleep 0.3
 kill -INT "$pid"
 rc=0
 wait "$pid" || rc=$?
-ok "$([ "$rc" -eq 130 ]; echo $?)" "SIGINT: exit status 130 (got $rc)"
+is "$rc" 130 "SIGINT: exit status 130"
 gone=1
 for _ in $(seq 20); do
 	if nothing_loaded; then

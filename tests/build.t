@@ -1,49 +1,108 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The build: out of tree, incremental, VMLINUX_H, and one actionable line
-# when a tool is missing.
+# The build: out of tree, incremental (an object rebuilds when something
+# it includes changed, and only then), a version that follows git,
+# VMLINUX_H, and one actionable line when a tool is missing.
+#
+# It builds a copy of the tree in its own git repository, so touching
+# files and committing leave the real tree alone.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+COPY="$TEST_TMP/src"
 OUT="$TEST_TMP/out"
 BIN="$TEST_TMP/bench"
 
-make -s -C "$SRC" OUTPUT="$OUT" BENCH_BIN="$BIN" >"$TEST_TMP/b1" 2>&1
+command -v git >/dev/null || skip_all "git not installed (scripts/install-deps.sh installs it)"
+git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1 || skip_all "$SRC is not a git checkout"
+
+# the tree as it is, uncommitted changes included, without what is ignored
+mkdir -p "$COPY"
+git -C "$SRC" ls-files -z --cached --others --exclude-standard |
+	(cd "$SRC" && xargs -0 tar -cf - --ignore-failed-read 2>/dev/null) | tar -xf - -C "$COPY"
+gitc() {
+	git -C "$COPY" -c user.name=build.t -c user.email=build.t@localhost "$@"
+}
+gitc init -q && gitc add -A && gitc commit -qm "the tree under test"
+ok $? "a copy of the tree in its own repository"
+
+mk() {	# mk <log> <make args...>: build the copy into $OUT
+	local log=$1
+	shift
+	make -C "$COPY" OUTPUT="$OUT" BENCH_BIN="$BIN" "$@" >"$log" 2>&1
+}
+
+# built <log>: the build steps a make printed, "STEP file" sorted, one a line
+built() {
+	sed -nE 's/^  (CC|BPF|LINK|GEN|GEN-SKEL) +([^ ]+)$/\1 \2/p' "$1" | sort
+}
+
+mk "$TEST_TMP/b1" -s
 ok $? "out-of-tree build succeeds"
 ok "$([ -x "$BIN" ] && [ -f "$OUT/vmlinux.h" ] && ls "$OUT"/*.skel.h >/dev/null; echo $?)" \
 	"the binary, vmlinux.h and the skeletons are where OUTPUT says"
-ok "$(git -C "$SRC" status --porcelain --ignored 2>/dev/null | grep -c "$OUT" )" \
+is "$(git -C "$COPY" status --porcelain --ignored)" "" \
 	"nothing generated in the source tree by an out-of-tree build"
 
-make -C "$SRC" OUTPUT="$OUT" BENCH_BIN="$BIN" >"$TEST_TMP/b2" 2>&1
+mk "$TEST_TMP/b2"
 ok $? "second make succeeds"
 like "$TEST_TMP/b2" "Nothing to be done for 'all'" "second make has nothing to do"
-ok "$(grep -cE '^  (CC|BPF|LINK|GEN)' "$TEST_TMP/b2")" "second make rebuilds nothing"
+is "$(built "$TEST_TMP/b2")" "" "second make rebuilds nothing"
 
-touch "$SRC/progs/htab_mem_bench.c"
-make -C "$SRC" OUTPUT="$OUT" BENCH_BIN="$BIN" >"$TEST_TMP/b3" 2>&1
-like "$TEST_TMP/b3" '^  BPF +htab_mem_bench.bpf.o$' "touching a BPF program rebuilds it"
-n=$(grep -c '^  BPF ' "$TEST_TMP/b3")
-ok $((n != 1)) "and only it ($n BPF objects rebuilt)"
+# one BPF program: it, its skeleton, the objects that include that, the link
+touch "$COPY/progs/map_lookup.c"
+mk "$TEST_TMP/b3"
+want=$({
+	echo "BPF map_lookup.bpf.o"
+	echo "GEN-SKEL map_lookup.skel.h"
+	(cd "$COPY" && grep -l '#include "map_lookup.skel.h"' ./*.c benchs/*.c) |
+		sed -E 's#^(\./)?(.*)\.c$#CC \2.o#'
+	echo "LINK $BIN"
+} | sort)
+is "$(built "$TEST_TMP/b3")" "$want" \
+	"touching progs/map_lookup.c rebuilds it, its skeleton and exactly the objects that include it"
+diag "$(built "$TEST_TMP/b3")"
 
-make -C "$SRC" OUTPUT="$TEST_TMP/out2" BENCH_BIN="$TEST_TMP/bench2" VMLINUX_H="$OUT/vmlinux.h" \
-	>"$TEST_TMP/b5" 2>&1
+# the version: git describe at build time, rebuilt when it changes
+includers=$( (cd "$COPY" && grep -l '#include "bench_version.h"' ./*.c benchs/*.c) |
+	sed -E 's#^(\./)?(.*)\.c$#CC \2.o#')
+version_rebuild="$(printf '%s\n' "GEN bench_version.h" "$includers" "LINK $BIN" | sort)"
+is "$("$BIN" --version)" "bench $(git -C "$COPY" describe --always --dirty --tags)" \
+	"--version is git describe of the tree built"
+
+echo "# a local change" >>"$COPY/README.md"
+mk "$TEST_TMP/b4"
+is "$(built "$TEST_TMP/b4")" "$version_rebuild" \
+	"a dirty tree: the version header and exactly its includers rebuild"
+v=$("$BIN" --version)
+is "$v" "bench $(git -C "$COPY" describe --always --dirty --tags)" "a dirty tree: --version is git describe"
+is "${v##*-}" dirty "a dirty tree: --version says -dirty"
+mk "$TEST_TMP/b5"
+is "$(built "$TEST_TMP/b5")" "" "the unchanged version rebuilds nothing"
+
+gitc commit -qam "a commit"
+mk "$TEST_TMP/b6"
+is "$(built "$TEST_TMP/b6")" "$version_rebuild" "a commit: the version header and its includers rebuild"
+is "$("$BIN" --version)" "bench $(git -C "$COPY" describe --always --dirty --tags)" \
+	"a commit: --version names it"
+
+make -C "$COPY" OUTPUT="$TEST_TMP/out2" BENCH_BIN="$TEST_TMP/bench2" VMLINUX_H="$OUT/vmlinux.h" \
+	>"$TEST_TMP/b7" 2>&1
 ok $? "VMLINUX_H= builds with a given header"
 
 make -C "$SRC" OUTPUT="$TEST_TMP/out3" BENCH_BIN="$TEST_TMP/bench3" CLANG=/nonexistent/clang \
-	>"$TEST_TMP/b6" 2>&1
-ok $(($? == 0)) "a missing clang stops the build"
-like "$TEST_TMP/b6" "/nonexistent/clang not found: run 'scripts/install-deps.sh'" \
+	>"$TEST_TMP/b8" 2>&1
+isnt $? 0 "a missing clang stops the build"
+like "$TEST_TMP/b8" "/nonexistent/clang not found: run 'scripts/install-deps.sh'" \
 	"with one actionable line"
-n=$(grep -v 'ing directory' "$TEST_TMP/b6" | grep -c .)
-ok $((n != 1)) "and no wall of errors ($n lines)"
+is "$(grep -v 'ing directory' "$TEST_TMP/b8" | grep -c .)" 1 "and no wall of errors (lines of output)"
 
 make -C "$SRC" OUTPUT="$TEST_TMP/out4" BENCH_BIN="$TEST_TMP/bench4" VMLINUX_BTF=/nonexistent/btf \
-	>"$TEST_TMP/b7" 2>&1
-ok $(($? == 0)) "a missing BTF stops the build"
-like "$TEST_TMP/b7" "/nonexistent/btf not found" "and names it"
+	>"$TEST_TMP/b9" 2>&1
+isnt $? 0 "a missing BTF stops the build"
+like "$TEST_TMP/b9" "/nonexistent/btf not found" "and names it"
 
-make -s -C "$SRC" OUTPUT="$OUT" BENCH_BIN="$BIN" clean >/dev/null 2>&1
+mk /dev/null -s clean
 ok "$([ ! -e "$OUT" ] && [ ! -e "$BIN" ]; echo $?)" "make clean removes the output and the binary"
 
 done_testing

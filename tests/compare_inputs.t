@@ -31,8 +31,8 @@ refused() {
 		# shellcheck disable=SC2086
 		"$BENCH" compare $opts a.json "$name.json" >"$name.out" 2>"$name.err" || rc=$?
 		lines=$(grep -c . "$name.err")
-		ok $((rc != 2 || lines != 1)) "$name${opts:+ $opts}: exit 2 with one line on stderr (rc $rc, $lines lines)"
-		ok "$(grep -c . "$name.out")" "$name${opts:+ $opts}: nothing on stdout"
+		is "exit $rc, $lines line(s)" "exit 2, 1 line(s)" "$name${opts:+ $opts}: exit 2 with one line on stderr"
+		is "$(grep -c . "$name.out")" 0 "$name${opts:+ $opts}: nothing on stdout"
 	done
 	like "$name.err" "$want" "$name: $(cat "$name.err")"
 }
@@ -62,7 +62,7 @@ NO_FORCE=1 refused missing-metric 'del(.summary.metrics.drops, .samples[].metric
 "$BENCH" compare --force a.json missing-metric.json >mm.out 2>mm.err
 ok $? "a metric missing on one side, --force: exit 0, the others compared"
 like mm.out '^warning: drops only in a\.json$' "a metric missing on one side, --force: named"
-ok "$(grep -c '^drops ' mm.out)" "a metric missing on one side, --force: not in the table"
+is "$(grep -c '^drops ' mm.out)" 0 "a metric missing on one side, --force: not in the table"
 refused v3 '.schema_version = 3' \
 	'^compare: v3\.json: schema_version: schema version 3 is not one this bench reads \(it reads 1\)$'
 refused other '{hello: 1}' \
@@ -74,14 +74,14 @@ refused nosuch '' '^compare: failed to read nosuch\.json: No such file or direct
 # a valid base, the damaged file first: the base side is checked as well
 cp empty.json empty-base.json
 "$BENCH" compare empty-base.json a.json >/dev/null 2>eb.err
-ok $(($? != 2)) "an emptied BASE: exit 2"
+is $? 2 "an emptied BASE: exit 2"
 like eb.err '^compare: empty-base\.json: samples: no measured sample' "an emptied BASE: named"
 
 # two benchmarks: refused unless --force (which is its purpose)
 "$BENCH" compare a.json g.json >bench.out 2>bench.err
-ok $(($? != 2)) "two different benchmarks: exit 2"
+is $? 2 "two different benchmarks: exit 2"
 like bench.err "^compare: g\\.json: benchmark: 'count-global', but a\\.json is 'count-local': refusing to compare different benchmarks \\(--force compares anyway\\)\$" \
 	"two different benchmarks: names the file and the field"
-ok "$(grep -c . bench.out)" "two different benchmarks: nothing on stdout"
+is "$(grep -c . bench.out)" 0 "two different benchmarks: nothing on stdout"
 
 done_testing

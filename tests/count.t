@@ -19,8 +19,8 @@ check_run() {	# check_run <bench> <producers> <extra args...>
 	like "$out" "^Setting up benchmark '$name'\\.\\.\\.\$" "$name -p$p $*: set-up line"
 	like "$out" "^Benchmark '$name' started\\.\$" "$name -p$p $*: started line"
 	iters=$(grep -Ec "$ITER_RE" "$out")
-	ok $((iters != 2)) "$name -p$p $*: 2 Iter lines in the upstream format for -w1 -d1 (got $iters)"
-	ok $(($(grep -c '^Iter' "$out") != iters)) "$name -p$p $*: no malformed Iter line"
+	is "$iters" 2 "$name -p$p $*: 2 Iter lines in the upstream format for -w1 -d1"
+	is "$(grep -c '^Iter' "$out")" "$iters" "$name -p$p $*: no malformed Iter line"
 	like "$out" "^Iter +0 " "$name -p$p $*: iterations count from 0"
 	like "$out" "$SUMMARY_RE" "$name -p$p $*: Summary in the upstream format"
 	hits=$(sed -nE 's/^Summary: hits +([0-9.]+) .*/\1/p' "$out")
@@ -43,7 +43,7 @@ check_run count-local 2 --prod-affinity 0
 
 run_bench "$TEST_TMP/quiet" -q -w0 -d1 count-local
 ok $? "-q: exits 0"
-ok $(($(grep -vc '^Summary:' "$TEST_TMP/quiet") != 0)) "-q: only the Summary is printed"
+is "$(grep -vc '^Summary:' "$TEST_TMP/quiet")" 0 "-q: only the Summary is printed"
 like "$TEST_TMP/quiet" "$SUMMARY_RE" "-q: Summary format"
 
 # Ctrl-C in the middle: a clean, reported exit and no Summary
@@ -53,8 +53,52 @@ sleep 1.5
 kill -INT $pid
 wait $pid
 rc=$?
-ok $((rc != 130)) "SIGINT: exit status 130 (got $rc)"
+is "$rc" 130 "SIGINT: exit status 130"
 like "$TEST_TMP/int.err" "^interrupted by Interrupt: cleaning up\$" "SIGINT: says so"
-ok "$(grep -c '^Summary' "$TEST_TMP/int")" "SIGINT: no Summary from a partial run"
+is "$(grep -c '^Summary' "$TEST_TMP/int")" 0 "SIGINT: no Summary from a partial run"
+
+# every signal that ends a run ends it the same way: 128 + the signal
+declare -A SIGNAME=([HUP]=Hangup [QUIT]=Quit [TERM]=Terminated)
+for sig in HUP QUIT TERM; do
+	timeout -k 5 40 "$BENCH" -w0 -d30 count-local >"$TEST_TMP/sig" 2>"$TEST_TMP/sig.err" &
+	pid=$!
+	sleep 1.5
+	kill -s "$sig" $pid
+	wait $pid
+	rc=$?
+	want=$((128 + $(kill -l "$sig")))
+	ok $((rc != want)) "SIG$sig: exit status $want (got $rc)"
+	like "$TEST_TMP/sig.err" "^interrupted by ${SIGNAME[$sig]}: cleaning up\$" "SIG$sig: says so"
+	ok "$(grep -c '^Summary' "$TEST_TMP/sig")" "SIG$sig: no Summary from a partial run"
+done
+
+# the reader of stdout goes away: exit 141 at once, no hang, no message
+start=$SECONDS
+timeout -k 5 40 "$BENCH" -w0 -d30 count-local 2>"$TEST_TMP/pipe.err" | head -c 10 >/dev/null
+rc=${PIPESTATUS[0]}
+ok $((rc != 141)) "stdout | head -c 10: exit status 141 (got $rc), after $((SECONDS - start)) s of 30"
+assert "stdout | head -c 10: nothing on stderr" stderr_clean "$TEST_TMP/pipe.err"
+timeout -k 5 40 "$BENCH" -w0 -d30 count-local 2>"$TEST_TMP/pipe.err" | sed -n '/^Iter/q'
+rc=${PIPESTATUS[0]}
+ok $((rc != 141)) "stdout | reader gone after the first Iter line: exit status 141 (got $rc)"
+# stderr's reader gone: the warnings at the end meet EPIPE, the run still ends 141
+mkfifo "$TEST_TMP/err.fifo"
+head -c 0 <"$TEST_TMP/err.fifo" &
+timeout -k 5 40 "$BENCH" -w0 -d1 --prod-affinity 0 -p "$(($(nproc) + 1))" count-local \
+	2>"$TEST_TMP/err.fifo" >/dev/null
+rc=$?
+wait
+ok $((rc != 141)) "stderr's reader gone, warnings to print: exit status 141 (got $rc)"
+
+# stdout closed by the caller: refused before the run, not written into
+# whatever file the run opens next
+timeout -k 5 40 "$BENCH" -w0 -d30 count-local >&- 2>"$TEST_TMP/closed.err"
+rc=$?
+ok $((rc != 1)) "stdout closed: exit status 1 (got $rc)"
+like "$TEST_TMP/closed.err" '^failed to write standard output: Bad file descriptor$' "stdout closed: says so"
+timeout -k 5 40 "$BENCH" -w0 -d1 count-local >/dev/full 2>"$TEST_TMP/full.err"
+rc=$?
+ok $((rc != 1)) "stdout on /dev/full: exit status 1 (got $rc)"
+like "$TEST_TMP/full.err" '^failed to write standard output: No space left on device$' "stdout on /dev/full: says so"
 
 done_testing

@@ -16,8 +16,6 @@ fi
 
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-# shellcheck source=benchs/run_common.sh
-source "$(dirname "$0")/../benchs/run_common.sh"
 
 require_bpf
 
@@ -25,36 +23,11 @@ PROGS='htab_mem_[a-z_]*'
 
 USE_CASES="overwrite batch_add_batch_del add_del_on_diff_cpu no_op"
 
-# The memory cgroup we run in, decided like cgroup_helpers.c does: the v2
-# cgroup when it delegates memory to children, else the v1 memory one.
-own_mem_cgroup() {
-	local v2mnt v1mnt path
-
-	# mountinfo: ... mountpoint opts [optional fields] - fstype source superopts
-	v2mnt=$(awk '{ for (i = 7; $i != "-"; i++); } $(i + 1) == "cgroup2" { print $5; exit }' \
-		/proc/self/mountinfo)
-	path=$(awk -F: '$1 == "0" && $2 == "" { print $3 }' /proc/self/cgroup)
-	if [ -n "$v2mnt" ] && grep -qw memory "$v2mnt$path/cgroup.subtree_control" 2>/dev/null; then
-		echo "$v2mnt$path"
-		return
-	fi
-	v1mnt=$(awk '{ for (i = 7; $i != "-"; i++); }
-		$(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)memory(,|$)/ { print $5; exit }' \
-		/proc/self/mountinfo)
-	path=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
-	if [ -n "$v1mnt" ] && [ -e "$v1mnt$path/memory.usage_in_bytes" ]; then
-		echo "${v1mnt}${path%/}"
-	fi
-}
-
 CG_PARENT=$(own_mem_cgroup)
 if [ -z "$CG_PARENT" ]; then
 	diag "no memory cgroup on this machine: memory figures will read n/a"
 fi
 
-tracefs_mounts() {
-	grep -c ' - tracefs ' /proc/self/mountinfo || true
-}
 if [ -n "${HTAB_MEM_T_MNTNS:-}" ]; then
 	# start from "not mounted", so the bench has to mount and unmount it
 	while [ "$(tracefs_mounts)" -gt 0 ] && umount /sys/kernel/tracing 2>/dev/null; do
@@ -65,31 +38,6 @@ else
 fi
 TRACEFS_BEFORE=$(tracefs_mounts)
 diag "tracefs mounts at the start: $TRACEFS_BEFORE"
-
-# watchdog <pid>: a hung run must fail its test, not stall the suite:
-# SIGINT after 60 s (the bench cleans up), SIGKILL 15 s later
-watchdog() {
-	local pid=$1
-
-	(
-		sleep 60
-		kill -INT "$pid" 2>/dev/null && echo "# watchdog: SIGINT to hung run $pid" >&2
-		sleep 15
-		kill -KILL "$pid" 2>/dev/null
-	) </dev/null >/dev/null &
-	WATCHDOG=$!
-}
-
-# reap <pid>: wait for a run under a watchdog; its status
-reap() {
-	local rc
-
-	wait "$1"
-	rc=$?
-	kill "$WATCHDOG" 2>/dev/null
-	wait "$WATCHDOG" 2>/dev/null
-	return $rc
-}
 
 # run_htab <out> <args...>: run the bench, set RUN_PID, return its status
 run_htab() {
@@ -125,7 +73,7 @@ check_clean() {
 }
 
 num() {	# num <summary line> <label>
-	field_num "$1" "$2" || echo "nan"
+	number_after "$1" "$2" || echo "nan"
 }
 
 # awk is the calculator: cmp <a> <op> <b>
@@ -137,16 +85,16 @@ fcmp() {
 check_summary() {
 	local out=$1 name=$2 s op opsd mem memsd peak want iter bad
 
-	if ! s=$(summary_line "$(cat "$out")"); then
+	if ! s=$(last_summary "$out"); then
 		ok 1 "$name: Summary line"
 		diag "$(cat "$out" "$out.err")"
 		return
 	fi
-	op=$(field_num "$s" per-prod-op)
-	opsd=$(field "$s" per-prod-op | awk '{ print $3 }' | tr -d 'k/s')
-	mem=$(field_num "$s" 'memory usage')
-	memsd=$(field "$s" 'memory usage' | awk '{ print $3 }' | tr -d 'MiB')
-	peak=$(field_num "$s" 'peak memory usage')
+	op=$(number_after "$s" per-prod-op)
+	opsd=$(number_after "$s" '±')
+	mem=$(number_after "$s" 'memory usage')
+	memsd=$(number_after "${s#*memory usage}" '±')
+	peak=$(number_after "$s" 'peak memory usage')
 	# reprint the numbers with upstream's printf formats: must be identical
 	want=$(printf 'Summary: per-prod-op %7.2f \u00B1 %7.2fk/s, memory usage %7.2f \u00B1 %7.2fMiB, peak memory usage %7.2fMiB' \
 		"$op" "$opsd" "$mem" "$memsd" "$peak" 2>/dev/null)
@@ -195,7 +143,7 @@ for flavour in preallocated bpf_ma; do
 		[ $rc -eq 0 ] || diag "$(cat "$out.err")"
 		check_summary "$out" "$name"
 		check_clean "$RUN_PID" "$name"
-		s=$(summary_line "$(cat "$out")")
+		s=$(last_summary "$out")
 		PEAK[$name]=$(num "$s" 'peak memory usage')
 		OP[$name]=$(num "$s" per-prod-op)
 	done
@@ -208,30 +156,20 @@ for flavour in bpf_ma preallocated; do
 	out="$TEST_TMP/vs4096.$flavour"
 	run_htab "$out" -w0 -d1 -p2 -a htab-mem --use-case overwrite --value-size 4096 "${opt[@]}"
 	ok $? "overwrite/$flavour --value-size 4096: runs"
-	peak=$(num "$(summary_line "$(cat "$out")")" 'peak memory usage')
+	peak=$(num "$(last_summary "$out")" 'peak memory usage')
 	fcmp "$peak" '>' "${PEAK[overwrite/$flavour]}"
 	ok $? "overwrite/$flavour: value size 4096 peaks higher ($peak MiB) than 8 (${PEAK[overwrite/$flavour]} MiB)"
 	check_clean "$RUN_PID" "overwrite/$flavour --value-size 4096"
 done
 
-# ---- the baseline is the fastest ----
+# ---- the baseline against the real work, for the log: which is faster
+# is a timing, not a pass/fail check ----
 for flavour in preallocated bpf_ma; do
-	fcmp "${OP[no_op/$flavour]}" '>' "${OP[overwrite/$flavour]}"
-	ok $? "$flavour: no_op (${OP[no_op/$flavour]} k/s) is faster than overwrite (${OP[overwrite/$flavour]} k/s)"
+	diag "$flavour: no_op ${OP[no_op/$flavour]} k/s, overwrite ${OP[overwrite/$flavour]} k/s"
 done
 
 # ---- interrupted runs clean up ----
-# wait_iter <out> <pid>: until the run has printed a sample (or died)
-wait_iter() {
-	for _ in $(seq 1 100); do
-		grep -q '^Iter' "$1" && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
-for sig in INT TERM; do
+for sig in INT TERM HUP QUIT; do
 	out="$TEST_TMP/sig$sig"
 	"$BENCH" -w1 -d30 -p2 htab-mem --use-case overwrite >"$out" 2>"$out.err" &
 	pid=$!
@@ -248,11 +186,61 @@ for sig in INT TERM; do
 	kill -s "$sig" "$pid"
 	reap "$pid"
 	rc=$?
-	want=130
-	[ "$sig" = TERM ] && want=143
+	want=$((128 + $(kill -l "$sig")))
 	assert "SIG$sig: exit status $rc (want $want)" [ "$rc" -eq "$want" ]
 	check_clean "$pid" "SIG$sig mid-run"
 done
+
+# ---- the reader of stdout goes away: clean-up, exit 128 + SIGPIPE, quietly ----
+# head -c 10 leaves after "Setting up", during set-up; the sed after the
+# first Iter line, mid-run.  A named FIFO keeps the bench's pid.
+for reader in "head -c 10" "sed -n /^Iter/q"; do
+	out="$TEST_TMP/pipe"
+	rm -f "$out.fifo"
+	mkfifo "$out.fifo"
+	# shellcheck disable=SC2086
+	$reader <"$out.fifo" >"$out" &
+	rpid=$!
+	start=$SECONDS
+	"$BENCH" -w1 -d30 -p2 htab-mem --use-case overwrite >"$out.fifo" 2>"$out.err" &
+	pid=$!
+	watchdog "$pid"
+	reap "$pid"
+	rc=$?
+	wait "$rpid"
+	assert "stdout | $reader: exit status $rc (want 141), after $((SECONDS - start)) s of 30" \
+		[ "$rc" -eq 141 ]
+	assert "stdout | $reader: nothing on stderr" stderr_clean "$out.err"
+	check_clean "$pid" "stdout | $reader"
+	if [ -n "$CG_PARENT" ]; then
+		left=$(find "$CG_PARENT" -maxdepth 1 -name 'bench-htab-mem.*' | wc -l)
+		ok "$left" "stdout | $reader: no bench-htab-mem.* cgroup at all ($left)"
+	fi
+done
+
+# a stdout closed by the caller: refused before anything is set up
+out="$TEST_TMP/closed"
+"$BENCH" -w1 -d30 -p2 htab-mem >&- 2>"$out.err" &
+pid=$!
+watchdog "$pid"
+reap "$pid"
+rc=$?
+assert "stdout closed: exit status $rc (want 1)" [ "$rc" -eq 1 ]
+like "$out.err" '^failed to write standard output: Bad file descriptor$' "stdout closed: says so"
+check_clean "$pid" "stdout closed"
+
+# under nohup a hang-up does not end the run
+out="$TEST_TMP/nohup"
+(trap '' HUP; exec "$BENCH" -w0 -d3 -p2 htab-mem --use-case overwrite) >"$out" 2>"$out.err" &
+pid=$!
+watchdog "$pid"
+wait_iter "$out" "$pid"
+kill -HUP "$pid"
+reap "$pid"
+rc=$?
+assert "SIGHUP ignored by the caller (nohup): the run completes (exit $rc)" [ "$rc" -eq 0 ]
+like "$out" '^Summary: ' "SIGHUP ignored by the caller: Summary printed"
+check_clean "$pid" "SIGHUP under nohup"
 
 # ---- a run killed with SIGKILL leaves its cgroup; the next run removes it ----
 if [ -n "$CG_PARENT" ]; then
@@ -269,7 +257,8 @@ if [ -n "$CG_PARENT" ]; then
 	if [ "$(tracefs_mounts)" -gt "$TRACEFS_BEFORE" ]; then
 		umount /sys/kernel/tracing
 	fi
-	run_htab "$out.next" -w0 -d1 -p2 htab-mem
+	# set-up is where the leftover goes: no need to measure
+	BENCH_TEST_EXIT_AFTER_SETUP=1 run_htab "$out.next" -w0 -d1 -p2 htab-mem
 	ok $? "SIGKILL: the next run succeeds"
 	[ ! -e "$CG_PARENT/bench-htab-mem.$pid" ]
 	ok $? "SIGKILL: the next run removed the dead run's cgroup"
@@ -329,7 +318,7 @@ bad_input "--value-size abc" "value size 'abc'.*1\.\.4096" htab-mem --value-size
 if [ -n "${HTAB_MEM_T_MNTNS:-}" ] && [ "$TRACEFS_BEFORE" -eq 0 ]; then
 	mount -t tracefs tracefs /sys/kernel/tracing
 	TRACEFS_BEFORE=$(tracefs_mounts)
-	run_htab "$TEST_TMP/premounted" -w0 -d1 -p2 htab-mem --use-case no_op
+	BENCH_TEST_EXIT_AFTER_SETUP=1 run_htab "$TEST_TMP/premounted" -w0 -d1 -p2 htab-mem --use-case no_op
 	ok $? "tracefs mounted beforehand: the run succeeds"
 	check_clean "$RUN_PID" "tracefs mounted beforehand (still mounted after)"
 	umount /sys/kernel/tracing

@@ -82,6 +82,79 @@ like() {
 	fi
 }
 
+# Comparisons with a diagnostic: on failure they print what was got and
+# what was expected, so a failed run says why without a rerun.
+
+_tap_got_expected() {	# _tap_got_expected <got> <expected text>
+	diag "     got: '$1'"
+	diag "expected: $2"
+}
+
+# is <got> <expected> <description>: string equality
+is() {
+	local got=$1 want=$2
+	shift 2
+	if [ "$got" = "$want" ]; then
+		ok 0 "$*"
+	else
+		ok 1 "$*"
+		_tap_got_expected "$got" "'$want'"
+	fi
+}
+
+# isnt <got> <unexpected> <description>: anything but <unexpected>
+isnt() {
+	local got=$1 want=$2
+	shift 2
+	if [ "$got" != "$want" ]; then
+		ok 0 "$*"
+	else
+		ok 1 "$*"
+		_tap_got_expected "$got" "anything but '$want'"
+	fi
+}
+
+# cmp_ok <got> <op> <expected> <description>: op is one of test(1)'s
+# integer comparisons (-eq -ne -lt -le -gt -ge; a non-integer operand
+# fails) or a string comparison (== !=)
+cmp_ok() {
+	local got=$1 op=$2 want=$3 res=1
+	shift 3
+	case "$op" in
+	-eq | -ne | -lt | -le | -gt | -ge)
+		if [[ $got =~ ^-?[0-9]+$ && $want =~ ^-?[0-9]+$ ]]; then
+			test "$got" "$op" "$want" && res=0
+		fi
+		;;
+	==)
+		[ "$got" = "$want" ] && res=0
+		;;
+	!=)
+		[ "$got" != "$want" ] && res=0
+		;;
+	*)
+		ok 1 "$*"
+		diag "cmp_ok: unknown operator '$op'"
+		return
+		;;
+	esac
+	ok "$res" "$*"
+	[ "$res" -eq 0 ] || _tap_got_expected "$got" "$op '$want'"
+}
+
+# is_exit <status> <description> <command...>: run the command, its
+# stdout into $TEST_TMP/is_exit.out, its stderr into $TEST_TMP/is_exit.err,
+# and compare its exit status
+is_exit() {
+	local want=$1 desc=$2 rc=0
+	shift 2
+	"$@" >"$TEST_TMP/is_exit.out" 2>"$TEST_TMP/is_exit.err" || rc=$?
+	is "$rc" "$want" "$desc"
+	if [ "$rc" != "$want" ] && [ -s "$TEST_TMP/is_exit.err" ]; then
+		diag "stderr: $(head -c 1000 "$TEST_TMP/is_exit.err")"
+	fi
+}
+
 # Integration tests that load BPF: under CI=true, not being able to is a
 # failure; elsewhere the whole file is skipped with the reason.
 require_bpf() {
@@ -123,4 +196,135 @@ eventually() {
 		[ "$i" -lt 30 ] && sleep 0.1
 	done
 	return 1
+}
+
+# bench plot's tests need gnuplot and xmllint: under CI=true their absence
+# is a failure (install-deps.sh installs both), elsewhere a skip
+require_plot_tools() {
+	local t why=""
+
+	for t in gnuplot xmllint; do
+		command -v $t >/dev/null || why+="${why:+, }$t not installed"
+	done
+	[ -z "$why" ] && return 0
+	why+=" (scripts/install-deps.sh installs gnuplot-nox and libxml2-utils)"
+	if [ "${CI:-}" = "true" ]; then
+		echo "1..1"
+		echo "not ok 1 - cannot test bench plot under CI: $why"
+		exit 1
+	fi
+	skip_all "$why"
+}
+
+# ---- the machine: memory cgroups, tracefs, runs that hang ----
+
+# The memory cgroup we run in, decided like cgroup_helpers.c does: the v2
+# cgroup when it delegates memory to children, else the v1 memory one.
+own_mem_cgroup() {
+	local v2mnt v1mnt path
+
+	# mountinfo: ... mountpoint opts [optional fields] - fstype source superopts
+	v2mnt=$(awk '{ for (i = 7; $i != "-"; i++); } $(i + 1) == "cgroup2" { print $5; exit }' \
+		/proc/self/mountinfo)
+	path=$(awk -F: '$1 == "0" && $2 == "" { print $3 }' /proc/self/cgroup)
+	if [ -n "$v2mnt" ] && grep -qw memory "$v2mnt$path/cgroup.subtree_control" 2>/dev/null; then
+		echo "$v2mnt$path"
+		return
+	fi
+	v1mnt=$(awk '{ for (i = 7; $i != "-"; i++); }
+		$(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)memory(,|$)/ { print $5; exit }' \
+		/proc/self/mountinfo)
+	path=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
+	if [ -n "$v1mnt" ] && [ -e "$v1mnt$path/memory.usage_in_bytes" ]; then
+		echo "${v1mnt}${path%/}"
+	fi
+}
+
+# tracefs_mounts: how many tracefs mounts this mount namespace has
+tracefs_mounts() {
+	grep -c ' - tracefs ' /proc/self/mountinfo || true
+}
+
+# watchdog <pid>: a hung run must fail its test, not stall the suite:
+# SIGINT after 60 s (the bench cleans up), SIGKILL 15 s later.  It ends
+# by itself once the run is reaped, so nothing has to kill it: a killed
+# subshell could run the test's EXIT trap and remove $TEST_TMP.
+watchdog() {
+	local pid=$1
+
+	(
+		trap - EXIT
+		for _ in $(seq 300); do
+			kill -0 "$pid" 2>/dev/null || exit 0
+			sleep 0.2
+		done
+		kill -INT "$pid" 2>/dev/null && echo "# watchdog: SIGINT to hung run $pid" >&2
+		for _ in $(seq 75); do
+			kill -0 "$pid" 2>/dev/null || exit 0
+			sleep 0.2
+		done
+		kill -KILL "$pid" 2>/dev/null
+	) </dev/null >/dev/null &
+	WATCHDOG=$!
+}
+
+# reap <pid>: wait for a run under a watchdog; its status
+reap() {
+	local rc
+
+	wait "$1"
+	rc=$?
+	wait "$WATCHDOG" 2>/dev/null
+	return $rc
+}
+
+# wait_iter <out> <pid>: until the run has printed a sample (or died)
+wait_iter() {
+	for _ in $(seq 1 100); do
+		grep -q '^Iter' "$1" && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# ---- reading a run's output ----
+
+# last_summary <file>: the last "Summary:" line of a run's output; fails
+# when there is none
+last_summary() {
+	grep '^Summary:' "$1" | tail -n1 | grep .
+}
+
+# number_after <line> <label>: the first number after the first "<label> "
+# in the line; fails when there is none
+number_after() {
+	local n
+
+	case $1 in
+	*"$2 "*) ;;
+	*) return 1 ;;
+	esac
+	n=$(grep -Eo -- '^ *-?[0-9]+(\.[0-9]+)?' <<<"${1#*"$2 "}") || return 1
+	echo "${n// /}"
+}
+
+# ---- valgrind ----
+
+# vg_verdict <status> <expected status> <description>: judge a run under
+# valgrind (--error-exitcode=99, without -q, stderr in $TEST_TMP/vg.err):
+# the bench's own exit status, then a report with no error, leaks of the
+# kinds given to --errors-for-leak-kinds included.  A crash, a failed load
+# or a timeout (124, 137) fails the first check.
+vg_verdict() {
+	local rc=$1 want=$2 desc=$3
+
+	is "$rc" "$want" "valgrind: $desc: exit status"
+	[ "$rc" = "$want" ] || diag "$(grep -v '^==[0-9]*==' "$TEST_TMP/vg.err" | head -20)"
+	if grep -Eq '^==[0-9]+== ERROR SUMMARY: 0 errors from 0 contexts' "$TEST_TMP/vg.err"; then
+		ok 0 "valgrind: $desc: ERROR SUMMARY: 0 errors"
+	else
+		ok 1 "valgrind: $desc: ERROR SUMMARY: 0 errors"
+		diag "$(grep '^==[0-9]*== ' "$TEST_TMP/vg.err" | head -60)"
+	fi
 }

@@ -49,4 +49,17 @@ for s in run_bench_bpf_hashmap_lookup.sh run_bench_map_lookup.sh; do
 	ok $? "$s: a failing bench fails the script (rc $rc)"
 done
 
+# a write to stdout that fails (a full disk) fails the script, saying so,
+# even when every bench succeeded (a stand-in bench: no BPF needed here)
+for script in run_bench_map_lookup.sh run_bench_bpf_hashmap_lookup.sh; do
+	RUN_BENCH="echo Summary: hits 1.000 ± 0.000M/s (1.000M/prod), drops 0.000 ± 0.000M/s" \
+		"$BENCHS_DIR/$script" >/dev/null 2>"$TEST_TMP/ok.err"
+	ok $? "$script with a stand-in bench: exit 0 (so the next check means something)"
+	RUN_BENCH="echo Summary: hits 1.000 ± 0.000M/s (1.000M/prod), drops 0.000 ± 0.000M/s" \
+		"$BENCHS_DIR/$script" >/dev/full 2>"$TEST_TMP/full.err"
+	ok $(($? == 0)) "$script >/dev/full: non-zero exit"
+	like "$TEST_TMP/full.err" "^$script: failed to write standard output: the results are incomplete\$" \
+		"$script >/dev/full: says so"
+done
+
 done_testing

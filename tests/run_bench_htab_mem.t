@@ -34,6 +34,27 @@ else
 	ok 0 "no run failed, no map operation failed"
 fi
 
+# --json-dir keeps every run's result file, from any directory
+(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES="overwrite no_op" \
+	"$SCRIPT" --json-dir kept) >"$out.kept" 2>"$out.kept.err"
+ok $? "--json-dir: exit 0"
+n=$(find "$TEST_TMP/kept" -name '*.json' | wc -l)
+assert "--json-dir: one result file per run ($n)" [ "$n" -eq 4 ]
+for f in prealloc-overwrite bpf-ma-overwrite prealloc-no_op bpf-ma-no_op; do
+	jq -e '.schema == "bench-result" and .benchmark == "htab-mem"' "$TEST_TMP/kept/$f.json" >/dev/null
+	ok $? "--json-dir: $f.json is the run's result"
+done
+jq -e '.options.benchmark.preallocated' "$TEST_TMP/kept/prealloc-overwrite.json" >/dev/null
+ok $? "--json-dir: the prealloc file is the preallocated run"
+c=$(grep -Ec "^overwrite +$line" "$out.kept")
+assert "--json-dir: the usual table is still printed ($c)" [ "$c" -eq 2 ]
+(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES="no_op" \
+	"$SCRIPT" --markdown --json-dir kept2) >"$out.md" 2>"$out.md.err"
+ok $? "--markdown --json-dir: exit 0"
+assert "--markdown --json-dir: the files are kept" [ -s "$TEST_TMP/kept2/bpf-ma-no_op.json" ]
+"$SCRIPT" --json-dir >/dev/null 2>"$out.noarg.err"
+ok $(($? != 2)) "--json-dir without a directory: exit 2"
+
 # --repeat N passes through; the line gives the two levels, never one repeat's figure
 (cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES=overwrite "$SCRIPT" --repeat 2) \
 	>"$out.rep" 2>"$out.rep.err"

@@ -19,11 +19,11 @@ bad() {
 	shift 2
 	run_bench "$TEST_TMP/bad" "$@"
 	rc=$?
-	ok $((rc == 0)) "$desc: non-zero exit (got $rc)"
+	isnt "$rc" 0 "$desc: non-zero exit"
 	like "$TEST_TMP/bad.err" "$re" "$desc: message names the problem"
 	lines=$(grep -c . "$TEST_TMP/bad.err")
-	ok $((lines != 1)) "$desc: exactly one line on stderr (got $lines)"
-	ok $(($(grep -c . "$TEST_TMP/bad") != 0)) "$desc: nothing on stdout"
+	is "$lines" 1 "$desc: exactly one line on stderr"
+	is "$(grep -c . "$TEST_TMP/bad")" 0 "$desc: nothing on stdout"
 }
 
 bad "unknown benchmark" "unknown benchmark 'nope'; known benchmarks: .*count-local" nope
@@ -53,7 +53,7 @@ bad "consumers for a producer-only benchmark" "has no consumers; -c/--consumers 
 # a CPU this process may not use: restrict ourselves to CPU 0, ask for 1
 if [ "$(nproc --all)" -gt 1 ] && command -v taskset >/dev/null; then
 	taskset -c 0 "$BENCH" --prod-affinity 1 -d1 -w0 count-local >"$TEST_TMP/ts" 2>"$TEST_TMP/ts.err"
-	ok $(($? == 0)) "a CPU outside our affinity mask is refused"
+	isnt $? 0 "a CPU outside our affinity mask is refused"
 	like "$TEST_TMP/ts.err" "CPU 1 is not available to this process \\(allowed: 0\\)" \
 		"and the message lists the allowed CPUs"
 else
@@ -61,7 +61,7 @@ else
 fi
 
 "$BENCH" --no-such-option count-local >/dev/null 2>"$TEST_TMP/uo.err"
-ok $(($? == 0)) "unknown option: non-zero exit"
+isnt $? 0 "unknown option: non-zero exit"
 like "$TEST_TMP/uo.err" "unrecognized option '--no-such-option'" "unknown option is named"
 
 done_testing

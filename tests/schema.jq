@@ -44,6 +44,12 @@ def stats_ok: (t == "object") and (.n | isint)
 	check(.context.bench_version; t == "string"; "context.bench_version not a string"),
 	check(.context.command_line; (t == "array") and length > 0 and all(.[]; t == "string");
 		"context.command_line not [string]"),
+	check(.context.hypervisor; . as $h | ["none", "kvm", "tcg", "other", "unknown"] | index([$h]);
+		"context.hypervisor not none/kvm/tcg/other/unknown"),
+	check(.context.hypervisor_evidence; t == "string" and length > 0;
+		"context.hypervisor_evidence not a non-empty string"),
+	check(.context.cgroup_mode; . as $m | (t == "null") or (["v1", "v2", "hybrid", "none"] | index([$m]));
+		"context.cgroup_mode not v1/v2/hybrid/none/null"),
 	check(.memory_source; (t == "null") or ((.cgroup | . == "v1" or . == "v2")
 		and (.current_file | isstr_or_null) and (.peak_file | isstr_or_null));
 		"memory_source not null or {cgroup v1/v2, current_file, peak_file}"),
@@ -77,6 +83,7 @@ def stats_ok: (t == "object") and (.n | isint)
 	check(.summary.fails; isint; "summary.fails not an integer"),
 	check(.summary.peak_memory_bytes; isint_or_null; "summary.peak_memory_bytes not int/null"),
 	check(.summary.peak_memory_mib; isnum_or_null; "summary.peak_memory_mib not number/null"),
+	check(.summary.peak_memory_resolution_mib; isnum_or_null; "summary.peak_memory_resolution_mib not number/null"),
 	check(.per_producer; (t == "null") or ((.unit | t == "string")
 		and (.producers | t == "array" and length == $d.options.runner.producers
 			and all(.[]; (.producer | isint) and (.cpu | isint_or_null)

@@ -161,7 +161,7 @@ static void test_v2(void)
 	ok(!strcmp(cg.parent + strlen(tmp), "/v2/user.slice/app"), "v2: parent is our cgroup (%s)",
 	   cg.parent);
 
-	is_int(cg_create(&cg, "bench-htab-mem", pid), 0, "v2: child created");
+	is_int(cg_create(&cg, "bench-htab-mem", pid, 0), 0, "v2: child created");
 	ok(exists("%s/v2/user.slice/app/bench-htab-mem.%d", tmp, pid),
 	   "v2: child is named bench-htab-mem.<pid> under our cgroup");
 	/* what the kernel would provide in the new cgroup */
@@ -234,7 +234,7 @@ static void test_v1(void)
 	ok(!strcmp(cg.parent + strlen(tmp), "/h/memory/process_api/abc"),
 	   "v1: parent is our memory cgroup (%s)", cg.parent);
 
-	is_int(cg_create(&cg, "bench-htab-mem", pid), 0, "v1: child created");
+	is_int(cg_create(&cg, "bench-htab-mem", pid, 0), 0, "v1: child created");
 	put("", "%s/cgroup.procs", cg.path);
 	put("2097152\n", "%s/memory.usage_in_bytes", cg.path);
 	put("4194304\n", "%s/memory.max_usage_in_bytes", cg.path);
@@ -277,7 +277,7 @@ static void test_none(void)
 	ok(strstr(cg.why, "neither") != NULL, "none: the reason says so (%s)", cg.why);
 	is_int(cg_read_mem(&cg, &cur, &peak), -ENODATA, "none: read says ENODATA");
 	ok(cur == -1 && peak == -1, "none: current and peak are -1, never 0");
-	ok(cg_create(&cg, "htab", getpid()) == -EINVAL, "create: a prefix without bench- is refused");
+	ok(cg_create(&cg, "htab", getpid(), 0) == -EINVAL, "create: a prefix without bench- is refused");
 	cg_destroy(&cg);
 	ok(!cg.created, "none: destroy without create is harmless");
 
@@ -292,25 +292,48 @@ static void test_stale(void)
 
 	snprintf(base, sizeof(base), "%s/stale", tmp);
 	mkdirs("%s/bench-htab-mem.%d", base, dead);
+	/* our pid, but maybe another namespace's run: emptiness decides */
 	mkdirs("%s/bench-htab-mem.%d", base, me);
-	mkdirs("%s/bench-htab-mem.1", base);
+	mkdirs("%s/bench-htab-mem.1.ns4026532845", base);
+	/* a live run, whatever its pid means here */
+	mkdirs("%s/bench-htab-mem.2.ns4026532846", base);
+	put("7\n", "%s/bench-htab-mem.2.ns4026532846/cgroup.procs", base);
 	mkdirs("%s/htab-mem.%d", base, dead);
 	mkdirs("%s/bench-htab-mem.abc", base);
+	mkdirs("%s/bench-htab-mem.1.nsx", base);
+	mkdirs("%s/bench-htab-mem.ns5", base);
 
-	is_int(cg_remove_stale(base), 1, "stale: one dead run's directory removed");
-	ok(!exists("%s/bench-htab-mem.%d", base, dead), "stale: bench-*.<dead pid> is gone");
-	ok(exists("%s/bench-htab-mem.%d", base, me), "stale: a live pid's directory is kept");
-	ok(exists("%s/bench-htab-mem.1", base), "stale: pid 1's directory is kept");
+	is_int(cg_remove_stale(base), 3, "stale: the three empty runs' directories removed");
+	ok(!exists("%s/bench-htab-mem.%d", base, dead), "stale: bench-*.<pid>, empty, is gone");
+	ok(!exists("%s/bench-htab-mem.%d", base, me),
+	   "stale: an empty one is gone even if its pid is alive here (another namespace's pid)");
+	ok(!exists("%s/bench-htab-mem.1.ns4026532845", base), "stale: bench-*.<pid>.ns<inode>, empty, is gone");
+	ok(exists("%s/bench-htab-mem.2.ns4026532846", base),
+	   "stale: a cgroup whose cgroup.procs lists a process is kept");
 	ok(exists("%s/htab-mem.%d", base, dead), "stale: names without bench- are not touched");
 	ok(exists("%s/bench-htab-mem.abc", base), "stale: names without a pid are not touched");
+	ok(exists("%s/bench-htab-mem.1.nsx", base), "stale: a malformed namespace is not touched");
+	ok(exists("%s/bench-htab-mem.ns5", base), "stale: a namespace without a pid is not touched");
+
+	/* names: the pid alone in the initial namespace, pid and namespace elsewhere */
+	strcpy(cg.parent, base);
+	is_int(cg_create(&cg, "bench-htab-mem", 1, 4026532845UL), 0, "create in a pid namespace");
+	ok(exists("%s/bench-htab-mem.1.ns4026532845", base),
+	   "create: named bench-htab-mem.<pid>.ns<pidns inode> in a pid namespace");
+	cg_destroy(&cg);
+	is_int(cg_create(&cg, "bench-htab-mem", 1, 4026532846UL), 0,
+	       "create: pid 1 of a second namespace");
+	ok(exists("%s/bench-htab-mem.1.ns4026532846", base) &&
+	   !exists("%s/bench-htab-mem.1", base), "create: its own name, no collision");
+	cg_destroy(&cg);
 
 	/* our own name left by an earlier process with our pid: replaced */
-	strcpy(cg.parent, base);
-	is_int(cg_create(&cg, "bench-htab-mem", me), 0, "create: an empty leftover with our pid is replaced");
+	mkdirs("%s/bench-htab-mem.%d", base, me);
+	is_int(cg_create(&cg, "bench-htab-mem", me, 0), 0, "create: an empty leftover with our pid is replaced");
 	cg_destroy(&cg);
 	ok(!exists("%s/bench-htab-mem.%d", base, me), "create/destroy: removed again");
 	mkdirs("%s/bench-busy.%d/child", base, me);
-	ok(cg_create(&cg, "bench-busy", me) == -EEXIST, "create: a leftover that cannot be removed is -EEXIST");
+	ok(cg_create(&cg, "bench-busy", me, 0) == -EEXIST, "create: a leftover that cannot be removed is -EEXIST");
 }
 
 int main(void)

@@ -36,7 +36,7 @@ check() {	# check <name> <warm-up> <duration> <bench args...>
 	run_bench "$out" -w"$w" -d"$d" --json "$out.json" "$@"
 	ok $? "$name: exits 0"
 	line=$(grep -E "$SUMMARY_RE" "$out")
-	ok $(($(grep -c '^Summary:' "$out") != 1 || ${#line} == 0)) \
+	is "$(grep -c '^Summary:' "$out") Summary line(s), ${line:+one }in the format" "1 Summary line(s), one in the format" \
 		"$name: one Summary line, ending in upstream's total operations field"
 	diag "$line"
 	read -r h hs dr ds t ts <<<"$(sed -E "s#$SUMMARY_RE#\\1 \\2 \\3 \\4 \\5 \\6#" <<<"$line")"
@@ -63,7 +63,7 @@ check() {	# check <name> <warm-up> <duration> <bench args...>
 	ok $? "$name: the total's ± is the stddev of the per-sample totals ($ts vs $got)"
 
 	iters=$(grep -c '^Iter' "$out")
-	ok $((iters != w + d)) "$name: exactly -w + -d = $((w + d)) samples, one Iter line each (got $iters)"
+	is "$iters" $((w + d)) "$name: exactly -w + -d = $((w + d)) samples, one Iter line each"
 	bad=$(grep '^Iter' "$out" | sed -E "s/.*hits +($NUM)M\\/s .*drops +($NUM)M\\/s, total operations +($NUM)M\\/s\$/\\1 \\2 \\3/" |
 		awk 'NF != 3 || ($1 + $2 - $3) ^ 2 > 0.0015 ^ 2 { bad++ } END { print bad + 0 }')
 	ok "$bad" "$name: every Iter line ends in total operations = hits + drops ($bad bad)"

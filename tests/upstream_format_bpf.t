@@ -20,7 +20,8 @@ diag "$s"
 h=$(sed -nE "s/^Summary: hits +($NUM ± ${NUM}M\\/s) .*/\\1/p" <<<"$s")
 dr=$(sed -nE "s/.*, drops +($NUM ± ${NUM}M\\/s), .*/\\1/p" <<<"$s")
 t=$(sed -nE "s/.*, total operations +($NUM ± ${NUM}M\\/s)\$/\\1/p" <<<"$s")
-ok $((${#h} == 0 || ${#dr} == 0 || ${#t} == 0)) "hash-lookup: Summary has hits, drops and total operations"
+is "hits ${h:+found}, drops ${dr:+found}, total ${t:+found}" "hits found, drops found, total found" \
+	"hash-lookup: Summary has hits, drops and total operations"
 got=$(up_summarize hash-lookup "$(cat "$out")")
 [ "$got" = "$(printf '%-20s %s (drops %s)' hash-lookup "$h" "$dr")" ]
 ok $? "hash-lookup: upstream's summarize() extracts our hits and drops"
@@ -38,7 +39,7 @@ diag "$s"
 op=$(sed -nE "s/^Summary: per-prod-op +($NUM) ± +($NUM)k\\/s, .*/\\1 ± \\2k\\/s/p" <<<"$s")
 mem=$(sed -nE "s/.*, memory usage +($NUM) ± +($NUM)MiB, .*/\\1 ± \\2MiB/p" <<<"$s")
 peak=$(sed -nE "s/.*, peak memory usage +($NUM)MiB\$/\\1MiB/p" <<<"$s")
-ok $((${#op} == 0 || ${#mem} == 0 || ${#peak} == 0)) \
+is "per-prod-op ${op:+found}, memory ${mem:+found}, peak ${peak:+found}" "per-prod-op found, memory found, peak found" \
 	"htab-mem: Summary has per-prod-op, memory usage and peak memory usage"
 got=$(up_summarize_htab_mem overwrite "$(cat "$out")")
 [ "$got" = "$(printf '%-20s per-prod-op : %s, avg mem: %s, peak mem: %s' overwrite "$op" "$mem" "$peak")" ]

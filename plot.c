@@ -1,0 +1,1363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench plot: pictures of result files.  This half turns loaded results
+ * into a gnuplot script with the data inline; it decides everything a
+ * reader of the chart relies on (which samples count, the statistics,
+ * the refusals), so that is what the unit tests check.  gnuplot only draws.
+ *
+ * Files are loaded and checked by result_file_load(), as compare's are;
+ * statistics leave the warm-up samples out and use stats_compute(), and
+ * verdicts come from compare_verdict(): a bar in a chart and a line of
+ * `bench compare` cannot disagree.
+ */
+#define _GNU_SOURCE
+#include <argp.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "plot.h"
+#include "result_file.h"
+#include "stats.h"
+
+static const char *const run_colors[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+};
+#define NR_COLORS (sizeof(run_colors) / sizeof(run_colors[0]))
+
+/* the verdict colours: the legend of the compare chart names each */
+#define COLOR_BETTER "#2e7d32"
+#define COLOR_WORSE "#c62828"
+#define COLOR_NOISE "#9e9e9e"
+#define COLOR_UNTESTED "#ef6c00"
+
+static const char *kind_name(enum plot_kind k)
+{
+	return k == PLOT_TIMELINE ? "timeline" : k == PLOT_SCALING ? "scaling" : "compare";
+}
+
+/* a gnuplot double-quoted string: backslash and quote escaped */
+static void put_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fputc('"', f);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static const char *benchmark_of(const struct plot_run *r)
+{
+	return json_string_value(json_object_get(r->doc, "benchmark"));
+}
+
+static json_t *summary_metrics(const struct plot_run *r)
+{
+	return json_object_get(json_object_get(r->doc, "summary"), "metrics");
+}
+
+static const char *metric_unit(const struct plot_run *r, const char *metric)
+{
+	const char *u = json_string_value(json_object_get(json_object_get(summary_metrics(r),
+									    metric), "unit"));
+
+	return u ? u : "?";
+}
+
+static int runner_int(const struct plot_run *r, const char *key)
+{
+	json_t *v = json_object_get(json_object_get(json_object_get(r->doc, "options"), "runner"),
+				    key);
+
+	return json_is_integer(v) ? (int)json_integer_value(v) : -1;
+}
+
+/*
+ * The primary metric: the first one the benchmark reports, measured in
+ * every sample (the runner's noise check uses the same one).
+ */
+static const char *primary_metric(const struct plot_run *r)
+{
+	const char *key;
+	json_t *def;
+
+	json_object_foreach(summary_metrics(r), key, def)
+		if (!json_object_get(def, "values"))
+			return key;
+	return NULL;
+}
+
+static bool has_memory(const struct plot_run *r)
+{
+	json_t *samples = json_object_get(r->doc, "samples"), *s;
+	size_t i;
+
+	if (!json_object_get(summary_metrics(r), "memory"))
+		return false;
+	json_array_foreach(samples, i, s)
+		if (json_is_number(json_object_get(json_object_get(s, "metrics"), "memory")))
+			return true;
+	return false;
+}
+
+/* the statistics of one metric over the measured (not warm-up) samples */
+static int measured_stats(json_t *doc, const char *metric, struct stats *st)
+{
+	json_t *samples = json_object_get(doc, "samples"), *s, *v;
+	double *vals;
+	size_t i, n = 0;
+
+	/* a metric measured outside the samples carries its own values */
+	v = json_object_get(json_object_get(json_object_get(json_object_get(doc, "summary"),
+							     "metrics"), metric), "values");
+	if (json_is_array(v))
+		samples = NULL;
+	vals = calloc((samples ? json_array_size(samples) : json_array_size(v)) + 1, sizeof(*vals));
+	if (!vals) {
+		*st = (struct stats){};
+		return -ENOMEM;
+	}
+	if (!samples) {
+		json_t *x;
+
+		json_array_foreach(v, i, x)
+			vals[n++] = json_is_number(x) ? json_number_value(x) : NAN;
+	} else {
+		json_array_foreach(samples, i, s) {
+			if (json_is_true(json_object_get(s, "warmup")))
+				continue;
+			v = json_object_get(json_object_get(s, "metrics"), metric);
+			vals[n++] = json_is_number(v) ? json_number_value(v) : NAN;
+		}
+	}
+	stats_compute(vals, n, st);
+	free(vals);
+	return 0;
+}
+
+/* the coarser of two runs' resolutions of a metric (summary entries), 0 when unknown */
+static double metric_resolution(json_t *da, json_t *db)
+{
+	json_t *ra = json_object_get(da, "resolution"), *rb = json_object_get(db, "resolution");
+	double r = 0;
+
+	if (json_is_number(ra))
+		r = json_number_value(ra);
+	if (json_is_number(rb) && json_number_value(rb) > r)
+		r = json_number_value(rb);
+	return r;
+}
+
+/* ---- labels: what tells the runs apart ---- */
+
+/* the configuration of a run as "key=value" strings, runner options first */
+static json_t *config_pairs(const struct plot_run *r)
+{
+	static const char *const runner_keys[] = { "producers", "consumers", "affinity",
+						   "prod_affinity", "cons_affinity" };
+	json_t *opts = json_object_get(r->doc, "options"), *out = json_object(), *v;
+	const char *key;
+	size_t i;
+
+	for (i = 0; i < sizeof(runner_keys) / sizeof(runner_keys[0]); i++) {
+		v = json_object_get(json_object_get(opts, "runner"), runner_keys[i]);
+		if (v)
+			json_object_set(out, runner_keys[i], v);
+	}
+	json_object_foreach(json_object_get(opts, "benchmark"), key, v)
+		json_object_set(out, key, v);
+	return out;
+}
+
+static void put_value(FILE *f, json_t *v)
+{
+	char *s;
+
+	if (json_is_string(v)) {
+		fputs(json_string_value(v), f);
+		return;
+	}
+	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	fputs(s ? s : "?", f);
+	free(s);
+}
+
+/*
+ * "key=value ..." of the options on which the runs agree (common = true)
+ * or of run i's options on which they differ; malloc'ed
+ */
+static char *options_text(struct plot_run *runs, int n, int i, bool common, const char *skip)
+{
+	json_t *mine = config_pairs(&runs[i]), *v;
+	const char *key;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	bool first = true;
+	int j;
+
+	if (!f) {
+		json_decref(mine);
+		return NULL;
+	}
+	json_object_foreach(mine, key, v) {
+		bool same = true;
+
+		if (skip && !strcmp(key, skip))
+			continue;
+		for (j = 0; j < n && same; j++) {
+			json_t *other = config_pairs(&runs[j]);
+
+			same = json_equal(v, json_object_get(other, key));
+			json_decref(other);
+		}
+		if (same != common)
+			continue;
+		/* the runner's options as typed: -p2 -a; no -c0, no empty CPU lists */
+		if (!strcmp(key, "producers")) {
+			fprintf(f, "%s-p%lld", first ? "" : " ", json_integer_value(v));
+		} else if (!strcmp(key, "consumers")) {
+			if (!json_integer_value(v) && common)
+				continue;
+			fprintf(f, "%s-c%lld", first ? "" : " ", json_integer_value(v));
+		} else if (!strcmp(key, "affinity")) {
+			if (!json_is_true(v) && common)
+				continue;
+			fprintf(f, "%s%s", first ? "" : " ", json_is_true(v) ? "-a" : "unpinned");
+		} else if (json_is_array(v) && !json_array_size(v) && common) {
+			continue;
+		} else {
+			fprintf(f, "%s%s=", first ? "" : " ", key);
+			put_value(f, v);
+		}
+		first = false;
+	}
+	json_decref(mine);
+	fclose(f);
+	return buf;
+}
+
+/* give every run without --label one made of the options that set it apart */
+static int set_labels(struct plot_run *runs, int n, char **owned, const char *skip)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		owned[i] = NULL;
+		if (runs[i].label)
+			continue;
+		owned[i] = options_text(runs, n, i, false, skip);
+		if (!owned[i])
+			return -ENOMEM;
+		/* nothing sets it apart (one run): its file name */
+		runs[i].label = *owned[i] ? owned[i] : base_name(runs[i].path);
+	}
+	/* the same configuration twice: the file names tell the runs apart */
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (i != j && owned[i] && !strcmp(runs[i].label, runs[j].label))
+				runs[i].label = base_name(runs[i].path);
+	return 0;
+}
+
+static void free_labels(struct plot_run *runs, int n, char **owned)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (owned[i] && runs[i].label == owned[i])
+			runs[i].label = NULL;
+		free(owned[i]);
+	}
+}
+
+/* ---- the terminal ---- */
+
+static void put_terminal(FILE *f, const struct plot_opts *o)
+{
+	/* enhanced text would turn per_prod_op into per subscript prod... */
+	switch (o->format) {
+	case PLOT_SVG:
+		fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font \"sans,12\" background \"white\"\n",
+			o->width, o->height);
+		break;
+	case PLOT_PNG:
+		fprintf(f, "set terminal pngcairo size %d,%d noenhanced font \"sans,10\" background \"white\"\n",
+			o->width, o->height);
+		break;
+	case PLOT_TEXT:
+		fprintf(f, "set terminal dumb size %d,%d noenhanced mono\n", o->width, o->height);
+		break;
+	}
+	fprintf(f, "set encoding utf8\nset output\n");
+}
+
+/*
+ * A title line: the text terminal drops a line wider than the picture
+ * whole, so there it is cut to fit, with "..." saying so.
+ */
+static void put_line(FILE *f, const struct plot_opts *o, const char *text)
+{
+	char buf[512];
+	size_t max = o->format == PLOT_TEXT && o->width > 10 ? (size_t)o->width - 6 : sizeof(buf) - 1;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	if (max < sizeof(buf) - 1 && strlen(buf) > max)
+		strcpy(buf + max - 3, "...");
+	put_str(f, buf);
+}
+
+/* a gnuplot string expression: the first line and, if any, the second */
+static void put_title_expr(FILE *f, const struct plot_opts *o, const char *first,
+			   const char *second)
+{
+	put_line(f, o, first);
+	if (second && *second) {
+		fprintf(f, " . \"\\n\" . ");
+		put_line(f, o, second);
+	}
+}
+
+static void put_title(FILE *f, const struct plot_opts *o, const char *first, const char *second)
+{
+	fprintf(f, "set title ");
+	put_title_expr(f, o, first, second);
+	fprintf(f, "\n");
+}
+
+/*
+ * Axis titles with their units.  The text terminal cannot rotate text and
+ * drops a vertical label, so there they sit above the axes, level.
+ */
+static void put_ylabels(FILE *f, const struct plot_opts *o, const char *left, const char *right)
+{
+	if (o->format != PLOT_TEXT) {
+		fprintf(f, "set ylabel ");
+		put_str(f, left);
+		if (right) {
+			fprintf(f, "\nset y2label ");
+			put_str(f, right);
+		}
+		fprintf(f, "\n");
+		return;
+	}
+	/* rows for a two-line title and, under it, the axis titles */
+	fprintf(f, "set tmargin 5\nset title offset 0,1\nunset ylabel\nset label 101 ");
+	put_str(f, left);
+	fprintf(f, " at graph 0, graph 1 offset -1,1 left\n");
+	if (right) {
+		fprintf(f, "unset y2label\nset label 102 ");
+		put_str(f, right);
+		fprintf(f, " at graph 1, graph 1 offset 1,1 right\n");
+	}
+}
+
+/* the smallest and largest value an axis shows */
+struct span {
+	double lo, hi;
+};
+
+static void span_add(struct span *sp, double v)
+{
+	if (!isfinite(v))
+		return;
+	sp->lo = fmin(sp->lo, v);
+	sp->hi = fmax(sp->hi, v);
+}
+
+/*
+ * A rate axis starts at 0 unless --zoom.  A flat series (memory that never
+ * moved, a rate of 0) would give gnuplot an empty range, which it widens
+ * with a warning: give it the range it should show instead.
+ */
+static void put_range(FILE *f, const char *axis, bool zoom, struct span sp)
+{
+	double pad;
+
+	if (!zoom) {
+		if (sp.hi > 0)
+			fprintf(f, "set %srange [0:*]\n", axis);
+		else
+			fprintf(f, "set %srange [0:1]\n", axis);
+		return;
+	}
+	if (sp.lo < sp.hi) {
+		fprintf(f, "set %srange [*:*]\n", axis);
+		return;
+	}
+	pad = sp.hi != 0 ? fabs(sp.hi) * 0.1 : 1;
+	fprintf(f, "set %srange [%.6g:%.6g]\n", axis, sp.lo - pad, sp.hi + pad);
+}
+
+/* a data block: "$name << EOD" ... "EOD" */
+static void block_begin(FILE *f, const char *name, const char *columns)
+{
+	fprintf(f, "$%s << EOD\n# %s\n", name, columns);
+}
+
+static void block_end(FILE *f)
+{
+	fprintf(f, "EOD\n");
+}
+
+/* ---- timeline ---- */
+
+static int check_same_benchmark(const struct plot_opts *o, struct plot_run *runs, int n)
+{
+	int i;
+
+	for (i = 1; i < n; i++) {
+		if (strcmp(benchmark_of(&runs[0]), benchmark_of(&runs[i])) == 0)
+			continue;
+		if (o->force) {
+			fprintf(stderr, "warning: different benchmarks: %s vs %s\n",
+				benchmark_of(&runs[0]), benchmark_of(&runs[i]));
+			continue;
+		}
+		fprintf(stderr, "refusing to plot different benchmarks in one chart: '%s' (%s) vs '%s' (%s) (--force plots anyway)\n",
+			benchmark_of(&runs[0]), runs[0].path, benchmark_of(&runs[i]), runs[i].path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
+{
+	const char *metric = primary_metric(&runs[0]), *unit;
+	struct span y1 = { INFINITY, -INFINITY }, y2 = { INFINITY, -INFINITY };
+	bool any_mem = false;
+	char *common;
+	int i;
+
+	if (!metric) {
+		fprintf(stderr, "%s has no metric measured per sample: nothing to draw over time\n",
+			runs[0].path);
+		return -EINVAL;
+	}
+	unit = metric_unit(&runs[0], metric);
+	for (i = 1; i < n; i++) {
+		const char *m = primary_metric(&runs[i]);
+
+		if (!m || strcmp(m, metric) || strcmp(metric_unit(&runs[i], m), unit)) {
+			fprintf(stderr, "cannot draw %s (%s) and %s (%s) on one rate axis: %s vs %s\n",
+				runs[0].path, metric, runs[i].path, m ? m : "no per-sample metric",
+				unit, m ? metric_unit(&runs[i], m) : "-");
+			return -EINVAL;
+		}
+	}
+
+	for (i = 0; i < n; i++) {
+		json_t *samples = json_object_get(runs[i].doc, "samples"), *s;
+		bool mem = has_memory(&runs[i]);
+		double t = 0, t_measured = -1, t_end = 0, last_warm_t = 0;
+		struct stats st;
+		char name[32];
+		size_t k;
+
+		any_mem |= mem;
+		json_array_foreach(samples, k, s) {
+			json_t *ns = json_object_get(s, "interval_ns");
+
+			if (!json_is_number(ns) || !(json_number_value(ns) > 0)) {
+				fprintf(stderr, "%s: sample %zu has no valid interval_ns\n",
+					runs[i].path, k);
+				return -EINVAL;
+			}
+		}
+		measured_stats(runs[i].doc, metric, &st);
+		if (st.n == 0) {
+			fprintf(stderr, "%s has no measured sample of %s\n", runs[i].path, metric);
+			return -EINVAL;
+		}
+		/* warm-up points, then measured points, each at the end of its interval */
+		snprintf(name, sizeof(name), "run%d_warmup", i);
+		block_begin(f, name, "time_s rate (warm-up: not in the statistics)");
+		json_array_foreach(samples, k, s) {
+			json_t *v = json_object_get(json_object_get(s, "metrics"), metric);
+
+			t += json_number_value(json_object_get(s, "interval_ns")) / 1e9;
+			if (!json_is_true(json_object_get(s, "warmup"))) {
+				/* the dashed warm-up line joins the first measured point */
+				if (t_measured < 0 && json_is_number(v))
+					fprintf(f, "%.6f %.6g\n", t, json_number_value(v));
+				if (t_measured < 0)
+					t_measured = last_warm_t;
+				continue;
+			}
+			last_warm_t = t;
+			if (json_is_number(v)) {
+				fprintf(f, "%.6f %.6g\n", t, json_number_value(v));
+				span_add(&y1, json_number_value(v));
+			}
+		}
+		block_end(f);
+		t_end = t;
+
+		snprintf(name, sizeof(name), "run%d_measured", i);
+		block_begin(f, name, "time_s rate");
+		t = 0;
+		json_array_foreach(samples, k, s) {
+			json_t *v = json_object_get(json_object_get(s, "metrics"), metric);
+
+			t += json_number_value(json_object_get(s, "interval_ns")) / 1e9;
+			if (!json_is_true(json_object_get(s, "warmup")) && json_is_number(v)) {
+				fprintf(f, "%.6f %.6g\n", t, json_number_value(v));
+				span_add(&y1, json_number_value(v));
+			}
+		}
+		block_end(f);
+		span_add(&y1, st.mean - st.stddev);
+		span_add(&y1, st.mean + st.stddev);
+
+		/* mean ± stddev over the measured interval only */
+		snprintf(name, sizeof(name), "run%d_band", i);
+		block_begin(f, name, "time_s mean-stddev mean+stddev mean");
+		fprintf(f, "%.6f %.6g %.6g %.6g\n", t_measured, st.mean - st.stddev,
+			st.mean + st.stddev, st.mean);
+		fprintf(f, "%.6f %.6g %.6g %.6g\n", t_end, st.mean - st.stddev,
+			st.mean + st.stddev, st.mean);
+		block_end(f);
+
+		if (mem) {
+			snprintf(name, sizeof(name), "run%d_memory", i);
+			block_begin(f, name, "time_s memory_MiB (every sample: a reading, not a statistic)");
+			t = 0;
+			json_array_foreach(samples, k, s) {
+				json_t *v = json_object_get(json_object_get(s, "metrics"), "memory");
+
+				t += json_number_value(json_object_get(s, "interval_ns")) / 1e9;
+				if (json_is_number(v)) {
+					fprintf(f, "%.6f %.6g\n", t, json_number_value(v));
+					span_add(&y2, json_number_value(v));
+				}
+			}
+			block_end(f);
+		}
+	}
+
+	common = options_text(runs, n, 0, true, NULL);
+	{
+		char title[256];
+
+		snprintf(title, sizeof(title), "%s timeline: %s per second", benchmark_of(&runs[0]),
+			 metric);
+		put_title(f, o, title, common);
+	}
+	free(common);
+	fprintf(f, "set xlabel \"time since start (s)\"\n");
+	{
+		char l[128];
+
+		snprintf(l, sizeof(l), "%s (%s)", metric, unit);
+		put_ylabels(f, o, l, any_mem ? "memory (MiB)" : NULL);
+	}
+	/* the time axis ends with the run, not at the next tic */
+	fprintf(f, "set xrange [0:*]\nset autoscale xfixmax\n");
+	put_range(f, "y", o->zoom, y1);
+	if (any_mem) {
+		fprintf(f, "set ytics nomirror\nset y2tics\n");
+		put_range(f, "y2", o->zoom, y2);
+	}
+	fprintf(f, "set grid\nset key below left Left reverse\n");
+	if (o->format != PLOT_TEXT)
+		fprintf(f, "set style fill transparent solid 0.15 noborder\n");
+
+	fprintf(f, "plot \\\n");
+	for (i = 0; i < n; i++) {
+		const char *c = run_colors[i % NR_COLORS];
+		char title[512], st_line[64], st_band[64], st_mem[64], pt_warm[32], pt_meas[32];
+		struct stats st;
+		int warm = 0;
+		size_t k;
+		json_t *s;
+
+		measured_stats(runs[i].doc, metric, &st);
+		json_array_foreach(json_object_get(runs[i].doc, "samples"), k, s)
+			warm += json_is_true(json_object_get(s, "warmup"));
+		/*
+		 * Text has no colours: each run gets its own line characters
+		 * (one for its samples, one for its band) and point letters.
+		 */
+		if (o->format == PLOT_TEXT) {
+			snprintf(st_line, sizeof(st_line), "lt %d", 1 + 2 * i);
+			snprintf(st_band, sizeof(st_band), "lt %d", 2 + 2 * i);
+			snprintf(st_mem, sizeof(st_mem), "lt %d", 5 + i);
+			snprintf(pt_warm, sizeof(pt_warm), "pt %d", 2 + 2 * i);
+			snprintf(pt_meas, sizeof(pt_meas), "pt %d", 1 + 2 * i);
+		} else {
+			snprintf(st_line, sizeof(st_line), "lc rgb \"%s\"", c);
+			snprintf(st_band, sizeof(st_band), "lc rgb \"%s\" dt 2", c);
+			snprintf(st_mem, sizeof(st_mem), "lc rgb \"%s\" dt 4 lw 1.5", c);
+			snprintf(pt_warm, sizeof(pt_warm), "pt 6 ps 1.2");
+			snprintf(pt_meas, sizeof(pt_meas), "pt 7");
+		}
+		if (o->format == PLOT_TEXT) {
+			fprintf(f, "  $run%d_band using 1:2 with lines %s title ", i, st_band);
+			snprintf(title, sizeof(title), "%s: mean - stddev and mean + stddev", runs[i].label);
+			put_str(f, title);
+			fprintf(f, ", \\\n");
+			fprintf(f, "  $run%d_band using 1:3 with lines %s notitle, \\\n", i, st_band);
+		} else {
+			fprintf(f, "  $run%d_band using 1:2:3 with filledcurves lc rgb \"%s\" notitle, \\\n",
+				i, c);
+			fprintf(f, "  $run%d_band using 1:4 with lines %s notitle, \\\n", i, st_band);
+		}
+		fprintf(f, "  $run%d_warmup using 1:2 with linespoints %s dt 3 %s title ", i, st_line,
+			pt_warm);
+		snprintf(title, sizeof(title), "%s: warm-up (%d sample%s, not in the statistics)",
+			 runs[i].label, warm, warm == 1 ? "" : "s");
+		put_str(f, title);
+		fprintf(f, ", \\\n  $run%d_measured using 1:2 with linespoints %s lw 2 %s title ", i,
+			st_line, pt_meas);
+		snprintf(title, sizeof(title), "%s: %.2f ± %.2f %s (mean ± stddev band, n=%d)",
+			 runs[i].label, st.mean, st.stddev, unit, st.n);
+		put_str(f, title);
+		if (has_memory(&runs[i])) {
+			fprintf(f, ", \\\n  $run%d_memory using 1:2 axes x1y2 with lines %s title ", i,
+				st_mem);
+			snprintf(title, sizeof(title), "%s: memory (MiB, right axis)", runs[i].label);
+			put_str(f, title);
+		}
+		fprintf(f, "%s\n", i == n - 1 ? "" : ", \\");
+	}
+	return 0;
+}
+
+/* ---- scaling ---- */
+
+struct scaling_point {
+	const struct plot_run *run;
+	int producers;
+	struct stats per_prod, total;
+};
+
+/*
+ * Per-producer and total rate of each measured sample.  A benchmark reports
+ * either a total with a "<metric>_per_prod" companion (hits, hits_per_prod)
+ * or a per-producer rate named "per_prod_*" (htab-mem's per_prod_op), which
+ * times the producer count is the total.
+ */
+static int scaling_stats(const struct plot_run *r, struct scaling_point *p)
+{
+	const char *metric = primary_metric(r);
+	char companion[128];
+	double *pp, *tot;
+	size_t i, n = 0;
+	json_t *s;
+
+	p->run = r;
+	p->producers = runner_int(r, "producers");
+	if (!metric || p->producers < 1) {
+		fprintf(stderr, "%s has no per-sample rate or no producer count\n", r->path);
+		return -EINVAL;
+	}
+	snprintf(companion, sizeof(companion), "%s_per_prod", metric);
+	if (!json_object_get(summary_metrics(r), companion) && strncmp(metric, "per_prod", 8)) {
+		fprintf(stderr, "%s: cannot tell the per-producer rate of %s (%s) from the total\n",
+			r->path, benchmark_of(r), metric);
+		return -EINVAL;
+	}
+	pp = calloc(json_array_size(json_object_get(r->doc, "samples")) + 1, sizeof(*pp));
+	tot = calloc(json_array_size(json_object_get(r->doc, "samples")) + 1, sizeof(*tot));
+	if (!pp || !tot) {
+		free(pp);
+		free(tot);
+		return -ENOMEM;
+	}
+	json_array_foreach(json_object_get(r->doc, "samples"), i, s) {
+		json_t *m = json_object_get(s, "metrics");
+		json_t *v = json_object_get(m, metric);
+
+		if (json_is_true(json_object_get(s, "warmup")))
+			continue;
+		if (!strncmp(metric, "per_prod", 8)) {
+			pp[n] = json_is_number(v) ? json_number_value(v) : NAN;
+			tot[n] = pp[n] * p->producers;
+		} else {
+			json_t *w = json_object_get(m, companion);
+
+			tot[n] = json_is_number(v) ? json_number_value(v) : NAN;
+			pp[n] = json_is_number(w) ? json_number_value(w) : NAN;
+		}
+		n++;
+	}
+	stats_compute(pp, n, &p->per_prod);
+	stats_compute(tot, n, &p->total);
+	free(pp);
+	free(tot);
+	if (p->total.n == 0) {
+		fprintf(stderr, "%s has no measured sample of %s\n", r->path, metric);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int cmp_points(const void *a, const void *b)
+{
+	const struct scaling_point *pa = a, *pb = b;
+
+	return pa->producers - pb->producers;
+}
+
+/* the checked, sorted points of a scaling set; *out malloc'ed */
+static int scaling_points(const struct plot_opts *o, struct plot_run *runs, int n,
+			  struct scaling_point **out)
+{
+	struct scaling_point *pts;
+	int i, err;
+
+	if (n < 2) {
+		fprintf(stderr, "a scaling chart needs runs at two or more producer counts (got %d file%s)\n",
+			n, n == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	for (i = 1; i < n; i++)
+		if (compare_same_config(runs[0].doc, runs[0].path, runs[i].doc, runs[i].path,
+					"producers", o->force, "plot", stderr))
+			return -EINVAL;
+	pts = calloc(n, sizeof(*pts));
+	if (!pts)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		err = scaling_stats(&runs[i], &pts[i]);
+		if (err) {
+			free(pts);
+			return err;
+		}
+	}
+	qsort(pts, n, sizeof(*pts), cmp_points);
+	for (i = 1; i < n; i++) {
+		if (pts[i].producers != pts[i - 1].producers)
+			continue;
+		fprintf(stderr, "two runs with %d producer%s: %s and %s (a scaling chart needs one run per count)\n",
+			pts[i].producers, pts[i].producers == 1 ? "" : "s", pts[i - 1].run->path,
+			pts[i].run->path);
+		free(pts);
+		return -EINVAL;
+	}
+	*out = pts;
+	return 0;
+}
+
+/* the total the smallest count would reach at p producers if it scaled perfectly */
+static double ideal_total(const struct scaling_point *pts, int p)
+{
+	return pts[0].total.mean / pts[0].producers * p;
+}
+
+int plot_scaling_table(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
+{
+	struct scaling_point *pts;
+	const char *unit;
+	char h1[64], h2[64];
+	int i, err;
+
+	err = scaling_points(o, runs, n, &pts);
+	if (err)
+		return err;
+	unit = metric_unit(pts[0].run, primary_metric(pts[0].run));
+	snprintf(h1, sizeof(h1), "per-producer (%s)", unit);
+	snprintf(h2, sizeof(h2), "total (%s)", unit);
+	fprintf(f, "%9s  %20s  %10s  %14s  %10s  %7s\n", "producers", h1, "stddev", h2,
+		"efficiency", "samples");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%9d  %20.3f  ± %8.3f  %14.3f  %9.1f%%  %7d\n", pts[i].producers,
+			pts[i].per_prod.mean, pts[i].per_prod.stddev, pts[i].total.mean,
+			pts[i].total.mean / ideal_total(pts, pts[i].producers) * 100.0,
+			pts[i].total.n);
+	fprintf(f, "efficiency: total / (total at %d producer%s × producers / %d); rates are mean ± stddev over the measured samples\n",
+		pts[0].producers, pts[0].producers == 1 ? "" : "s", pts[0].producers);
+	/* a noisy or oversubscribed point says so under the table it is in */
+	for (i = 0; i < n; i++) {
+		json_t *w;
+		size_t k;
+
+		json_array_foreach(json_object_get(pts[i].run->doc, "warnings"), k, w)
+			if (json_is_string(w))
+				fprintf(f, "warning (%d producer%s): %s\n", pts[i].producers,
+					pts[i].producers == 1 ? "" : "s", json_string_value(w));
+	}
+	free(pts);
+	return 0;
+}
+
+static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
+{
+	struct scaling_point *pts;
+	const char *unit, *metric;
+	struct span total = { INFINITY, -INFINITY }, per_prod = { INFINITY, -INFINITY };
+	char title[512], *common;
+	int i, err, nmin, nmax;
+	int cpus;
+
+	err = scaling_points(o, runs, n, &pts);
+	if (err)
+		return err;
+	metric = primary_metric(pts[0].run);
+	unit = metric_unit(pts[0].run, metric);
+	nmin = nmax = pts[0].total.n;
+	block_begin(f, "scaling",
+		    "producers per_prod_mean per_prod_stddev total_mean total_stddev n ideal_total ideal_per_prod");
+	for (i = 0; i < n; i++) {
+		double ideal = ideal_total(pts, pts[i].producers);
+
+		fprintf(f, "%d %.6g %.6g %.6g %.6g %d %.6g %.6g\n", pts[i].producers,
+			pts[i].per_prod.mean, pts[i].per_prod.stddev, pts[i].total.mean,
+			pts[i].total.stddev, pts[i].total.n, ideal, ideal / pts[i].producers);
+		span_add(&total, pts[i].total.mean - pts[i].total.stddev);
+		span_add(&total, pts[i].total.mean + pts[i].total.stddev);
+		span_add(&total, ideal);
+		span_add(&per_prod, pts[i].per_prod.mean - pts[i].per_prod.stddev);
+		span_add(&per_prod, pts[i].per_prod.mean + pts[i].per_prod.stddev);
+		span_add(&per_prod, ideal / pts[i].producers);
+		nmin = pts[i].total.n < nmin ? pts[i].total.n : nmin;
+		nmax = pts[i].total.n > nmax ? pts[i].total.n : nmax;
+	}
+	block_end(f);
+
+	common = options_text(runs, n, 0, true, "producers");
+	if (!common) {
+		free(pts);
+		return -ENOMEM;
+	}
+	fprintf(f, "set xlabel \"producers (threads)\"\nset xrange [0:%g]\nset xtics (", pts[n - 1].producers * 1.1);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%d", i ? ", " : "", pts[i].producers);
+	fprintf(f, ")\nset grid\nset key below left Left reverse\n");
+	/* beyond the CPUs the run could use, producers share CPUs: show where */
+	cpus = (int)json_array_size(json_object_get(json_object_get(pts[0].run->doc, "context"),
+					       "allowed_cpus"));
+	if (cpus && cpus < pts[n - 1].producers) {
+		fprintf(f, "set arrow 1 from %d, graph 0 to %d, graph 0.97 nohead dt 3 lc rgb \"#888888\"\n",
+			cpus, cpus);
+		fprintf(f, "set label 1 \"%d CPU%s available\" at %d, graph 0.05 left offset 2,0\n", cpus,
+			cpus == 1 ? "" : "s", cpus);
+	}
+	fprintf(f, "set multiplot layout 2,1 title ");
+	snprintf(title, sizeof(title), "%s scaling: %s against producers", benchmark_of(pts[0].run),
+		 metric);
+	put_title_expr(f, o, title, common);
+	fprintf(f, "\n");
+
+	fprintf(f, "set title \"total rate\"\n");
+	snprintf(title, sizeof(title), "total (%s)", unit);
+	put_ylabels(f, o, title, NULL);
+	put_range(f, "y", o->zoom, total);
+	fprintf(f, "plot $scaling using 1:7 with lines lc rgb \"#555555\" dt 2 title ");
+	snprintf(title, sizeof(title), "ideal: linear from %d producer%s", pts[0].producers,
+		 pts[0].producers == 1 ? "" : "s");
+	put_str(f, title);
+	fprintf(f, ", \\\n  $scaling using 1:4:5 with yerrorlines lc rgb \"%s\" lw 2 pt 7 title ",
+		run_colors[0]);
+	if (nmin == nmax)
+		snprintf(title, sizeof(title), "total, mean ± stddev (n=%d per point)", nmin);
+	else
+		snprintf(title, sizeof(title), "total, mean ± stddev (n=%d..%d per point)", nmin, nmax);
+	put_str(f, title);
+	fprintf(f, "\n");
+
+	fprintf(f, "set title \"per-producer rate\"\n");
+	snprintf(title, sizeof(title), "per producer (%s)", unit);
+	put_ylabels(f, o, title, NULL);
+	put_range(f, "y", o->zoom, per_prod);
+	fprintf(f, "plot $scaling using 1:8 with lines lc rgb \"#555555\" dt 2 title ");
+	snprintf(title, sizeof(title), "ideal: flat at %d producer%s", pts[0].producers,
+		 pts[0].producers == 1 ? "" : "s");
+	put_str(f, title);
+	fprintf(f, ", \\\n  $scaling using 1:2:3 with yerrorlines lc rgb \"%s\" lw 2 pt 7 title ",
+		run_colors[1]);
+	if (nmin == nmax)
+		snprintf(title, sizeof(title), "per producer, mean ± stddev (n=%d per point)", nmin);
+	else
+		snprintf(title, sizeof(title), "per producer, mean ± stddev (n=%d..%d per point)", nmin,
+			 nmax);
+	put_str(f, title);
+	fprintf(f, "\nunset multiplot\n");
+	free(common);
+	free(pts);
+	return 0;
+}
+
+/* ---- compare ---- */
+
+static const char *verdict_color(const char *v)
+{
+	if (!strcmp(v, "better"))
+		return COLOR_BETTER;
+	if (!strcmp(v, "worse"))
+		return COLOR_WORSE;
+	if (strstr(v, "untested"))
+		return COLOR_UNTESTED;
+	return COLOR_NOISE;
+}
+
+static void compare_row(FILE *f, int idx, const char *name, double change, double ci,
+			const char *verdict)
+{
+	fprintf(f, "%d ", idx);
+	put_str(f, name);
+	fprintf(f, " %.6g %.6g %.6g 0x%s ", change, change - ci, change + ci,
+		verdict_color(verdict) + 1);
+	put_str(f, verdict);
+	fprintf(f, "\n");
+}
+
+/* the run's noise warnings on stderr; how many */
+static int note_warnings(const struct plot_run *r, const char *which)
+{
+	json_t *w;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(json_object_get(r->doc, "warnings"), i, w) {
+		if (!json_is_string(w))
+			continue;
+		fprintf(stderr, "warning: the %s run was noisy: %s\n", which, json_string_value(w));
+		n++;
+	}
+	return n;
+}
+
+static int compare_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
+{
+	json_t *a = runs[0].doc, *b = runs[1].doc, *def, *ma, *mb, *pa, *pb;
+	double lo = 0, hi = 0, mem_res = 0;
+	const char *key;
+	char title[512];
+	int idx = 0, wa, wb;
+
+	if (n != 2) {
+		fprintf(stderr, "a compare chart takes two files, BASE.json and NEW.json (got %d)\n", n);
+		return -EINVAL;
+	}
+	if (compare_same_config(a, runs[0].path, b, runs[1].path, NULL, o->force, "plot", stderr))
+		return -EINVAL;
+	ma = summary_metrics(&runs[0]);
+	mb = summary_metrics(&runs[1]);
+	block_begin(f, "compare",
+		    "index metric change_pct ci95_low_pct ci95_high_pct color verdict");
+	json_object_foreach(ma, key, def) {
+		struct stats sa, sb;
+		double change, ci, p, res;
+		const char *verdict;
+		char name[96];
+		int worse;
+
+		if (!json_object_get(mb, key))
+			continue;
+		measured_stats(a, key, &sa);
+		measured_stats(b, key, &sb);
+		p = welch_pvalue(&sa, &sb);
+		res = metric_resolution(def, json_object_get(mb, key));
+		verdict = compare_verdict(sa.mean, sb.mean, p, o->threshold_pct, res,
+					  json_is_true(json_object_get(def, "higher_is_better")),
+					  &worse);
+		if (sa.n == 0 || sb.n == 0 || !isfinite(sa.mean) || !isfinite(sb.mean) ||
+		    (sa.mean == 0 && sb.mean != 0)) {
+			change = 0;
+			ci = 0;
+			verdict = "n/a";
+		} else {
+			change = sa.mean == 0 ? 0 : (sb.mean - sa.mean) / fabs(sa.mean) * 100.0;
+			ci = sa.mean == 0 ? 0 : welch_diff_ci95(&sa, &sb) / fabs(sa.mean) * 100.0;
+			/* fewer than two samples: no interval to draw */
+			if (!isfinite(ci))
+				ci = 0;
+		}
+		snprintf(name, sizeof(name), "%s (%s)", key,
+			 json_string_value(json_object_get(def, "unit")) ?: "?");
+		compare_row(f, idx++, name, change, ci, verdict);
+		lo = fmin(lo, change - ci);
+		hi = fmax(hi, change + ci);
+	}
+	/* peak memory: one value per run, so no interval and no test */
+	pa = json_object_get(json_object_get(a, "summary"), "peak_memory_mib");
+	pb = json_object_get(json_object_get(b, "summary"), "peak_memory_mib");
+	if (json_is_number(pa) && json_is_number(pb) && json_number_value(pa) != 0) {
+		double va = json_number_value(pa), vb = json_number_value(pb);
+		double change = (vb - va) / fabs(va) * 100.0;
+		json_t *ra = json_object_get(json_object_get(a, "summary"), "peak_memory_resolution_mib");
+		json_t *rb = json_object_get(json_object_get(b, "summary"), "peak_memory_resolution_mib");
+
+		mem_res = fmax(json_is_number(ra) ? json_number_value(ra) : 0,
+			       json_is_number(rb) ? json_number_value(rb) : 0);
+		compare_row(f, idx++, "peak_memory (MiB)", change, 0,
+			    compare_peak_verdict(va, vb, o->threshold_pct, mem_res));
+		lo = fmin(lo, change);
+		hi = fmax(hi, change);
+	}
+	block_end(f);
+	if (!idx) {
+		fprintf(stderr, "%s and %s share no metric\n", runs[0].path, runs[1].path);
+		return -EINVAL;
+	}
+
+	fprintf(f, "set title ");
+	snprintf(title, sizeof(title), "%s compare: change of the mean, new vs base",
+		 benchmark_of(&runs[0]));
+	put_line(f, o, title);
+	fprintf(f, " . \"\\n\" . ");
+	snprintf(title, sizeof(title), "new: %s, base: %s", runs[1].label, runs[0].label);
+	put_line(f, o, title);
+	/* noise weakens every verdict in the chart: the chart says so, as compare does */
+	wa = note_warnings(&runs[0], "base");
+	wb = note_warnings(&runs[1], "new");
+	if (wa || wb) {
+		snprintf(title, sizeof(title), "noise warnings: base %d, new %d (bench compare lists them)",
+			 wa, wb);
+		fprintf(f, " . \"\\n\" . ");
+		put_line(f, o, title);
+	}
+	fprintf(f, "\n");
+	put_ylabels(f, o, "change vs base (%), bars: 95% CI", NULL);
+	if (o->format == PLOT_TEXT)
+		fprintf(f, "set xlabel \"metric (unit); the lines at ±%g%% mark the threshold\"\n",
+			o->threshold_pct);
+	else
+		fprintf(f, "set xlabel \"metric (unit)\"\n");
+	/* room for the verdict labels above and below the bars */
+	lo = fmin(lo, -o->threshold_pct);
+	hi = fmax(hi, o->threshold_pct);
+	fprintf(f, "set yrange [%.6g:%.6g]\n", lo - (hi - lo) * 0.15, hi + (hi - lo) * 0.15);
+	fprintf(f, "set xrange [-0.6:%d.6]\n", idx - 1);
+	fprintf(f, "set xtics scale 0\nset grid ytics\nset xzeroaxis lt -1\n");
+	fprintf(f, "set arrow 1 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#555555\"\n",
+		o->threshold_pct, o->threshold_pct);
+	fprintf(f, "set arrow 2 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#555555\"\n",
+		-o->threshold_pct, -o->threshold_pct);
+	fprintf(f, "set boxwidth 0.6\nset style fill solid 0.8 border -1\nset key below\n");
+	fprintf(f, "plot $compare using 1:3:6:xtic(2) with boxes lc rgb variable notitle, \\\n");
+	fprintf(f, "  $compare using 1:4:(0):($5 - $4) with vectors heads size screen 0.008,90 lc rgb \"black\" lw 1.5 notitle, \\\n");
+	/* the verdict in words over each bar: the colours alone do not survive text or print */
+	fprintf(f, "  $compare using 1:($5 > 0 ? $5 : 0):7 with labels offset 0,0.8 notitle, \\\n");
+	if (o->format == PLOT_TEXT) {
+		/* no colours in text: the words over the bars are the verdicts */
+		fprintf(f, "  keyentry notitle\n");
+		return 0;
+	}
+	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"better\", \\\n", COLOR_BETTER);
+	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"worse\", \\\n", COLOR_WORSE);
+	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"within noise / resolution\", \\\n",
+		COLOR_NOISE);
+	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"one value, untested\", \\\n",
+		COLOR_UNTESTED);
+	fprintf(f, "  keyentry with lines dt 2 lc rgb \"#555555\" title \"±%g%% threshold\"\n",
+		o->threshold_pct);
+	return 0;
+}
+
+int plot_build_script(const struct plot_opts *o, struct plot_run *runs, int n, char **script)
+{
+	char *buf = NULL, **owned;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	*script = NULL;
+	if (n < 1) {
+		fprintf(stderr, "plot %s needs result files (bench --json FILE); got none\n",
+			kind_name(o->kind));
+		return -EINVAL;
+	}
+	err = check_same_benchmark(o, runs, n);
+	if (err)
+		return err;
+	owned = calloc(n, sizeof(*owned));
+	f = open_memstream(&buf, &len);
+	if (!owned || !f) {
+		free(owned);
+		if (f)
+			fclose(f);
+		free(buf);
+		return -ENOMEM;
+	}
+	err = set_labels(runs, n, owned, o->kind == PLOT_SCALING ? "producers" : NULL);
+	if (!err) {
+		fprintf(f, "# bench plot %s\n", kind_name(o->kind));
+		put_terminal(f, o);
+		switch (o->kind) {
+		case PLOT_TIMELINE:
+			err = timeline_script(o, runs, n, f);
+			break;
+		case PLOT_SCALING:
+			err = scaling_script(o, runs, n, f);
+			break;
+		case PLOT_COMPARE:
+			err = compare_script(o, runs, n, f);
+			break;
+		}
+	}
+	free_labels(runs, n, owned);
+	free(owned);
+	if (fclose(f) && !err)
+		err = -ENOMEM;
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*script = buf;
+	return 0;
+}
+
+/* ---- the command ---- */
+
+#define MAX_PLOT_FILES 64
+
+static struct plot_cli {
+	struct plot_opts o;
+	const char *output;
+	bool text, table, size_set;
+	const char *files[MAX_PLOT_FILES];
+	int nfiles;
+	const char *labels[MAX_PLOT_FILES];
+	int nlabels;
+} cli;
+
+enum { ARG_TEXT = 1000, ARG_LABEL, ARG_ZOOM, ARG_FORCE, ARG_THRESHOLD, ARG_SIZE, ARG_TABLE };
+
+static const struct argp_option plot_options[] = {
+	{ "output", 'o', "FILE", 0, "Write the chart to FILE: .svg, .png, .txt (text), - (text on stdout)" },
+	{ "text", ARG_TEXT, NULL, 0, "Draw the chart as text (on stdout without -o)" },
+	{ "label", ARG_LABEL, "TEXT", 0, "Name of the next run in the legend (once per file, in order)" },
+	{ "zoom", ARG_ZOOM, NULL, 0, "Fit the rate axes to the data instead of starting them at 0" },
+	{ "force", ARG_FORCE, NULL, 0, "Plot runs of different benchmarks or options together" },
+	{ "threshold", ARG_THRESHOLD, "PCT", 0, "compare: smallest change that counts (default 2)" },
+	{ "size", ARG_SIZE, "WxH", 0, "Picture size: pixels (default 900x560), characters for text (default 79x32)" },
+	{ "table", ARG_TABLE, NULL, 0, "scaling: print the scaling table instead of a chart" },
+	{},
+};
+
+static int parse_size(const char *arg)
+{
+	char *end;
+	long w, h;
+
+	errno = 0;
+	w = strtol(arg, &end, 10);
+	if (errno || *end != 'x' || w < 20 || w > 10000)
+		goto bad;
+	h = strtol(end + 1, &end, 10);
+	if (errno || *end || h < 10 || h > 10000)
+		goto bad;
+	cli.o.width = w;
+	cli.o.height = h;
+	cli.size_set = true;
+	return 0;
+bad:
+	fprintf(stderr, "invalid --size '%s': expected WIDTHxHEIGHT, 20..10000 by 10..10000\n", arg);
+	return EINVAL;
+}
+
+static error_t plot_parse(int key, char *arg, struct argp_state *state)
+{
+	char *end;
+	double v;
+
+	switch (key) {
+	case 'o':
+		cli.output = arg;
+		break;
+	case ARG_TEXT:
+		cli.text = true;
+		break;
+	case ARG_LABEL:
+		if (cli.nlabels == MAX_PLOT_FILES) {
+			fprintf(stderr, "too many --label options (at most %d)\n", MAX_PLOT_FILES);
+			return EINVAL;
+		}
+		cli.labels[cli.nlabels++] = arg;
+		break;
+	case ARG_ZOOM:
+		cli.o.zoom = true;
+		break;
+	case ARG_FORCE:
+		cli.o.force = true;
+		break;
+	case ARG_THRESHOLD:
+		errno = 0;
+		v = strtod(arg, &end);
+		if (!*arg || *end || errno || !(v >= 0 && v <= 1000)) {
+			fprintf(stderr, "invalid --threshold '%s': expected a percentage in 0..1000\n",
+				arg);
+			return EINVAL;
+		}
+		cli.o.threshold_pct = v;
+		break;
+	case ARG_SIZE:
+		return parse_size(arg);
+	case ARG_TABLE:
+		cli.table = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (cli.nfiles == MAX_PLOT_FILES) {
+			fprintf(stderr, "too many result files (at most %d)\n", MAX_PLOT_FILES);
+			return EINVAL;
+		}
+		cli.files[cli.nfiles++] = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp plot_argp = {
+	.options = plot_options,
+	.parser = plot_parse,
+	.args_doc = "timeline RUN.json...\nscaling RUN.json...\ncompare BASE.json NEW.json",
+	.doc = "Draw result files (bench --json) with gnuplot.\v"
+	       "timeline: each run's per-second primary rate over time, warm-up marked, memory "
+	       "on a second axis, mean ± stddev as a band.  scaling: runs differing only in "
+	       "the producer count: per-producer and total rate with error bars and the ideal "
+	       "linear line.  compare: the change of every metric with its 95% confidence "
+	       "interval, coloured by compare's verdict.  Exit status: 0; 1 when gnuplot or "
+	       "writing failed; 2 on bad input.",
+};
+
+/* the format the output name asks for */
+static int pick_format(void)
+{
+	const char *dot;
+
+	if (!cli.output || !strcmp(cli.output, "-")) {
+		if (!cli.output && !cli.text && !cli.table) {
+			fprintf(stderr, "plot needs -o FILE (.svg, .png, .txt) or -o - / --text for text on the terminal\n");
+			return -EINVAL;
+		}
+		cli.o.format = PLOT_TEXT;
+		return 0;
+	}
+	dot = strrchr(base_name(cli.output), '.');
+	if (dot && !strcmp(dot, ".svg") && !cli.text)
+		cli.o.format = PLOT_SVG;
+	else if (dot && !strcmp(dot, ".png") && !cli.text)
+		cli.o.format = PLOT_PNG;
+	else if (dot && !strcmp(dot, ".txt"))
+		cli.o.format = PLOT_TEXT;
+	else if (cli.text) {
+		fprintf(stderr, "invalid -o '%s' with --text: text goes to a .txt file or to - (stdout)\n",
+			cli.output);
+		return -EINVAL;
+	} else {
+		fprintf(stderr, "invalid -o '%s': unknown extension; accepted: .svg, .png, .txt, or - for text on stdout\n",
+			cli.output);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* the one place a result file is loaded and checked: as compare does */
+static int plot_load(struct plot_run *run)
+{
+	char err[512];
+
+	if (result_file_load(run->path, &run->rf, err, sizeof(err))) {
+		fprintf(stderr, "plot: %s\n", err);
+		return -EINVAL;
+	}
+	run->doc = run->rf.doc;
+	return 0;
+}
+
+int bench_plot_main(int argc, char **argv)
+{
+	struct plot_run runs[MAX_PLOT_FILES] = {};
+	char *script = NULL, *img = NULL;
+	size_t img_len = 0;
+	int i, err, ret = 2;
+
+	cli = (struct plot_cli){ .o = { .threshold_pct = 2.0 } };
+	if (argc < 2 || argv[1][0] == '-') {
+		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-?"))) {
+			argp_help(&plot_argp, stdout, ARGP_HELP_STD_HELP, "bench plot");
+			return 0;
+		}
+		fprintf(stderr, "plot needs a chart type first: timeline, scaling or compare\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "timeline"))
+		cli.o.kind = PLOT_TIMELINE;
+	else if (!strcmp(argv[1], "scaling"))
+		cli.o.kind = PLOT_SCALING;
+	else if (!strcmp(argv[1], "compare"))
+		cli.o.kind = PLOT_COMPARE;
+	else {
+		fprintf(stderr, "unknown chart type '%s': expected timeline, scaling or compare\n",
+			argv[1]);
+		return 2;
+	}
+	{
+		/* usage and errors read "bench plot KIND [OPTION...] FILES" */
+		struct argp kind_argp = plot_argp;
+		char name[64], *kind = argv[1];
+
+		kind_argp.args_doc = cli.o.kind == PLOT_COMPARE ? "BASE.json NEW.json" : "RUN.json...";
+		snprintf(name, sizeof(name), "bench plot %s", kind);
+		argv[1] = name;
+		/* an unknown option is bad input like any other: exit status 2 */
+		argp_err_exit_status = 2;
+		err = argp_parse(&kind_argp, argc - 1, argv + 1, 0, NULL, NULL);
+		argv[1] = kind;
+		if (err)
+			return 2;
+	}
+	if (cli.table && cli.o.kind != PLOT_SCALING) {
+		fprintf(stderr, "--table is for scaling charts only\n");
+		return 2;
+	}
+	if (pick_format())
+		return 2;
+	if (!cli.size_set) {
+		cli.o.width = cli.o.format == PLOT_TEXT ? 79 : 900;
+		cli.o.height = cli.o.format == PLOT_TEXT ? (cli.o.kind == PLOT_SCALING ? 44 : 32) : 560;
+		if (cli.o.kind == PLOT_SCALING && cli.o.format != PLOT_TEXT)
+			cli.o.height = 820;
+	}
+	if (cli.nfiles == 0) {
+		fprintf(stderr, "plot %s needs result files (bench --json FILE); got none\n", argv[1]);
+		return 2;
+	}
+	if (cli.nlabels && cli.nlabels != cli.nfiles) {
+		fprintf(stderr, "%d --label for %d files: give one per file, in order, or none\n",
+			cli.nlabels, cli.nfiles);
+		return 2;
+	}
+	for (i = 0; i < cli.nfiles; i++) {
+		runs[i].path = cli.files[i];
+		runs[i].label = cli.nlabels ? cli.labels[i] : NULL;
+		if (plot_load(&runs[i]))
+			goto out;
+	}
+	if (cli.table) {
+		ret = plot_scaling_table(&cli.o, runs, cli.nfiles, stdout) ? 2 : 0;
+		goto out;
+	}
+	if (plot_build_script(&cli.o, runs, cli.nfiles, &script))
+		goto out;
+	if (cli.output && strcmp(cli.output, "-") && plot_check_output(cli.output))
+		goto out;
+	err = plot_run_gnuplot(script, &img, &img_len);
+	if (err) {
+		ret = 1;
+		goto out;
+	}
+	ret = plot_write_output(cli.output ? cli.output : "-", img, img_len) ? 1 : 0;
+out:
+	for (i = 0; i < cli.nfiles; i++)
+		if (runs[i].doc)
+			result_file_free(&runs[i].rf);
+	free(script);
+	free(img);
+	return ret;
+}

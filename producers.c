@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "bench.h"
+#include "producers.h"
+
+/*
+ * Producers that have started, for --repeat: a benchmark with fresh state
+ * per repeat tears its BPF object down and opens a new one while the
+ * producers run.  A producer records its thread id here once and registers
+ * with whatever object is open (none: it waits for the next open);
+ * bench_producers_open() registers every producer already running.  The
+ * lock is taken once per producer and per open/close, never while
+ * measuring, and makes a producer never use a map fd that close released.
+ */
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static __u32 reg_tids[BENCH_PROD_MAX];
+
+int bench_producers_check_kernel(char *msg, size_t msg_sz)
+{
+	/*
+	 * Without the namespace-aware helper the program cannot load; say
+	 * why in words rather than with the verifier's "unknown func".
+	 * A probe that cannot run (< 0) leaves the verdict to the load.
+	 */
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_get_ns_current_pid_tgid,
+				    NULL) == 0) {
+		snprintf(msg, msg_sz,
+			 "this kernel lacks bpf_get_ns_current_pid_tgid() (Linux 5.7 and later): the BPF program could not recognise the producer threads and would count nothing, so the benchmark refuses to run");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int bench_producers_prepare(struct bench_producers *bp, struct bench_prod_ids *ids,
+			    struct bpf_map *tids, struct bpf_map *counters, int nr,
+			    char *msg, size_t msg_sz)
+{
+	struct stat ns;
+	int err;
+
+	pthread_mutex_lock(&reg_lock);
+	memset(bp, 0, sizeof(*bp));
+	bp->tids_fd = -1;
+	pthread_mutex_unlock(&reg_lock);
+	bp->nr = nr;
+	if (nr < 1 || nr > BENCH_PROD_MAX) {
+		snprintf(msg, msg_sz, "invalid producer count %d: expected 1..%d", nr,
+			 BENCH_PROD_MAX);
+		return -EINVAL;
+	}
+	if (stat("/proc/self/ns/pid", &ns)) {
+		err = -errno;
+		snprintf(msg, msg_sz, "failed to stat /proc/self/ns/pid: %s", strerror(-err));
+		return err;
+	}
+	ids->pidns_dev = ns.st_dev;
+	ids->pidns_ino = ns.st_ino;
+	ids->tgid = getpid();
+
+	err = bpf_map__set_max_entries(tids, nr);
+	if (!err)
+		err = bpf_map__set_max_entries(counters, nr);
+	if (err) {
+		snprintf(msg, msg_sz, "failed to size the producer maps: %s", strerror(-err));
+		return err;
+	}
+	bp->prev_hits = calloc(nr, sizeof(*bp->prev_hits));
+	if (!bp->prev_hits) {
+		snprintf(msg, msg_sz, "failed to allocate producer counters: %s",
+			 strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int bench_producers_open(struct bench_producers *bp, struct bpf_map *tids,
+			 struct bpf_map *counters, char *msg, size_t msg_sz)
+{
+	__u32 i;
+	void *m;
+	int err = 0;
+
+	pthread_mutex_lock(&reg_lock);
+	bp->tids_fd = bpf_map__fd(tids);
+	for (i = 0; i < (__u32)bp->nr && !err; i++) {
+		if (reg_tids[i] && bpf_map_update_elem(bp->tids_fd, &reg_tids[i], &i, BPF_ANY))
+			err = -errno;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	if (err) {
+		snprintf(msg, msg_sz, "failed to register producer #%u with the BPF program: %s",
+			 i - 1, strerror(-err));
+		return err;
+	}
+	bp->counters_len = (size_t)bp->nr * sizeof(*bp->counters);
+	m = mmap(NULL, bp->counters_len, PROT_READ, MAP_SHARED, bpf_map__fd(counters), 0);
+	if (m == MAP_FAILED) {
+		err = -errno;
+		snprintf(msg, msg_sz, "failed to map the producer counters: %s", strerror(-err));
+		return err;
+	}
+	bp->counters = m;
+	return 0;
+}
+
+int bench_producer_register(struct bench_producers *bp, int idx)
+{
+	__u32 tid = gettid(), val = idx;
+	int err = 0;
+
+	pthread_mutex_lock(&reg_lock);
+	reg_tids[idx] = tid;
+	if (bp->tids_fd >= 0 && bpf_map_update_elem(bp->tids_fd, &tid, &val, BPF_ANY))
+		err = -errno;
+	pthread_mutex_unlock(&reg_lock);
+	if (!err)
+		return 0;
+	bench_producer_fail(err, "failed to register producer #%d with the BPF program: %s", idx,
+			    strerror(-err));
+	return err;
+}
+
+void bench_producers_collect(struct bench_producers *bp, struct bench_res *res)
+{
+	__u64 hits;
+	int i;
+
+	res->hits = 0;
+	for (i = 0; i < bp->nr; i++) {
+		hits = __atomic_load_n(&bp->counters[i].hits, __ATOMIC_RELAXED);
+		res->prod_hits[i] = (long)(hits - bp->prev_hits[i]);
+		res->hits += res->prod_hits[i];
+		bp->prev_hits[i] = hits;
+	}
+	res->has_prod_hits = true;
+}
+
+void bench_producers_errs(const struct bench_producers *bp, __u64 errs[BENCH_PROD_NR_ERRS])
+{
+	int i, j;
+
+	for (j = 0; j < BENCH_PROD_NR_ERRS; j++)
+		errs[j] = 0;
+	for (i = 0; bp->counters && i < bp->nr; i++)
+		for (j = 0; j < BENCH_PROD_NR_ERRS; j++)
+			errs[j] += __atomic_load_n(&bp->counters[i].errs[j], __ATOMIC_RELAXED);
+}
+
+void bench_producers_close(struct bench_producers *bp)
+{
+	if (bp->counters)
+		munmap(bp->counters, bp->counters_len);
+	bp->counters = NULL;
+	free(bp->prev_hits);
+	bp->prev_hits = NULL;
+	pthread_mutex_lock(&reg_lock);
+	bp->tids_fd = -1;
+	pthread_mutex_unlock(&reg_lock);
+}

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# BENCH_TEST_EXIT_AFTER_SETUP=1: every benchmark sets up (loads and
+# attaches its programs, creates its cgroup, mounts tracefs), tears down
+# and exits 0 without sampling, saying so, and leaves nothing behind.
+
+# a private mount namespace, so "no tracefs mount left" is ours to check
+# (before lib.sh, whose temporary directory exec would leak)
+if [ -z "${EXIT_AFTER_SETUP_T_MNTNS:-}" ] && [ "$(id -u)" -eq 0 ] &&
+   unshare --mount --propagation private true 2>/dev/null; then
+	export EXIT_AFTER_SETUP_T_MNTNS=1
+	exec unshare --mount --propagation private "$BASH" "$0" "$@"
+fi
+
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+require_bpf
+
+PROGS='hashmap_lookup|htab_mem_[a-z_]*|hash_lookup|array_lookup|pcpu_hash_lkup|pcpu_array_lkup|lru_hash_lookup'
+CG_PARENT=$(own_mem_cgroup)
+TRACEFS_BEFORE=$(tracefs_mounts)
+nothing_loaded() { [ "$(loaded_bench_progs "$PROGS")" -eq 0 ]; }
+
+mapfile -t benchs < <("$BENCH" -l | sed -nE 's/^  ([a-z0-9-]+) .*/\1/p')
+cmp_ok "${#benchs[@]}" -ge 10 "bench -l lists every benchmark (${#benchs[@]})"
+
+for b in "${benchs[@]}"; do
+	out="$TEST_TMP/$b"
+	# -d30: a run that sampled would not come back for half a minute
+	BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d30 -p2 --json "$out.json" "$b" >"$out" 2>"$out.err" &
+	pid=$!
+	watchdog "$pid"
+	reap "$pid"
+	is $? 0 "$b: exit status 0"
+	is "$(cat "$out")" "Setting up benchmark '$b'..." "$b: set up, never started"
+	is "$(cat "$out.err")" "exiting after set-up (BENCH_TEST_EXIT_AFTER_SETUP=1): nothing measured" \
+		"$b: says on stderr that nothing was measured"
+	assert "$b: no JSON result for a run that measured nothing" [ ! -e "$out.json" ]
+	eventually nothing_loaded
+	ok $? "$b: no program left loaded"
+	nothing_loaded || diag "$(bpftool prog show | grep -E "name ($PROGS) ")"
+	if [ -n "$CG_PARENT" ]; then
+		is "$(find "$CG_PARENT" -maxdepth 1 -name "bench-*.$pid")" "" "$b: no cgroup left"
+	fi
+	if [ -n "${EXIT_AFTER_SETUP_T_MNTNS:-}" ]; then
+		is "$(tracefs_mounts)" "$TRACEFS_BEFORE" "$b: no tracefs mount left"
+	fi
+done
+
+# only "1" switches it on
+BENCH_TEST_EXIT_AFTER_SETUP=0 run_bench "$TEST_TMP/zero" -q -w0 -d1 count-local
+ok $? "BENCH_TEST_EXIT_AFTER_SETUP=0: a normal run"
+like "$TEST_TMP/zero" '^Summary: hits ' "BENCH_TEST_EXIT_AFTER_SETUP=0: it measures"
+
+done_testing

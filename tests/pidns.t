@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every benchmark that triggers a BPF program, run inside its own pid
+# namespace (as in a container): its program must recognise the producers
+# there and report real, non-zero rates.  Then the runner's rule that a
+# run which counted nothing fails (provoked with a seccomp filter that
+# keeps the producers' syscalls from reaching the tracepoint), and two
+# containers' runs side by side in one parent cgroup.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+require_bpf
+command -v unshare >/dev/null || skip_all "unshare (util-linux) not installed"
+
+in_ns() {	# in_ns <outfile> <bench args...>: the bench as pid 1 of a new pid namespace
+	local out=$1
+	shift
+	unshare -p -f --mount-proc "$BENCH" "$@" >"$out" 2>"$out.err"
+}
+
+# positive <number>: true when the number is > 0
+positive() { awk -v x="$1" 'BEGIN { exit !(x > 0) }'; }
+
+check_rate() {	# check_rate <desc> <rc> <out> <sed -E expression printing the rate>
+	local desc=$1 rc=$2 out=$3 rate
+
+	rate=$(sed -nE "$4" "$out" | tail -n1)
+	[ "$rc" -eq 0 ] && stderr_clean "$out.err" && [ -n "$rate" ] && positive "$rate"
+	ok $? "$desc: exit 0, rate $rate > 0"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$out" "$out.err")"
+}
+
+HTAB_RATE='s/^Summary: per-prod-op +([0-9.]+) ±.*/\1/p'
+HITS_RATE='s/^Summary: hits +([0-9.]+) ±.*/\1/p'
+
+for uc in overwrite batch_add_batch_del add_del_on_diff_cpu no_op; do
+	out=$TEST_TMP/htab-$uc
+	rc=0
+	in_ns "$out" -w0 -d1 -p2 htab-mem --use-case "$uc" || rc=$?
+	check_rate "htab-mem --use-case $uc -p2 in a pid namespace" "$rc" "$out" "$HTAB_RATE"
+done
+
+for b in hash-lookup array-lookup percpu-hash-lookup percpu-array-lookup lru-hash-lookup trig-base; do
+	out=$TEST_TMP/$b
+	rc=0
+	in_ns "$out" -w0 -d1 "$b" || rc=$?
+	check_rate "$b in a pid namespace" "$rc" "$out" "$HITS_RATE"
+done
+
+out=$TEST_TMP/hashmap
+rc=0
+in_ns "$out" -w0 -d1 bpf-hashmap-lookup --nr_loops 100000 || rc=$?
+check_rate "bpf-hashmap-lookup in a pid namespace" "$rc" "$out" 's/^cpu[0-9]+: lookup ([0-9.]+)M ±.*/\1/p'
+
+# --- a run whose BPF program sees no producer trigger ---
+DENY=$TEST_TMP/seccomp_deny_getpgid
+if ! ${CC:-cc} -Wall -Werror -o "$DENY" "$(dirname "$0")/seccomp_deny_getpgid.c" 2>"$TEST_TMP/cc.err"; then
+	ok 1 "build the seccomp test helper"
+	diag "$(cat "$TEST_TMP/cc.err")"
+fi
+NOTHING="measured nothing: its BPF program saw none of the producers' triggers in 1 measured sample \(likely causes: .*\)$"
+cg_parent() {
+	local p
+
+	p=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
+	[ -n "$p" ] && [ -d "/sys/fs/cgroup/memory$p" ] && echo "/sys/fs/cgroup/memory$p"
+}
+CG=$(cg_parent || true)
+none_loaded() {
+	[ "$(loaded_bench_progs 'htab_mem_overwr|hash_lookup|hashmap_lookup')" -eq 0 ]
+}
+for b in htab-mem hash-lookup bpf-hashmap-lookup; do
+	out=$TEST_TMP/deny-$b
+	rc=0
+	"$DENY" "$BENCH" -w0 -d1 --json "$out.json" "$b" >"$out" 2>"$out.err" || rc=$?
+	[ "$rc" -eq 1 ] && [ "$(wc -l < "$out.err")" -eq 1 ] &&
+		grep -Eq "^$b $NOTHING" "$out.err"
+	ok $? "$b, producers' syscalls denied by seccomp: exit 1 and one line saying nothing was measured"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$out.err")"
+	! grep -q '^Summary' "$out" && [ ! -e "$out.json" ]
+	ok $? "$b, nothing measured: no Summary, no JSON file"
+	eventually none_loaded && { [ -z "$CG" ] || ! compgen -G "$CG/bench-*" >/dev/null; }
+	ok $? "$b, nothing measured: no program or cgroup left behind"
+done
+
+# the rule does not misfire where userspace counts: trig-base's producers
+# count their (denied) syscalls themselves
+out=$TEST_TMP/deny-trig
+rc=0
+"$DENY" "$BENCH" -w0 -d1 trig-base >"$out" 2>"$out.err" || rc=$?
+check_rate "trig-base with getpgid() denied (counted in userspace)" "$rc" "$out" "$HITS_RATE"
+
+# --- two containers' runs in one parent cgroup, both pid 1 ---
+if [ -z "$CG" ]; then
+	skip "no cgroup v1 memory hierarchy for this process" "two pid namespaces: own cgroups"
+else
+	# a leftover from a run killed in some other namespace: empty, so stale
+	mkdir "$CG/bench-htab-mem.7.ns1"
+	in_ns "$TEST_TMP/ctrA" -w0 -d3 --json "$TEST_TMP/ctrA.json" htab-mem & a=$!
+	sleep 1
+	in_ns "$TEST_TMP/ctrB" -w0 -d1 --json "$TEST_TMP/ctrB.json" htab-mem & b=$!
+	sleep 0.5
+	during=$(find "$CG" -maxdepth 1 -name 'bench-htab-mem.*' -printf '%f ')
+	wait $a; rca=$?
+	wait $b; rcb=$?
+	diag "during: $during"
+	[ "$rca" -eq 0 ] && [ "$rcb" -eq 0 ]
+	ok $? "two pid namespaces: both runs exit 0 ($rca, $rcb)"
+	! grep -q 'n/a' "$TEST_TMP/ctrA" && ! grep -q 'n/a' "$TEST_TMP/ctrB" &&
+		! grep -q 'memory usage unavailable' "$TEST_TMP/ctrA.err" "$TEST_TMP/ctrB.err"
+	ok $? "two pid namespaces: both runs have memory figures (no name collision)"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(cat "$TEST_TMP/ctrA.err" "$TEST_TMP/ctrB.err")"
+	fa=$(jq -r '.memory_source.current_file' "$TEST_TMP/ctrA.json" 2>/dev/null)
+	fb=$(jq -r '.memory_source.current_file' "$TEST_TMP/ctrB.json" 2>/dev/null)
+	[[ $fa =~ /bench-htab-mem\.1\.ns[0-9]+/ ]] && [[ $fb =~ /bench-htab-mem\.1\.ns[0-9]+/ ]] &&
+		[ "$fa" != "$fb" ]
+	ok $? "two pid namespaces: each run in its own bench-htab-mem.1.ns<inode>"
+	diag "A: $fa"
+	diag "B: $fb"
+	grep -Eq '^Summary: .*peak memory usage +[0-9.]+MiB$' "$TEST_TMP/ctrA"
+	ok $? "two pid namespaces: the longer run kept its cgroup to the end (peak read)"
+	[ ! -e "$CG/bench-htab-mem.7.ns1" ]
+	ok $? "two pid namespaces: an empty leftover of another namespace was removed"
+	! compgen -G "$CG/bench-htab-mem.*" >/dev/null
+	ok $? "two pid namespaces: no cgroup left behind"
+	rmdir "$CG/bench-htab-mem.7.ns1" 2>/dev/null
+fi
+
+done_testing

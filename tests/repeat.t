@@ -16,10 +16,10 @@ bad() {
 	shift 2
 	"$@" >"$TEST_TMP/bad.out" 2>"$TEST_TMP/bad.err"
 	rc=$?
-	ok $((rc != 2)) "$desc: exit 2 (got $rc)"
-	ok $(($(wc -l <"$TEST_TMP/bad.err") != 1)) "$desc: one line on stderr"
+	is "$rc" 2 "$desc: exit 2"
+	cmp_ok "$(wc -l <"$TEST_TMP/bad.err")" -eq 1 "$desc: one line on stderr"
 	like "$TEST_TMP/bad.err" "$re" "$desc: the message names the value"
-	ok $(($(wc -c <"$TEST_TMP/bad.out") != 0)) "$desc: nothing on stdout"
+	cmp_ok "$(wc -c <"$TEST_TMP/bad.out")" -eq 0 "$desc: nothing on stdout"
 }
 
 bad "--repeat 0" "invalid --repeat '0': expected an integer in 1\.\.1000" \
@@ -40,23 +40,19 @@ bad "--repeat on bpf-hashmap-lookup" "--repeat 2 does not apply to benchmark 'bp
 J=$TEST_TMP/r.json
 run_bench "$TEST_TMP/r.out" -q -w1 -d2 --repeat 3 --json "$J" count-local
 ok $? "count-local --repeat 3: exit 0"
-ok $(($(grep -c '^Repeat [1-3]/3: Summary: hits ' "$TEST_TMP/r.out") != 3)) \
+cmp_ok "$(grep -c '^Repeat [1-3]/3: Summary: hits ' "$TEST_TMP/r.out")" -eq 3 \
 	"one prefixed Summary per repeat"
-ok $(($(grep -c '^Summary:' "$TEST_TMP/r.out") != 0)) \
+cmp_ok "$(grep -c '^Summary:' "$TEST_TMP/r.out")" -eq 0 \
 	"no bare Summary line a script could take for the whole run"
 like "$TEST_TMP/r.out" '^Repeats: hits [0-9.]+ ± [0-9.]+ M/s between 3 repeats \(CV [0-9.]+%\), within repeats ± [0-9.]+ M/s \(CV [0-9.]+%\)$' \
 	"the two levels of hits"
-schema=$(jq -r -f "$(dirname "$0")/schema.jq" "$J")
-ok $((${#schema} != 0)) "the JSON follows the schema"
-[ -z "$schema" ] || diag "$schema"
-same() { [ "$1" = "$2" ] || { diag "got '$1', expected '$2'"; return 1; }; }
-assert "options.runner.repeat is 3" same "$(jq '.options.runner.repeat' "$J")" 3
-assert "options.runner.zero_seed is false" same "$(jq '.options.runner.zero_seed' "$J")" false
-assert "9 samples: 3 warm-up then 6 measured" \
-	same "$(jq -c '[.samples[].warmup]' "$J")" '[true,true,true,false,false,false,false,false,false]'
-assert "samples tagged by repeat" \
-	same "$(jq -c '[.samples[].repeat]' "$J")" '[0,1,2,0,0,1,1,2,2]'
-assert "summary: 3 repeat means" same "$(jq '.summary.metrics.hits.repeats.means | length' "$J")" 3
+is "$(jq -r -f "$(dirname "$0")/schema.jq" "$J")" "" "the JSON follows the schema"
+is "$(jq '.options.runner.repeat' "$J")" 3 "options.runner.repeat is 3"
+is "$(jq '.options.runner.zero_seed' "$J")" false "options.runner.zero_seed is false"
+is "$(jq -c '[.samples[].warmup]' "$J")" '[true,true,true,false,false,false,false,false,false]' \
+	"9 samples: 3 warm-up then 6 measured"
+is "$(jq -c '[.samples[].repeat]' "$J")" '[0,1,2,0,0,1,1,2,2]' "samples tagged by repeat"
+is "$(jq '.summary.metrics.hits.repeats.means | length' "$J")" 3 "summary: 3 repeat means"
 # each repeat's mean from its own samples, and their mean
 jq_true() { jq -e "$@" >/dev/null; }
 assert "repeat means are the means of each repeat's samples" jq_true '
@@ -75,8 +71,8 @@ bad "compare: an edited between-repeat stddev" "hits\.repeats\.between_stddev: .
 
 # ---- compare on repeat means ----
 for i in 1 2 3 4; do
-	run_bench "$TEST_TMP/c$i.out" -q -w0 -d1 --repeat 2 --json "$TEST_TMP/c$i.json" count-local
-	ok $? "same-configuration run $i: exit 0"
+	is_exit 0 "same-configuration run $i: exit 0" \
+		"$BENCH" -q -w0 -d1 --repeat 2 --json "$TEST_TMP/c$i.json" count-local
 done
 C=$TEST_TMP
 # the same repeats, split across the sides in different orders: whatever the
@@ -88,7 +84,7 @@ like "$C/cmp.out" '^hits \(M/s\) .* \+0\.00% +1\.0000  within noise$' "hits: wit
 like "$C/cmp.out" "^  hits: Welch's t-test on 8 \+ 8 repeat means \(the effective sample size; from 8 \+ 8 per-second samples\), df 14\.0;" \
 	"the effective sample size: 8 repeat means per side"
 like "$C/cmp.out" '^Test: the per-repeat means are the observations' "the test's unit is said"
-ok $(($(grep -Ec ' (better|worse)$' "$C/cmp.out") != 0)) "no metric better or worse"
+cmp_ok "$(grep -Ec ' (better|worse)$' "$C/cmp.out")" -eq 0 "no metric better or worse"
 # one file with repeats against another: repeat means too
 run_bench "$C/cmp2.out" compare --power "$C/c1.json" "$C/c2.json"
 ok $? "compare two repeat files: exit 0"

@@ -21,9 +21,9 @@ for flavour in "" --preallocated; do
 		run_bench "$TEST_TMP/o" -w1 -d1 -p2 --repeat 3 --json "$J" htab-mem --use-case "$uc" $flavour
 		ok $? "$name --repeat 3: exit 0"
 		assert "$name: stderr has only noise warnings" stderr_clean "$TEST_TMP/o.err"
-		ok $(($(grep -c '^Repeat [23]/3: fresh state$' "$TEST_TMP/o") != 2)) \
+		cmp_ok "$(grep -c '^Repeat [23]/3: fresh state$' "$TEST_TMP/o")" -eq 2 \
 			"$name: repeats 2 and 3 start with fresh state"
-		ok $(($(grep -c '^Repeat [1-3]/3: Summary: per-prod-op ' "$TEST_TMP/o") != 3)) \
+		cmp_ok "$(grep -c '^Repeat [1-3]/3: Summary: per-prod-op ' "$TEST_TMP/o")" -eq 3 \
 			"$name: a Summary per repeat"
 		like "$TEST_TMP/o" '^Repeats: per_prod_op [0-9.]+ ± [0-9.]+ k/s between 3 repeats' \
 			"$name: the two levels"

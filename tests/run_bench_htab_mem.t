@@ -64,7 +64,7 @@ c=$(grep -Ec "^$(printf '%-20s' overwrite) $rline" "$out.rep")
 assert "--repeat 2: overwrite in the repeats format per flavour ($c)" [ "$c" -eq 2 ]
 [ "$c" -eq 2 ] || diag "$(cat "$out.rep")"
 "$SCRIPT" --repeat 0 >"$out.rep0" 2>&1
-ok $(($? != 2)) "--repeat 0: exit 2"
+is $? 2 "--repeat 0: exit 2"
 like "$out.rep0" "^run_bench_htab_mem.sh: invalid --repeat '0': expected an integer in 1\.\.1000$" \
 	"--repeat 0: one clear line"
 

@@ -55,6 +55,7 @@ is "$(jq -c '[.samples[].repeat]' "$J")" '[0,1,0,0,1,1]' "samples tagged by repe
 is "$(jq '.summary.metrics.hits.repeats.means | length' "$J")" 2 "summary: 2 repeat means"
 # each repeat's mean from its own samples, and their mean
 jq_true() { jq -e "$@" >/dev/null; }
+# shellcheck disable=SC2016 # jq variables
 assert "repeat means are the means of each repeat's samples" jq_true '
 	[.samples[] | select(.warmup | not)] as $m |
 	[range(2) as $r | [$m[] | select(.repeat == $r) | .metrics.hits] | add / length] as $want |

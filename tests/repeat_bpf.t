@@ -21,7 +21,7 @@ for cfg in overwrite: add_del_on_diff_cpu:--preallocated; do
 	flavour=${cfg#*:}
 	name="$uc${flavour:+ $flavour}"
 	J=$TEST_TMP/$uc$flavour.json
-	run_bench "$TEST_TMP/o" -w1 -d1 -p2 --repeat 3 --json "$J" htab-mem --use-case "$uc" $flavour
+	run_bench "$TEST_TMP/o" -w1 -d1 -p2 --repeat 3 --json "$J" htab-mem --use-case "$uc" ${flavour:+"$flavour"}
 	ok $? "$name --repeat 3: exit 0"
 	assert "$name: stderr has only noise warnings" stderr_clean "$TEST_TMP/o.err"
 	cmp_ok "$(grep -c '^Repeat [23]/3: fresh state$' "$TEST_TMP/o")" -eq 2 \

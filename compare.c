@@ -554,13 +554,32 @@ static double side_peak_mib(const struct side *sd)
 	return sum / sd->n;
 }
 
+/*
+ * What five minutes of machine time buy at these settings: both sides'
+ * repeats (set-up time between repeats not counted).
+ */
+static void print_budget(const char *name, double sda, double sdb, double mean, int secs)
+{
+	int n = 300 / (2 * secs);
+	double d;
+
+	if (n < 2 || !(mean > 0)) {
+		printf("power: %s: 5 minutes of runs at these settings give fewer than 2 repeats per side\n",
+		       name);
+		return;
+	}
+	d = detectable_change(sda, sdb, n, 0.05, 0.80);
+	printf("power: %s: in 5 minutes of runs (%d repeats per side of %d s) the smallest change detectable at p < 0.05 with 80%% power is %.2f%%\n",
+	       name, n, secs, d / mean * 100.0);
+}
+
 static void print_power(const char *name, const char *unit, const struct side_obs *oa,
 			const struct side_obs *ob, const struct side *sa)
 {
 	double sda = oa->means.n >= 2 ? oa->means.stddev : NAN;
 	double sdb = ob->means.n >= 2 ? ob->means.stddev : NAN;
 	double delta = copts.threshold_pct / 100.0 * fabs(oa->means.mean);
-	int n, secs;
+	int n, secs = sa->rf[0].warmup_sec + sa->rf[0].duration_sec;
 
 	if (isnan(sda) && isnan(sdb)) {
 		printf("power: %s: unknown: no side has two repeats to estimate the between-repeat spread from (use --repeat N)\n",
@@ -576,15 +595,16 @@ static void print_power(const char *name, const char *unit, const struct side_ob
 		return;
 	}
 	n = repeats_for_power(sda, sdb, delta, 0.05, 0.80, 1000);
-	secs = sa->rf[0].warmup_sec + sa->rf[0].duration_sec;
 	if (n < 0) {
 		printf("power: %s: more than 1000 repeats per side to detect %.2f%% (%.3g %s) at p < 0.05 with 80%% power (between-repeat stddev %.3g / %.3g %s)\n",
 		       name, copts.threshold_pct, delta, unit, sda, sdb, unit);
+		print_budget(name, sda, sdb, fabs(oa->means.mean), secs);
 		return;
 	}
 	printf("power: %s: %d repeats per side detect a %.2f%% change (%.3g %s) at p < 0.05 with 80%% power (between-repeat stddev %.3g / %.3g %s); at -w%d -d%d that is about %d s of runs per side\n",
 	       name, n, copts.threshold_pct, delta, unit, sda, sdb, unit, sa->rf[0].warmup_sec,
 	       sa->rf[0].duration_sec, n * secs);
+	print_budget(name, sda, sdb, fabs(oa->means.mean), secs);
 }
 
 static int compare_sides(const struct side *sa, const struct side *sb)

@@ -221,34 +221,40 @@ void stats_two_level(const double *values, const int *counts, int nrepeats,
 	out->within_cv = out->mean != 0.0 ? out->within_sd / fabs(out->mean) : 0.0;
 }
 
+/*
+ * n per side detects delta when delta / sqrt(var / n) reaches the
+ * two-sided critical t plus the one-sided power quantile, at Welch's
+ * degrees of freedom for equal n (n - 1 when one spread is 0).
+ */
+double detectable_change(double sd_a, double sd_b, int n, double alpha, double power)
+{
+	double var = sd_a * sd_a + sd_b * sd_b, df = n - 1, ta, tb;
+
+	if (n < 2 || !isfinite(var))
+		return NAN;
+	if (sd_a > 0 && sd_b > 0) {
+		double va = sd_a * sd_a / n, vb = sd_b * sd_b / n;
+
+		df = (va + vb) * (va + vb) / (va * va / (n - 1) + vb * vb / (n - 1));
+	}
+	ta = t_crit(alpha, df);
+	/* one-sided quantile: two-sided probability 2 * (1 - power) */
+	tb = t_crit(2.0 * (1.0 - power), df);
+	return (ta + tb) * sqrt(var / n);
+}
+
 int repeats_for_power(double sd_a, double sd_b, double delta, double alpha, double power, int max)
 {
-	double var = sd_a * sd_a + sd_b * sd_b, df, ta, tb;
+	double var = sd_a * sd_a + sd_b * sd_b;
 	int n;
 
 	if (!(fabs(delta) > 0) || !isfinite(var))
 		return -1;
 	if (var == 0.0)
 		return 2;
-	/*
-	 * n per side is enough when delta / sqrt(var / n) reaches the
-	 * two-sided critical t plus the one-sided power quantile; with equal
-	 * n, Welch's degrees of freedom are at least n - 1, so use those
-	 * (conservative) rather than a guess of the spreads' ratio.
-	 */
-	for (n = 2; n <= max; n++) {
-		df = n - 1;
-		if (sd_a > 0 && sd_b > 0) {
-			double va = sd_a * sd_a / n, vb = sd_b * sd_b / n;
-
-			df = (va + vb) * (va + vb) / (va * va / (n - 1) + vb * vb / (n - 1));
-		}
-		ta = t_crit(alpha, df);
-		/* one-sided quantile: two-sided probability 2 * (1 - power) */
-		tb = t_crit(2.0 * (1.0 - power), df);
-		if (fabs(delta) / sqrt(var / n) >= ta + tb)
+	for (n = 2; n <= max; n++)
+		if (fabs(delta) >= detectable_change(sd_a, sd_b, n, alpha, power))
 			return n;
-	}
 	return -1;
 }
 

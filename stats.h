@@ -73,6 +73,12 @@ void stats_two_level(const double *values, const int *counts, int nrepeats,
 int repeats_for_power(double sd_a, double sd_b, double delta, double alpha, double power, int max);
 
 /*
+ * The inverse: the smallest difference n repeats per side detect (same
+ * test, alpha and power); NaN for n < 2.
+ */
+double detectable_change(double sd_a, double sd_b, int n, double alpha, double power);
+
+/*
  * Half-width of the 95% confidence interval of b's mean minus a's (Welch);
  * NaN when either has fewer than 2 values
  */

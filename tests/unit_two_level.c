@@ -89,6 +89,9 @@ int main(void)
 	 * says n = 5.09, so 6.)
 	 */
 	is_int(repeats_for_power(1, 1, 2, 0.05, 0.8, 1000), 6, "power: 6 repeats per side");
+	is_near(detectable_change(1, 1, 6, 0.05, 0.8), (2.2281 + 0.8791) * sqrt(2.0 / 6), 2e-3,
+		"detectable change with 6 repeats per side: (t(.975,10) + t(.8,10)) sqrt(2/6)");
+	ok(isnan(detectable_change(1, 1, 1, 0.05, 0.8)), "detectable change: one repeat, NaN");
 	is_int(repeats_for_power(1, 1, -2, 0.05, 0.8, 1000), 6, "power: the sign of the change does not matter");
 	is_int(repeats_for_power(0, 0, 2, 0.05, 0.8, 1000), 2, "power: no spread, the minimum of 2");
 	is_int(repeats_for_power(1, 1, 0, 0.05, 0.8, 1000), -1, "power: no change to detect");

@@ -92,6 +92,8 @@ ok $? "compare two repeat files: exit 0"
 like "$C/cmp2.out" "^  hits: Welch's t-test on 2 \+ 2 repeat means" "two repeats per file are two observations"
 like "$C/cmp2.out" '^power: hits: ([0-9]+ repeats per side detect a 2\.00% change|more than 1000 repeats)' \
 	"--power estimates repeats per side"
+like "$C/cmp2.out" '^power: hits: in 5 minutes of runs \(150 repeats per side of 1 s\) the smallest change detectable at p < 0\.05 with 80% power is [0-9.]+%$' \
+	"--power: what 5 minutes of runs detect"
 # one run per side: the p-value's limits are said
 run_bench "$C/one.out" -q -w0 -d2 --json "$C/one.json" count-local
 run_bench "$C/cmp1.out" compare "$C/one.json" "$C/one.json"

@@ -18,6 +18,18 @@ struct env env = {
 	.repeat_cnt = 1,
 };
 
+/*
+ * Exit status of a refused command line: 1 as upstream's runner, but 2
+ * for the options of repeated measurement, whose refusals are documented
+ * with compare's usage errors.
+ */
+static int usage_status = 1;
+
+int bench_args_error_status(void)
+{
+	return usage_status;
+}
+
 static const struct bench *const *tbl;
 static size_t tbl_n;
 
@@ -168,6 +180,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case ARG_REPEAT:
 		if (parse_long(arg, 1, MAX_REPEAT, &v)) {
 			bad_value("--repeat", arg, "an integer in 1..1000");
+			usage_status = 2;
 			return EINVAL;
 		}
 		env.repeat_cnt = v;
@@ -351,11 +364,13 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 	if (env.zero_seed && !(bench->caps & BENCH_CAP_ZERO_SEED)) {
 		fprintf(stderr, "--zero-seed does not apply to benchmark '%s': it measures no hash map (htab-mem and bpf-hashmap-lookup do)\n",
 			bench->name);
+		usage_status = 2;
 		return EINVAL;
 	}
 	if (env.repeat_cnt > 1 && (bench->caps & BENCH_CAP_NO_REPEAT)) {
 		fprintf(stderr, "--repeat %d does not apply to benchmark '%s': its results are not per-second samples (only --repeat 1)\n",
 			env.repeat_cnt, bench->name);
+		usage_status = 2;
 		return EINVAL;
 	}
 	/* every sample of every repeat is kept: bound the run's length too */
@@ -363,6 +378,7 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 		fprintf(stderr, "invalid --repeat %d: %d x (-w %d + -d %d) seconds is more than %d\n",
 			env.repeat_cnt, env.repeat_cnt, env.warmup_sec, env.duration_sec,
 			MAX_SECONDS);
+		usage_status = 2;
 		return EINVAL;
 	}
 	*benchp = bench;

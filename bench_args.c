@@ -362,7 +362,7 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 		return EINVAL;
 	}
 	if (env.zero_seed && !(bench->caps & BENCH_CAP_ZERO_SEED)) {
-		fprintf(stderr, "--zero-seed does not apply to benchmark '%s': it measures no hash map (htab-mem and bpf-hashmap-lookup do)\n",
+		fprintf(stderr, "--zero-seed does not apply to benchmark '%s': it measures no hash map (htab-mem, bpf-hashmap-lookup, hash-lookup, percpu-hash-lookup and lru-hash-lookup do)\n",
 			bench->name);
 		usage_status = 2;
 		return EINVAL;

@@ -39,6 +39,15 @@ for cfg in overwrite: add_del_on_diff_cpu:--preallocated; do
 done
 assert "no htab-mem program left loaded" eventually test "$(loaded_bench_progs "$PROGS")" -eq 0
 
+# the lookups: a new filled map per repeat, every producer registered in it
+J=$TEST_TMP/l.json
+run_bench "$TEST_TMP/l" -w0 -d1 -p2 --repeat 2 --zero-seed --json "$J" hash-lookup
+ok $? "hash-lookup --repeat 2 --zero-seed: exit 0"
+cmp_ok "$(grep -c '^Repeat 2/2: fresh state$' "$TEST_TMP/l")" -eq 1 "hash-lookup: fresh state"
+assert "hash-lookup: both producers counted in both repeats" jq_true \
+	'[.samples[] | select(.warmup | not) | .counters.prod_hits | all(.[]; . > 0)] == [true, true]' "$J"
+is_exit 2 "array-lookup --zero-seed: exit 2" "$BENCH" --zero-seed array-lookup
+
 J=$TEST_TMP/z.json
 run_bench "$TEST_TMP/z" -q -w0 -d1 -p2 --repeat 2 --zero-seed --json "$J" htab-mem
 ok $? "--zero-seed --repeat 2: exit 0"

@@ -2,6 +2,8 @@
 #
 # make            build ./bench (BPF skeletons, userspace, link)
 # make test       install what is missing, build, run every TAP test
+# make vmtest     install what is missing, build, run the BPF integration tests
+#                 in a VM booting Debian's kernel (scripts/vmtest.sh), cgroup v2
 # make run        install what is missing, build, run the main benchmark
 # make clean      remove everything generated
 #
@@ -37,7 +39,7 @@ endif
 .SUFFIXES:
 
 # Goals that must work before the toolchain is installed.
-NO_TOOLS_GOALS := clean deps run test help
+NO_TOOLS_GOALS := clean deps run test vmtest help
 ifneq ($(filter-out $(NO_TOOLS_GOALS),$(or $(MAKECMDGOALS),all)),)
 need_cmd = $(if $(shell command -v $(1) 2>/dev/null),,$(error $(1) not found: run 'scripts/install-deps.sh' (or 'make test', which runs it) to install $(2)))
 $(call need_cmd,$(CLANG),clang)
@@ -91,13 +93,13 @@ LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))
 # benchmark helpers without BPF or the runner, so unit tests can link them
 LIB_OBJS += $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(wildcard $(SRCDIR)/benchs/lib_*.c))
 BENCH_SRCS := $(wildcard $(SRCDIR)/benchs/bench_*.c)
-BENCH_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,bench.c bench_args.c runner.c reporters.c run_mem.c \
+BENCH_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,main.c bench_args.c runner.c reporters.c run_mem.c \
 	      producers.c) $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
 UNIT_SRCS := $(wildcard $(SRCDIR)/tests/unit_*.c)
 UNIT_TESTS := $(patsubst $(SRCDIR)/tests/%.c,$(OUTPUT)/tests/%.t,$(UNIT_SRCS))
 VMLINUX := $(OUTPUT)/vmlinux.h
 
-.PHONY: all clean deps run test unit-tests help FORCE
+.PHONY: all clean deps run test vmtest unit-tests help FORCE
 all: $(BENCH_BIN)
 
 $(OUTPUT) $(OUTPUT)/benchs $(OUTPUT)/tests:
@@ -172,6 +174,25 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all unit-tests
 	$(Q)cd $(SRCDIR) && BENCH=$(BENCH_BIN) OUTPUT=$(OUTPUT) \
 		$(PROVE) --exec '' $(PROVE_FLAGS) $(UNIT_TESTS) $(sort $(wildcard $(SRCDIR)/tests/*.t))
+
+# vmtest.sh's own boot tests, then the integration tests that load BPF
+# inside throw-away VMs booting the default kernel of scripts/vmtest.sh:
+# pure cgroup v2 with memory delegated, debugfs mounted, CI=true (a test
+# that cannot load BPF fails).  The files are dealt over VMTEST_VMS VMs at
+# once, longest first; htab_mem.t goes first into its VM, so that its
+# mount-table checks see the guest as booted, not as earlier tests left it.
+# VMTEST_KERNEL=pkg|.deb|bzImage tests another kernel.
+VMTEST_TESTS ?= tests/htab_mem.t tests/results_bpf.t tests/lookup_scripts.t \
+	tests/bpf_hashmap_lookup.t tests/map_lookup.t tests/run_bench_htab_mem.t \
+	tests/trig_base.t tests/htab_mem_cgroup.t
+VMTEST_VMS ?= 2
+VMTEST_TIMEOUT ?= 1500
+vmtest: deps
+	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all
+	$(Q)cd $(SRCDIR) && OUTPUT=$(OUTPUT) VMTEST_BOOT=1 $(PROVE) $(PROVE_FLAGS) tests/vmtest_script.t
+	$(Q)cd $(SRCDIR) && BENCH=$(BENCH_BIN) OUTPUT=$(OUTPUT) PROVE="$(PROVE)" PROVE_FLAGS="$(PROVE_FLAGS)" \
+		tests/vmtest_suite.sh -j $(VMTEST_VMS) -t $(VMTEST_TIMEOUT) $(if $(VMTEST_KERNEL),-k $(VMTEST_KERNEL)) \
+		-- $(VMTEST_TESTS)
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all

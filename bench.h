@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a benchmark is (struct bench: its hooks, its needs, its metrics) and
+ * what a benchmark may call: the runner's options (env), per-producer
+ * counters, the hits/drops reporters and the producer failure slot.
+ */
 #ifndef __BENCH_H
 #define __BENCH_H
 

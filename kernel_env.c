@@ -302,3 +302,19 @@ int check_bpf_privileges(void)
 		missing);
 	return -EPERM;
 }
+
+int check_bpf_ns_helper(char *msg, size_t msg_sz)
+{
+	/*
+	 * Without the namespace-aware helper the program cannot load; say
+	 * why in words rather than with the verifier's "unknown func".
+	 * A probe that cannot run (< 0) leaves the verdict to the load.
+	 */
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_get_ns_current_pid_tgid,
+				    NULL) == 0) {
+		snprintf(msg, msg_sz,
+			 "this kernel lacks bpf_get_ns_current_pid_tgid() (Linux 5.7 and later): the BPF program could not recognise the producer threads and would count nothing, so the benchmark refuses to run");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}

@@ -71,4 +71,14 @@ void kenv_read_hypervisor(const char *root, struct kenv_hv *out);
  */
 const char *kenv_cgroup_mode(const char *mountinfo_path);
 
+/*
+ * Refuse a kernel without bpf_get_ns_current_pid_tgid(): every BPF program
+ * here recognises its producers with it (progs/bench_producer.h).  It loads
+ * a probe program, so the runner calls it after the privilege check and
+ * before the memory cgroup is joined.  Returns 0 or a negative errno with a
+ * one-line message in msg.
+ */
+#include <stddef.h>
+int check_bpf_ns_helper(char *msg, size_t msg_sz);
+
 #endif /* __KERNEL_ENV_H */

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_util.h"
 #include "per_producer.h"
-#include "results.h"
 
 const char *prod_rate_unit(const struct bench *b)
 {

@@ -25,22 +25,6 @@
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static __u32 reg_tids[BENCH_PROD_MAX];
 
-int bench_producers_check_kernel(char *msg, size_t msg_sz)
-{
-	/*
-	 * Without the namespace-aware helper the program cannot load; say
-	 * why in words rather than with the verifier's "unknown func".
-	 * A probe that cannot run (< 0) leaves the verdict to the load.
-	 */
-	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_get_ns_current_pid_tgid,
-				    NULL) == 0) {
-		snprintf(msg, msg_sz,
-			 "this kernel lacks bpf_get_ns_current_pid_tgid() (Linux 5.7 and later): the BPF program could not recognise the producer threads and would count nothing, so the benchmark refuses to run");
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
 int bench_producers_prepare(struct bench_producers *bp, struct bench_prod_ids *ids,
 			    struct bpf_map *tids, struct bpf_map *counters, int nr,
 			    char *msg, size_t msg_sz)

@@ -29,16 +29,6 @@ struct bench_producers {
 };
 
 /*
- * Refuses a kernel without bpf_get_ns_current_pid_tgid(), whose program
- * could not recognise a producer.  It loads a probe program: the runner
- * calls it for every BENCH_NEEDS_BPF benchmark, after the privilege check
- * and before the memory cgroup is joined, so the probe is not charged to
- * the run.  Returns 0 or a negative errno with a one-line
- * message in msg.
- */
-int bench_producers_check_kernel(char *msg, size_t msg_sz);
-
-/*
  * Before load: fill ids (the skeleton's rodata bench_ids) with our pid
  * namespace and tgid, and size the two maps to nr producers.  Returns 0 or a negative errno with a one-line
  * message in msg.

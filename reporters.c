@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What most benchmarks share: the hits/drops metrics and their Iter and
- * Summary lines in upstream's format, statistics of a metric over samples,
- * and per-producer counters on their own cache lines.
+ * Summary lines in upstream's format, per-producer counters on their own
+ * cache lines, and the one-line "failed to ..." message of a failed step.
  */
 #include <math.h>
 #include <stdarg.h>

@@ -41,16 +41,6 @@ void bench_opt_bool(struct bench_opts_out *out, const char *key, bool val)
 	json_object_set_new(out->obj, key, json_boolean(val));
 }
 
-json_t *cpu_list_json(const struct cpu_list *l)
-{
-	json_t *a = json_array();
-	int i;
-
-	for (i = 0; i < l->cnt; i++)
-		json_array_append_new(a, json_integer(l->cpus[i]));
-	return a;
-}
-
 static json_t *run_opts_json(const struct bench_run *run)
 {
 	const struct bench *b = run->bench;

@@ -7,21 +7,12 @@
  * name and version, for the writer here and for the readers (compare).
  */
 #include <jansson.h>
-#include <math.h>
 
+#include "json_util.h"
 #include "run.h"
 
 #define RESULTS_SCHEMA_NAME "bench-result"
 #define RESULTS_SCHEMA_VERSION 1
-
-/* JSON has no NaN or infinity: a missing value is null */
-static inline json_t *json_finite(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* a CPU list as a JSON array */
-json_t *cpu_list_json(const struct cpu_list *l);
 
 /* the whole document; NULL when out of memory */
 json_t *results_json(const struct bench_run *run);

@@ -11,7 +11,7 @@
 
 #include "bench_version.h"
 #include "kernel_env.h"
-#include "results.h"
+#include "json_util.h"
 #include "run_context.h"
 
 /* ---- what the run knows beyond its samples ---- */

@@ -20,7 +20,6 @@
 #include "kernel_env.h"
 #include "output_file.h"
 #include "per_producer.h"
-#include "producers.h"
 #include "results.h"
 #include "run_context.h"
 #include "run_mem.h"
@@ -235,7 +234,7 @@ static int prepare_needs(const struct bench *bench)
 		if (err)
 			return err;
 		/* every BPF program here tells its producers apart the same way */
-		err = bench_producers_check_kernel(msg, sizeof(msg));
+		err = check_bpf_ns_helper(msg, sizeof(msg));
 		if (err) {
 			fprintf(stderr, "%s: %s\n", bench->name, msg);
 			return err;

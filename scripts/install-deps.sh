@@ -19,6 +19,7 @@ PACKAGES=(
 	gnuplot-nox		# bench plot draws with it (svg, pngcairo, dumb)
 	libxml2-utils		# xmllint: the plot tests parse the SVGs
 	git			# the version (git describe) and the build test
+	qemu-system-x86 busybox-static kmod	# scripts/vmtest.sh: a VM, its initramfs, depmod
 )
 
 mode=install

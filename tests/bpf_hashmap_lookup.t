@@ -9,7 +9,6 @@ source "$(dirname "$0")/lib.sh"
 require_bpf
 
 PROG='hashmap_lookup|hashmap_fentry'
-HOOK_LINE='^hook: (fentry/[a-z0-9_]*sys_getpgid|tp/syscalls/sys_enter_getpgid \((fentry unavailable: .+|--hook tracepoint)\))$'
 CPU_LINE='^cpu([0-9]{2,}): lookup ([0-9]+\.[0-9]{3})M ± ([0-9]+\.[0-9]{3})M events/sec \(approximated from ([0-9]+) samples of ~([0-9]+)ms\)$'
 QUIET_LINE='^cpu([0-9]{2,}) ([0-9]+\.[0-9]{3})$'
 BARE_LINE='^([0-9]+\.[0-9]{3})$'

@@ -34,7 +34,7 @@ for b in "${benchs[@]}"; do
 	reap "$pid"
 	is $? 0 "$b: exit status 0"
 	is "$(cat "$out")" "Setting up benchmark '$b'..." "$b: set up, never started"
-	is "$(cat "$out.err")" "exiting after set-up (BENCH_TEST_EXIT_AFTER_SETUP=1): nothing measured" \
+	is "$(strip_hook_line "$out.err")" "exiting after set-up (BENCH_TEST_EXIT_AFTER_SETUP=1): nothing measured" \
 		"$b: says on stderr that nothing was measured"
 	assert "$b: no JSON result for a run that measured nothing" [ ! -e "$out.json" ]
 	eventually nothing_loaded

@@ -38,7 +38,7 @@ san 0 "list" -l
 FULL=/dev/full
 [ "$(id -u)" -ne 0 ] || ! mknod -m 666 "$TEST_TMP/full" c 1 7 || FULL="$TEST_TMP/full"
 san 0 "--json - (stdout)" -w0 -d1 --json - count-local
-san fail "--json onto /dev/full" -w0 -d1 --json "$FULL" count-local
+san 1 "--json onto /dev/full" -w0 -d1 --json "$FULL" count-local
 mkfifo "$TEST_TMP/fifo"
 cat "$TEST_TMP/fifo" >/dev/null &
 san 0 "--json onto a FIFO with a reader" -w0 -d1 --json "$TEST_TMP/fifo" count-local

@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A/B one benchmark across two kernels, each booted in a throw-away VM.
+#
+#   benchs/run_kernel_ab.sh -k KERNEL_A -k KERNEL_B [-n N] [-o DIR] -- BENCH ARGS...
+#
+# Boots KERNEL_A and KERNEL_B N times each (default 3), interleaved A B A B
+# so that a drift of the machine hits both sides alike, and runs
+# "./bench --json FILE BENCH ARGS..." in each boot (scripts/vmtest.sh; a
+# KERNEL is what vmtest.sh -k takes: a Debian kernel package name, a .deb or
+# a bzImage).  The result files are kept in DIR (default
+# .output/kernel-ab/<date>-<time>) as A-1.json, B-1.json, A-2.json, ...,
+# and compared with "bench compare", A as BASE and B as NEW.
+#
+#   -n N        boots per kernel (default 3)
+#   -o DIR      where the result files go (created; must not hold results)
+#   BENCH       the runner binary (default ./bench of this tree)
+#   VMTEST_OPTS more options for vmtest.sh, e.g. "-c 4 -m 4G -t 1800"
+#
+# Exit status: 0 when every run succeeded and was compared, 1 when a run
+# failed (the others are still run and compared), 2 for bad arguments.
+#
+# Under TCG (no KVM) rates are those of an emulator: compare them with each
+# other, never with hardware.
+set -uo pipefail
+
+PROG=run_kernel_ab.sh
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BENCH=${BENCH:-$ROOT/bench}
+VMTEST=$ROOT/scripts/vmtest.sh
+
+die_usage() {
+	echo "$PROG: $*" >&2
+	exit 2
+}
+
+KERNELS=()
+N=3
+DIR=""
+while getopts ':k:n:o:h' opt; do
+	case $opt in
+	k) KERNELS+=("$OPTARG") ;;
+	n)
+		[[ $OPTARG =~ ^[1-9][0-9]?$ ]] ||
+			die_usage "bad boot count '$OPTARG' for -n (accepted: 1..99)"
+		N=$OPTARG
+		;;
+	o) DIR=$OPTARG ;;
+	h)
+		sed -n '2,/^set -uo/{ /^set -uo/d; s/^# \{0,1\}//p }' "$0"
+		exit 0
+		;;
+	:) die_usage "option -$OPTARG needs a value" ;;
+	*) die_usage "unknown option '-$OPTARG' (accepted: -k KERNEL twice, -n N, -o DIR, then -- BENCH ARGS)" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ ${#KERNELS[@]} -eq 2 ] ||
+	die_usage "need exactly two kernels, -k KERNEL_A -k KERNEL_B (got ${#KERNELS[@]})"
+[ $# -gt 0 ] || die_usage "no benchmark to run (usage: $PROG -k A -k B [-n N] -- BENCH ARGS...)"
+for a in "$@"; do
+	case $a in
+	--json | --json=*) die_usage "'$a': the script gives --json itself" ;;
+	esac
+done
+[ -x "$BENCH" ] || die_usage "no runner at '$BENCH': build it with make, or set BENCH"
+BENCH=$(realpath "$BENCH")
+
+[ -n "$DIR" ] || DIR=$ROOT/.output/kernel-ab/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$DIR" 2>/dev/null && [ -w "$DIR" ] ||
+	die_usage "bad result directory '$DIR' for -o (accepted: a writable directory, created if missing)"
+DIR=$(realpath "$DIR")
+if compgen -G "$DIR/[AB]-*.json" >/dev/null; then
+	die_usage "result directory '$DIR' already holds results: give a new one with -o"
+fi
+
+read -r -a VMOPTS <<<"${VMTEST_OPTS:-}"
+SIDES=(A B)
+echo "A = ${KERNELS[0]}"
+echo "B = ${KERNELS[1]}"
+echo "bench: $(basename "$BENCH") $*"
+echo "results: $DIR"
+
+failed=0
+A_FILES=()
+B_FILES=()
+for round in $(seq 1 "$N"); do
+	for i in 0 1; do
+		side=${SIDES[$i]}
+		json=$DIR/$side-$round.json
+		printf '\n== round %d/%d: %s (%s) ==\n' "$round" "$N" "$side" "${KERNELS[$i]}"
+		"$VMTEST" "${VMOPTS[@]}" -k "${KERNELS[$i]}" -o "$DIR" -- \
+			"$BENCH" --json "$json" "$@"
+		rc=$?
+		if [ $rc -ne 0 ] || [ ! -s "$json" ]; then
+			echo "$PROG: round $round, $side: FAILED (exit $rc)" >&2
+			rm -f "$json"
+			failed=1
+			continue
+		fi
+		echo "$side-$round.json: kernel $(jq -r '.context.kernel_release' "$json" 2>/dev/null)"
+		if [ "$side" = A ]; then
+			A_FILES+=("$json")
+		else
+			B_FILES+=("$json")
+		fi
+	done
+done
+
+# bench compare takes one file per side for now, so each round's pair is
+# compared on its own.  Once it pools several runs per side, this whole
+# function becomes one line:
+#	"$BENCH" compare "${A_FILES[@]}" -- "${B_FILES[@]}"
+compare_sides() {
+	local round a b rc=0
+
+	for round in $(seq 1 "$N"); do
+		a=$DIR/A-$round.json
+		b=$DIR/B-$round.json
+		if [ ! -s "$a" ] || [ ! -s "$b" ]; then
+			printf '\n== round %d: not compared, a run failed ==\n' "$round"
+			rc=1
+			continue
+		fi
+		printf '\n== compare, round %d: BASE %s (A), NEW %s (B) ==\n' "$round" "${a##*/}" "${b##*/}"
+		"$BENCH" compare "$a" "$b" || rc=1
+	done
+	return $rc
+}
+
+# every run's mean of every metric, side by side: the spread between boots
+# of one kernel is what a difference between the kernels must beat
+means_table() {
+	local files=("${A_FILES[@]}" "${B_FILES[@]}") f
+
+	[ ${#files[@]} -gt 0 ] || return 0
+	printf '\n== per-run means ==\n'
+	{
+		printf 'metric'
+		for f in "${files[@]}"; do
+			printf '\t%s' "$(basename "$f" .json)"
+		done
+		printf '\n'
+		jq -r '.summary.metrics | to_entries[] | select(.value.mean != null) |
+			"\(.key) (\(.value.unit))"' "${files[0]}" |
+		while IFS= read -r label; do
+			printf '%s' "$label"
+			for f in "${files[@]}"; do
+				printf '\t%s' "$(jq -r --arg k "${label% (*}" \
+					'.summary.metrics[$k].mean // "n/a" | if type == "number" then (. * 1000 | round / 1000) else . end' "$f")"
+			done
+			printf '\n'
+		done
+		if jq -e '.summary.peak_memory_mib != null' "${files[0]}" >/dev/null; then
+			printf 'peak_memory (MiB)'
+			for f in "${files[@]}"; do
+				printf '\t%s' "$(jq -r '.summary.peak_memory_mib // "n/a" | if type == "number" then (. * 1000 | round / 1000) else . end' "$f")"
+			done
+			printf '\n'
+		fi
+	} | column -t -s $'\t'
+}
+
+printf '\n%d run(s) of A, %d of B kept in %s\n' "${#A_FILES[@]}" "${#B_FILES[@]}" "$DIR"
+means_table
+compare_sides || failed=1
+exit $failed

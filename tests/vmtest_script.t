@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/vmtest.sh: bad arguments are refused before anything boots; with
+# VMTEST_BOOT=1 (make vmtest sets it), real boots: COMMAND's output and
+# exit status, a file written to OUTDIR, the timeout, SIGTERM and SIGINT,
+# each leaving no qemu and no temporary directory behind.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+VMTEST=$(cd "$(dirname "$0")/.." && pwd)/scripts/vmtest.sh
+# our own TMPDIR: vmtest.sh's temporary directories and its qemu (whose
+# command line names them) are told apart from other runs by it
+export TMPDIR=$TEST_TMP/tmp
+mkdir -p "$TMPDIR"
+
+# refused <description> <stderr regex> <args...>: exit 2, one line, nothing left
+refused() {
+	local what=$1 re=$2 out=$TEST_TMP/bad rc
+	shift 2
+
+	"$VMTEST" "$@" >"$out" 2>"$out.err"
+	rc=$?
+	assert "$what: refused with exit 2 (got $rc)" [ "$rc" -eq 2 ]
+	assert "$what: one line on stderr" [ "$(wc -l <"$out.err")" -eq 1 ]
+	like "$out.err" "$re" "$what: the message names the problem"
+	assert "$what: nothing on stdout" [ ! -s "$out" ]
+	assert "$what: no temporary directory left" [ -z "$(ls -A "$TMPDIR")" ]
+}
+
+refused "no command" "no COMMAND" --
+refused "unknown option" "unknown option '-x'" -x -- true
+refused "-c 0" "bad CPU count '0'.*1\\.\\.255" -c 0 -- true
+refused "-c abc" "bad CPU count 'abc'" -c abc -- true
+refused "-m 2T" "bad memory size '2T'" -m 2T -- true
+refused "-m 0" "bad memory size '0'" -m 0 -- true
+refused "-t -1" "bad timeout '-1'" -t -1 -- true
+refused "-t 5s" "bad timeout '5s'" -t 5s -- true
+refused "-k missing file" "kernel '/nonexistent/bzImage' is not a file" -k /nonexistent/bzImage -- true
+refused "-k bad name" "bad kernel 'Linux Image'" -k 'Linux Image' -- true
+refused "-k .deb missing" "kernel 'nope.deb' is not a file" -k nope.deb -- true
+refused "-M without a bzImage" "-M '/tmp' goes only with a bzImage" -M /tmp -- true
+touch "$TEST_TMP/bzImage"
+refused "-M without modules.dep" "bad modules directory '$TEST_TMP'" -k "$TEST_TMP/bzImage" -M "$TEST_TMP" -- true
+touch "$TEST_TMP/file"
+refused "-o a file" "bad output directory '$TEST_TMP/file'" -o "$TEST_TMP/file" -- true
+refused "-o /" "bad output directory '/'" -o / -- true
+refused "-e 1X" "bad variable '1X'" -e 1X -- true
+refused "-t without a value" "option -t needs a value" -t
+VMTEST_ACCEL=xen refused "VMTEST_ACCEL=xen" "bad VMTEST_ACCEL 'xen'" -- true
+if [ "$(id -u)" -eq 0 ] || [ -n "$(command -v apt-cache)" ]; then
+	refused "-k unknown package" "kernel 'linux-image-nonesuch' is no Debian package" -k linux-image-nonesuch -- true
+fi
+
+if [ "${VMTEST_BOOT:-0}" != 1 ]; then
+	skip "boots take a minute under TCG: make vmtest runs them (VMTEST_BOOT=1)" "real boots"
+	done_testing
+	exit
+fi
+for tool in qemu-system-x86_64 busybox; do
+	if ! command -v "$tool" >/dev/null; then
+		ok 1 "$tool is installed (scripts/install-deps.sh)"
+		done_testing
+		exit
+	fi
+done
+
+# no_leftovers <what>: no qemu of ours, no temporary directory
+no_leftovers() {
+	local left
+
+	left=$(pgrep -af "qemu-system.*$TMPDIR" || true)
+	assert "$1: no qemu left" [ -z "$left" ]
+	[ -z "$left" ] || diag "$left"
+	assert "$1: no temporary directory left ($(ls -A "$TMPDIR"))" [ -z "$(ls -A "$TMPDIR")" ]
+}
+
+# wait_for <file> <regex> <pid>: until the file matches, 120 s at most
+wait_for() {
+	for _ in $(seq 1 1200); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# ---- a command's output, exit status and a file in OUTDIR ----
+outdir=$TEST_TMP/out
+out=$TEST_TMP/boot
+# shellcheck disable=SC2016 # expanded in the guest
+"$VMTEST" -o "$outdir" -e VMTEST_T_VALUE='two words' -- \
+	bash -c 'echo "hello from $(uname -r)"; echo "$VMTEST_T_VALUE" >"$VMTEST_OUTDIR/back";
+		 [ "$(pwd)" = "$1" ] && echo "in the project"; grep -w cgroup2 /proc/mounts | cut -d" " -f2;
+		 exit 42' _ "$(cd "$(dirname "$0")/.." && pwd)" >"$out" 2>"$out.err"
+rc=$?
+assert "COMMAND's exit status comes out (42, got $rc)" [ "$rc" -eq 42 ]
+like "$out" '^hello from [0-9]' "COMMAND's output comes out"
+like "$out" '^in the project$' "COMMAND runs in the project directory"
+like "$out" '^/sys/fs/cgroup$' "the guest has cgroup2 at /sys/fs/cgroup"
+assert "a file written to OUTDIR comes back, -e VAR=VALUE went in" \
+	[ "$(cat "$outdir/back" 2>/dev/null)" = "two words" ]
+like "$out.err" 'booting .* under (KVM|TCG)' "it says what it boots and how"
+[ "$rc" -eq 42 ] || diag "$(cat "$out" "$out.err")"
+no_leftovers "after a normal run"
+
+# ---- a VM that cannot boot: 125 and why ----
+"$VMTEST" -k "$TEST_TMP/bzImage" -- true >"$out" 2>"$out.err"
+rc=$?
+assert "not a kernel: exit 125 (got $rc)" [ "$rc" -eq 125 ]
+like "$out.err" 'failed to boot' "not a kernel: it says the VM failed to boot"
+no_leftovers "after a failed boot"
+# Debian's kernel has 9p and overlay as modules: without -M they are missing
+image=$(find "${OUTPUT:-$(dirname "$0")/../.output}/vmtest/kernels" -path '*/boot/vmlinuz-*' 2>/dev/null | head -n 1)
+if [ -n "$image" ]; then
+	"$VMTEST" -k "$image" -- true >"$out" 2>"$out.err"
+	rc=$?
+	assert "a bzImage without its modules: exit 125 (got $rc)" [ "$rc" -eq 125 ]
+	like "$out.err" 'the kernel lacks: 9p .*overlay' "a bzImage without its modules: it names what is missing"
+	no_leftovers "after a kernel without 9p"
+fi
+
+# ---- the timeout: 124 and a message ----
+"$VMTEST" -t 2 -- sleep 600 >"$out" 2>"$out.err"
+rc=$?
+assert "timeout: exit 124 (got $rc)" [ "$rc" -eq 124 ]
+like "$out.err" 'timed out after 2 s' "timeout: it says so"
+no_leftovers "after a timeout"
+
+# ---- SIGTERM while booting ----
+"$VMTEST" -- sleep 600 >"$out" 2>"$out.err" &
+pid=$!
+wait_for "$out.err" 'booting' "$pid"
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+assert "SIGTERM: exit 143 (got $rc)" [ "$rc" -eq 143 ]
+no_leftovers "after SIGTERM"
+
+# ---- SIGINT to the process group, as a terminal's Ctrl-C, mid-command ----
+set -m	# a job of its own, whose SIGINT is not ignored
+"$VMTEST" -- sh -c 'echo started; sleep 600' >"$out" 2>"$out.err" &
+pid=$!
+set +m
+wait_for "$out" '^started$' "$pid"
+ok $? "SIGINT: the command got going"
+kill -INT -- "-$pid"
+wait "$pid"
+rc=$?
+assert "SIGINT: exit 130 (got $rc)" [ "$rc" -eq 130 ]
+like "$out.err" 'got SIGINT' "SIGINT: it says so"
+no_leftovers "after SIGINT"
+
+done_testing

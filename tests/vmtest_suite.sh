@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run TAP test files under prove inside VMs booted by scripts/vmtest.sh, as
+# make vmtest does:
+#
+#   tests/vmtest_suite.sh [-j VMS] [-k KERNEL] [-t TIMEOUT] -- TEST...
+#
+# The files are dealt round-robin over VMS virtual machines (default 1)
+# that run at once: each VM is a kernel of its own, so tests that check
+# global state (loaded programs, cgroups, mounts) cannot see each other,
+# and under TCG, where a test spends most of its time starting processes
+# on one virtual CPU, two VMs take little more than half the time of one.
+# List the files longest first.  The first VM's prove output streams; the
+# others' follows when they are done.  CI=true inside.  BENCH and OUTPUT
+# are passed on.  Exit status: 0 when every VM's prove passed.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+VMTEST=$ROOT/scripts/vmtest.sh
+PROVE=${PROVE:-prove}
+
+VMS=1
+VMOPTS=()
+while getopts ':j:k:t:' opt; do
+	case $opt in
+	j)
+		[[ $OPTARG =~ ^[1-8]$ ]] || { echo "vmtest_suite.sh: bad VM count '$OPTARG' for -j (accepted: 1..8)" >&2; exit 2; }
+		VMS=$OPTARG
+		;;
+	k | t) VMOPTS+=("-$opt" "$OPTARG") ;;
+	*) echo "vmtest_suite.sh: unknown option '-$OPTARG' (accepted: -j VMS, -k KERNEL, -t TIMEOUT, then -- TEST...)" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "vmtest_suite.sh: no test files (usage: tests/vmtest_suite.sh [-j VMS] -- TEST...)" >&2; exit 2; }
+[ "$VMS" -le $# ] || VMS=$#
+
+declare -a GROUP
+i=0
+for t in "$@"; do
+	GROUP[i % VMS]+=" $t"
+	i=$((i + 1))
+done
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/vmtest-suite.XXXXXX") || exit 1
+PIDS=()
+stop() {	# stop <exit status>: end every VM (vmtest.sh kills its qemu)
+	trap '' INT TERM HUP
+	for p in "${PIDS[@]}"; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	wait
+	rm -rf "$TMP"
+	exit "$1"
+}
+trap 'stop 130' INT
+trap 'stop 143' TERM
+trap 'stop 129' HUP
+
+run_group() {	# run_group <n>: one VM running group n's files
+	local -a files
+
+	read -r -a files <<<"${GROUP[$1]}"
+	# shellcheck disable=SC2086 # PROVE_FLAGS holds several options
+	"$VMTEST" "${VMOPTS[@]}" -e CI=true -e BENCH -e OUTPUT -e PROVE_FLAGS -- \
+		"$PROVE" --exec '' ${PROVE_FLAGS:-} "${files[@]}"
+}
+
+for n in $(seq 1 $((VMS - 1))); do
+	run_group "$n" >"$TMP/vm$n.log" 2>&1 &
+	PIDS+=($!)
+done
+echo "VM 1 of $VMS:${GROUP[0]}"
+run_group 0 &
+PIDS+=($!)
+rc=0
+wait "${PIDS[-1]}" || rc=1
+for n in $(seq 1 $((VMS - 1))); do
+	wait "${PIDS[n - 1]}" || rc=1
+	echo
+	echo "VM $((n + 1)) of $VMS:${GROUP[n]}"
+	cat "$TMP/vm$n.log"
+done
+rm -rf "$TMP"
+[ $rc -eq 0 ] && echo "vmtest_suite.sh: all $VMS VM(s) passed" || echo "vmtest_suite.sh: FAILED"
+exit $rc

@@ -48,6 +48,11 @@ struct env {
 	int *prod_cpu;
 	int *cons_cpu;
 
+	/* measured phases in one invocation (--repeat), each with its own warm-up */
+	int repeat_cnt;
+	/* BPF_F_ZERO_SEED on the measured hash map (--zero-seed) */
+	bool zero_seed;
+
 	/* results as data (JSON, fairness) */
 	const char *json_path;
 	bool per_producer;
@@ -147,6 +152,24 @@ enum bench_needs {
 	BENCH_NEEDS_MEMCG	= 1 << 2,
 };
 
+/*
+ * What a benchmark can do beyond the basics (struct bench .caps).
+ */
+enum bench_caps {
+	/*
+	 * --repeat gives every repeat fresh state: the runner calls
+	 * teardown() then setup() between repeats while the producers keep
+	 * running, so setup() must register running producers itself and
+	 * no producer may touch what teardown() destroys.  Without it a
+	 * repeat is a new measured phase of the same state.
+	 */
+	BENCH_CAP_REPEAT_FRESH	= 1 << 0,
+	/* results are not per-second samples: --repeat is refused */
+	BENCH_CAP_NO_REPEAT	= 1 << 1,
+	/* the measured map is a hash map that honours env.zero_seed */
+	BENCH_CAP_ZERO_SEED	= 1 << 2,
+};
+
 /* what every BPF benchmark needs */
 #define BENCH_NEEDS_BPF_TRACING (BENCH_NEEDS_BPF | BENCH_NEEDS_TRACEFS | BENCH_NEEDS_MEMCG)
 
@@ -160,6 +183,7 @@ struct bench {
 	const char *desc;	/* one line, for --list */
 	const struct argp *argp;
 	unsigned int needs;	/* enum bench_needs */
+	unsigned int caps;	/* enum bench_caps */
 	/* checks of option combinations; runs before anything is created */
 	int (*validate)(void);
 	int (*setup)(void);

@@ -15,7 +15,20 @@ struct env env = {
 	.warmup_sec = 1,
 	.producer_cnt = 1,
 	.consumer_cnt = 0,
+	.repeat_cnt = 1,
 };
+
+/*
+ * Exit status of a refused command line: 1 as upstream's runner, but 2
+ * for the options of repeated measurement, whose refusals are documented
+ * with compare's usage errors.
+ */
+static int usage_status = 1;
+
+int bench_args_error_status(void)
+{
+	return usage_status;
+}
 
 static const struct bench *const *tbl;
 static size_t tbl_n;
@@ -43,6 +56,8 @@ enum {
 	ARG_JSON,
 	ARG_PER_PRODUCER,
 	ARG_LATENCY,
+	ARG_REPEAT,
+	ARG_ZERO_SEED,
 };
 
 static const struct argp_option opts[] = {
@@ -64,10 +79,15 @@ static const struct argp_option opts[] = {
 	  "After the Summary, print each producer's rate and the fairness" },
 	{ "latency", ARG_LATENCY, NULL, 0,
 	  "Time each trigger's batch of map operations in BPF: per-op percentiles per sample and per run" },
+	{ "repeat", ARG_REPEAT, "N", 0,
+	  "Run the warm-up and measured phase N times (1..1000, default 1), each with fresh state where the benchmark supports it (htab-mem: a new map, so a new hash seed)" },
+	{ "zero-seed", ARG_ZERO_SEED, NULL, 0,
+	  "Hash-map benchmarks: create the measured map with BPF_F_ZERO_SEED (one fixed bucket layout: less noise, that layout's bias)" },
 	{},
 };
 
 #define MAX_SECONDS 86400
+#define MAX_REPEAT 1000
 
 static void bad_value(const char *opt, const char *arg, const char *accepted)
 {
@@ -162,6 +182,17 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARG_LATENCY:
 		env.latency = true;
+		break;
+	case ARG_REPEAT:
+		if (parse_long(arg, 1, MAX_REPEAT, &v)) {
+			bad_value("--repeat", arg, "an integer in 1..1000");
+			usage_status = 2;
+			return EINVAL;
+		}
+		env.repeat_cnt = v;
+		break;
+	case ARG_ZERO_SEED:
+		env.zero_seed = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (env.bench_name) {
@@ -334,6 +365,26 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 	if (opt_owner && opt_owner != bench->argp) {
 		fprintf(stderr, "option %s does not apply to benchmark '%s'\n",
 			opt_owner_name, bench->name);
+		return EINVAL;
+	}
+	if (env.zero_seed && !(bench->caps & BENCH_CAP_ZERO_SEED)) {
+		fprintf(stderr, "--zero-seed does not apply to benchmark '%s': it measures no hash map (htab-mem, bpf-hashmap-lookup, hash-lookup, percpu-hash-lookup and lru-hash-lookup do)\n",
+			bench->name);
+		usage_status = 2;
+		return EINVAL;
+	}
+	if (env.repeat_cnt > 1 && (bench->caps & BENCH_CAP_NO_REPEAT)) {
+		fprintf(stderr, "--repeat %d does not apply to benchmark '%s': its results are not per-second samples (only --repeat 1)\n",
+			env.repeat_cnt, bench->name);
+		usage_status = 2;
+		return EINVAL;
+	}
+	/* every sample of every repeat is kept: bound the run's length too */
+	if ((long)env.repeat_cnt * (env.warmup_sec + env.duration_sec) > MAX_SECONDS) {
+		fprintf(stderr, "invalid --repeat %d: %d x (-w %d + -d %d) seconds is more than %d\n",
+			env.repeat_cnt, env.repeat_cnt, env.warmup_sec, env.duration_sec,
+			MAX_SECONDS);
+		usage_status = 2;
 		return EINVAL;
 	}
 	*benchp = bench;

@@ -19,5 +19,7 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 		     const struct bench **bench);
 void bench_args_list(const struct bench *const *table, size_t n);
 void bench_args_free(void);
+/* the exit status for a command line bench_args_parse() refused */
+int bench_args_error_status(void);
 
 #endif /* __BENCH_ARGS_H */

@@ -22,19 +22,33 @@
 #include "stats.h"
 #include "testing_helpers.h"
 
+#define COMPARE_MAX_FILES 256
+
 static struct compare_opts {
 	double threshold_pct;
 	bool force;
 	bool fail_on_regression;
-	const char *files[2];
+	bool power;
+	/* BASE... [-- NEW...]: without "--", exactly two files */
+	bool sides_split;
+	const char *files[COMPARE_MAX_FILES];
 	int nfiles;
 } copts;
+
+/* one side of the comparison: one or more result files of one configuration */
+struct side {
+	const char *which;	/* "base" or "new" */
+	struct result_file *rf;
+	int n;
+};
 
 static const struct argp_option compare_options[] = {
 	{ "threshold", 't', "PCT", 0,
 	  "Smallest change in percent that counts (default 2)" },
 	{ "force", 'f', NULL, 0, "Compare runs of different benchmarks or options" },
 	{ "fail-on-regression", 'F', NULL, 0, "Exit with status 1 when a metric got worse" },
+	{ "power", 'P', NULL, 0,
+	  "Estimate, from the between-repeat spread, how many repeats per side detect a change of the threshold at p < 0.05 with 80% power" },
 	{},
 };
 
@@ -60,7 +74,19 @@ static error_t compare_parse(int key, char *arg, struct argp_state *state)
 	case 'F':
 		copts.fail_on_regression = true;
 		break;
+	case 'P':
+		copts.power = true;
+		break;
 	case ARGP_KEY_ARG:
+		if (copts.sides_split) {
+			if (copts.nfiles == COMPARE_MAX_FILES) {
+				fprintf(stderr, "compare takes at most %d files; extra argument '%s'\n",
+					COMPARE_MAX_FILES, arg);
+				return EINVAL;
+			}
+			copts.files[copts.nfiles++] = arg;
+			break;
+		}
 		if (copts.nfiles == 2) {
 			fprintf(stderr, "compare takes two files, BASE.json and NEW.json; extra argument '%s'\n",
 				arg);
@@ -69,6 +95,8 @@ static error_t compare_parse(int key, char *arg, struct argp_state *state)
 		copts.files[copts.nfiles++] = arg;
 		break;
 	case ARGP_KEY_END:
+		if (copts.sides_split)
+			break;
 		if (copts.nfiles != 2) {
 			fprintf(stderr, "compare needs two files, BASE.json and NEW.json (got %d)\n",
 				copts.nfiles);
@@ -84,12 +112,16 @@ static error_t compare_parse(int key, char *arg, struct argp_state *state)
 static const struct argp compare_argp = {
 	.options = compare_options,
 	.parser = compare_parse,
-	.args_doc = "BASE.json NEW.json",
-	.doc = "Compare two `bench --json` results: for every metric both runs share, base "
-	       "and new mean ± stddev, the change, Welch's t-test p-value over the measured "
-	       "samples and a verdict.\vExit status: 0; 1 with --fail-on-regression when "
+	.args_doc = "BASE.json NEW.json\nBASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...]",
+	.doc = "Compare `bench --json` results: for every metric both sides share, base "
+	       "and new mean ± stddev, the change, a Welch's t-test p-value and a verdict.  "
+	       "When a side has several repeats (--repeat) or several files, the observations "
+	       "are the per-repeat means (the map instance is the unit); with one run per side "
+	       "the test is over per-second samples and covers within-run noise only."
+	       "\vExit status: 0; 1 with --fail-on-regression when "
 	       "something got worse; 2 when the files cannot be compared (not results, "
-	       "damaged or edited, measured nothing, or of different benchmarks).",
+	       "damaged or edited, measured nothing, of different benchmarks, or a side "
+	       "that is empty or mixes benchmarks, options or seeding).",
 };
 
 /* ---- context and options ---- */
@@ -323,8 +355,101 @@ static void fmt_ms(const struct stats *st, char *buf, size_t sz)
 		snprintf(buf, sz, "%.3f ± %.3f", st->mean, st->stddev);
 }
 
+/* ---- sides ---- */
+
 /*
- * A metric one run has and the other lacks: another benchmark (allowed
+ * A side's files must be one configuration: one benchmark, the same
+ * options and the same seeding (warm-up, duration and repeat count may
+ * differ).  No --force here: a side that mixes configurations has no
+ * single mean to compare.
+ */
+static int check_side(const struct side *sd)
+{
+	const struct result_file *a = &sd->rf[0], *b;
+	char diffs[1024];
+	int i, j;
+
+	for (i = 1; i < sd->n; i++) {
+		b = &sd->rf[i];
+		if (strcmp(a->benchmark, b->benchmark)) {
+			fprintf(stderr, "compare: %s: benchmark '%s', but %s on the same (%s) side is '%s': one side is one configuration\n",
+				b->path, b->benchmark, a->path, sd->which, a->benchmark);
+			return 2;
+		}
+		if (compare_options_differ(a->doc, b->doc, diffs, sizeof(diffs))) {
+			fprintf(stderr, "compare: %s: options differ from %s on the same (%s) side: %s\n",
+				b->path, a->path, sd->which, diffs);
+			return 2;
+		}
+		if (a->zero_seed != b->zero_seed) {
+			fprintf(stderr, "compare: %s: options.runner.zero_seed %s, but %s on the same (%s) side has %s: one side is one configuration\n",
+				b->path, b->zero_seed ? "true" : "false", a->path, sd->which,
+				a->zero_seed ? "true" : "false");
+			return 2;
+		}
+		for (j = 0; j < a->nmetrics || j < b->nmetrics; j++) {
+			const struct result_file *x = j < a->nmetrics ? a : b, *y = x == a ? b : a;
+			const char *name = x->metrics[j < x->nmetrics ? j : 0].name;
+
+			if (!result_file_metric(y, name)) {
+				fprintf(stderr, "compare: %s: summary.metrics.%s: missing, but %s on the same (%s) side has it\n",
+					y->path, name, x->path, sd->which);
+				return 2;
+			}
+		}
+	}
+	return 0;
+}
+
+/* one metric over all of a side's files */
+struct side_obs {
+	struct stats samples;	/* every measured value, pooled */
+	struct stats means;	/* the per-repeat means: the observations */
+	struct two_level tl;
+	int nrepeats;		/* repeats in all, empty ones included */
+};
+
+static int side_obs(const struct side *sd, const char *name, struct side_obs *o)
+{
+	int f, r, nv = 0, nr = 0, *counts = NULL, err = 0;
+	double *vals = NULL, *means = NULL;
+	const struct result_metric *m;
+
+	memset(o, 0, sizeof(*o));
+	for (f = 0; f < sd->n; f++) {
+		m = result_file_metric(&sd->rf[f], name);
+		nv += m->nvalues;
+		nr += m->nrepeats;
+	}
+	vals = calloc(nv + 1, sizeof(*vals));
+	means = calloc(nr + 1, sizeof(*means));
+	counts = calloc(nr + 1, sizeof(*counts));
+	if (!vals || !means || !counts) {
+		fprintf(stderr, "failed to allocate compare state: %s\n", strerror(ENOMEM));
+		err = -ENOMEM;
+		goto out;
+	}
+	nv = nr = 0;
+	for (f = 0; f < sd->n; f++) {
+		m = result_file_metric(&sd->rf[f], name);
+		memcpy(vals + nv, m->values, m->nvalues * sizeof(*vals));
+		nv += m->nvalues;
+		for (r = 0; r < m->nrepeats; r++)
+			counts[nr++] = m->nvalues / m->nrepeats;
+	}
+	o->nrepeats = nr;
+	stats_compute(vals, nv, &o->samples);
+	stats_two_level(vals, counts, nr, &o->tl, means);
+	stats_compute(means, nr, &o->means);
+out:
+	free(vals);
+	free(means);
+	free(counts);
+	return err;
+}
+
+/*
+ * A metric one side has and the other lacks: another benchmark (allowed
  * with --force) or a run that did not measure it.  Returns 2 when refused.
  */
 static int check_metric_sets(const struct result_file *ra, const struct result_file *rb)
@@ -388,17 +513,126 @@ static void print_resolutions(const struct result_file *ra, const struct result_
 		printf(".\n");
 }
 
-static int compare_docs(const struct result_file *ra, const struct result_file *rb)
-{
-	json_t *a = ra->doc, *b = rb->doc;
-	char name[64], bs[64], ns[64], ch[32], pv[32];
-	int worse_any = 0, worse, shared = 0, i;
-	const struct result_metric *ma, *mb;
-	const char *verdict;
-	double p, res, mem_res = 0;
 
+/*
+ * The test on repeat means.  With one repeat on a side its spread is
+ * unknown: assume it equals the other side's and use a pooled t-test with
+ * the other side's degrees of freedom.  Returns the p-value; *df, *how.
+ */
+static double repeat_means_test(const struct stats *a, const struct stats *b, double *df,
+				const char **how)
+{
+	const struct stats *one, *many;
+	double t, se;
+
+	if (a->n >= 2 && b->n >= 2) {
+		*how = "Welch";
+		return welch_test(a, b, &t, df);
+	}
+	*df = NAN;
+	*how = "none";
+	if (a->n < 1 || b->n < 1 || (a->n < 2 && b->n < 2))
+		return NAN;
+	one = a->n < 2 ? a : b;
+	many = one == a ? b : a;
+	*how = "pooled";
+	*df = many->n - 1;
+	se = many->stddev * sqrt(1.0 / one->n + 1.0 / many->n);
+	if (se == 0.0)
+		return a->mean == b->mean ? 1.0 : 0.0;
+	t = (a->mean - b->mean) / se;
+	return t_pvalue(t, *df);
+}
+
+static double side_peak_mib(const struct side *sd)
+{
+	double sum = 0;
+	int i;
+
+	for (i = 0; i < sd->n; i++)
+		sum += sd->rf[i].peak_memory_mib;
+	return sum / sd->n;
+}
+
+/*
+ * What five minutes of machine time buy at these settings: both sides'
+ * repeats (set-up time between repeats not counted).
+ */
+static void print_budget(const char *name, double sda, double sdb, double mean, int secs)
+{
+	int n = 300 / (2 * secs);
+	double d;
+
+	if (n < 2 || !(mean > 0)) {
+		printf("power: %s: 5 minutes of runs at these settings give fewer than 2 repeats per side\n",
+		       name);
+		return;
+	}
+	d = detectable_change(sda, sdb, n, 0.05, 0.80);
+	printf("power: %s: in 5 minutes of runs (%d repeats per side of %d s) the smallest change detectable at p < 0.05 with 80%% power is %.2f%%\n",
+	       name, n, secs, d / mean * 100.0);
+}
+
+static void print_power(const char *name, const char *unit, const struct side_obs *oa,
+			const struct side_obs *ob, const struct side *sa)
+{
+	double sda = oa->means.n >= 2 ? oa->means.stddev : NAN;
+	double sdb = ob->means.n >= 2 ? ob->means.stddev : NAN;
+	double delta = copts.threshold_pct / 100.0 * fabs(oa->means.mean);
+	int n, secs = sa->rf[0].warmup_sec + sa->rf[0].duration_sec;
+
+	if (isnan(sda) && isnan(sdb)) {
+		printf("power: %s: unknown: no side has two repeats to estimate the between-repeat spread from (use --repeat N)\n",
+		       name);
+		return;
+	}
+	if (isnan(sda))
+		sda = sdb;
+	if (isnan(sdb))
+		sdb = sda;
+	if (!(delta > 0)) {
+		printf("power: %s: needs a threshold above 0 and a non-zero base mean\n", name);
+		return;
+	}
+	n = repeats_for_power(sda, sdb, delta, 0.05, 0.80, 1000);
+	if (n < 0) {
+		printf("power: %s: more than 1000 repeats per side to detect %.2f%% (%.3g %s) at p < 0.05 with 80%% power (between-repeat stddev %.3g / %.3g %s)\n",
+		       name, copts.threshold_pct, delta, unit, sda, sdb, unit);
+		print_budget(name, sda, sdb, fabs(oa->means.mean), secs);
+		return;
+	}
+	printf("power: %s: %d repeats per side detect a %.2f%% change (%.3g %s) at p < 0.05 with 80%% power (between-repeat stddev %.3g / %.3g %s); at -w%d -d%d that is about %d s of runs per side\n",
+	       name, n, copts.threshold_pct, delta, unit, sda, sdb, unit, sa->rf[0].warmup_sec,
+	       sa->rf[0].duration_sec, n * secs);
+	print_budget(name, sda, sdb, fabs(oa->means.mean), secs);
+}
+
+static int compare_sides(const struct side *sa, const struct side *sb)
+{
+	const struct result_file *ra = &sa->rf[0], *rb = &sb->rf[0];
+	json_t *a = ra->doc, *b = rb->doc;
+	char name[64], bs[64], ns[64], ch[32], pv[32], dfs[32];
+	int worse_any = 0, worse, shared = 0, i, f, err;
+	bool by_repeat = false;
+	const struct result_metric *ma, *mb;
+	struct side_obs oa, ob;
+	const char *verdict, *how;
+	double p, res, mem_res = 0, df;
+
+	if (check_side(sa) || check_side(sb))
+		return 2;
 	if (compare_same_config(a, ra->path, b, rb->path, NULL, copts.force, "compare", stdout))
 		return 2;
+	/* one fixed bucket layout against random ones: a bias, not a change */
+	if (ra->zero_seed != rb->zero_seed) {
+		if (!copts.force) {
+			fprintf(stderr, "compare: %s: options.runner.zero_seed %s, but %s has %s: refusing to compare zero-seed and seeded hash maps (--force compares anyway)\n",
+				rb->path, rb->zero_seed ? "true" : "false", ra->path,
+				ra->zero_seed ? "true" : "false");
+			return 2;
+		}
+		printf("warning: one side used --zero-seed, the other random hash seeds\n");
+	}
 	if (check_metric_sets(ra, rb))
 		return 2;
 	note_context(a, b, "kernel_release", "kernel release", false);
@@ -410,8 +644,16 @@ static int compare_docs(const struct result_file *ra, const struct result_file *
 	note_context(a, b, "bench_version", "bench version", false);
 	note_environment(a, b);
 
-	note_warnings(a, "base");
-	note_warnings(b, "new");
+	for (f = 0; f < sa->n; f++)
+		note_warnings(sa->rf[f].doc, "base");
+	for (f = 0; f < sb->n; f++)
+		note_warnings(sb->rf[f].doc, "new");
+
+	/* the unit of replication: a repeat when there is more than one */
+	for (f = 0; f < sa->n; f++)
+		by_repeat |= sa->n > 1 || sa->rf[f].repeat_cnt > 1;
+	for (f = 0; f < sb->n; f++)
+		by_repeat |= sb->n > 1 || sb->rf[f].repeat_cnt > 1;
 
 	printf("%-24s %22s %22s %10s %8s  %s\n", "metric", "base", "new", "change", "p-value",
 	       "verdict");
@@ -421,27 +663,61 @@ static int compare_docs(const struct result_file *ra, const struct result_file *
 		if (!mb)
 			continue;
 		shared++;
-		p = welch_pvalue(&ma->st, &mb->st);
+		err = side_obs(sa, ma->name, &oa);
+		if (!err)
+			err = side_obs(sb, ma->name, &ob);
+		if (err)
+			return 2;
 		res = fmax(ma->resolution, mb->resolution);
 		snprintf(name, sizeof(name), "%s (%s)", ma->name, ma->unit);
-		fmt_ms(&ma->st, bs, sizeof(bs));
-		fmt_ms(&mb->st, ns, sizeof(ns));
-		if (!ma->st.n) {
+		if (!oa.samples.n) {
 			/* neither run measured it (e.g. no memory cgroup): say so */
-			printf("%-24s %22s %22s %10s %8s  %s\n", name, bs, ns, "-", "-",
+			printf("%-24s %22s %22s %10s %8s  %s\n", name, "-", "-", "-", "-",
 			       "not measured in either run");
 			continue;
 		}
-		verdict = compare_verdict(ma->st.mean, mb->st.mean, p, copts.threshold_pct, res,
-					  ma->higher_is_better, &worse);
+		if (by_repeat) {
+			p = repeat_means_test(&oa.means, &ob.means, &df, &how);
+			fmt_ms(&oa.means, bs, sizeof(bs));
+			fmt_ms(&ob.means, ns, sizeof(ns));
+		} else {
+			double t;
+
+			p = welch_test(&oa.samples, &ob.samples, &t, &df);
+			how = "samples";
+			fmt_ms(&oa.samples, bs, sizeof(bs));
+			fmt_ms(&ob.samples, ns, sizeof(ns));
+			if (oa.samples.n < 2 || ob.samples.n < 2)
+				p = NAN;
+		}
+		verdict = compare_verdict(oa.means.mean, ob.means.mean, isnan(p) ? 1.0 : p,
+					  copts.threshold_pct, res, ma->higher_is_better, &worse);
+		if (isnan(p) && by_repeat && strcmp(verdict, "within resolution"))
+			verdict = "untested (one repeat per side)";
 		worse_any |= worse;
-		fmt_change(ma->st.mean, mb->st.mean, ch, sizeof(ch));
-		fmt_p(ma->st.n > 1 && mb->st.n > 1 ? p : NAN, pv, sizeof(pv));
+		fmt_change(oa.means.mean, ob.means.mean, ch, sizeof(ch));
+		fmt_p(p, pv, sizeof(pv));
 		printf("%-24s %22s %22s %10s %8s  %s\n", name, bs, ns, ch, pv, verdict);
+		if (isnan(df))
+			dfs[0] = '\0';
+		else
+			snprintf(dfs, sizeof(dfs), ", df %.1f", df);
+		if (by_repeat)
+			printf("  %s: %s on %d + %d repeat means (the effective sample size; from %d + %d per-second samples)%s; between-repeat CV %.2f%% / %.2f%%, within-repeat CV %.2f%% / %.2f%%\n",
+			       ma->name,
+			       !strcmp(how, "Welch") ? "Welch's t-test" :
+			       !strcmp(how, "pooled") ? "t-test assuming the single-repeat side has the other side's between-repeat spread" :
+			       "no test",
+			       oa.means.n, ob.means.n, oa.samples.n, ob.samples.n, dfs,
+			       oa.tl.between_cv * 100, ob.tl.between_cv * 100,
+			       oa.tl.within_cv * 100, ob.tl.within_cv * 100);
+		if (copts.power)
+			print_power(ma->name, ma->unit, &oa, &ob, sa);
 	}
 	/* peak memory is one value per run: no test, the threshold alone */
 	if (!isnan(ra->peak_memory_mib) && !isnan(rb->peak_memory_mib)) {
-		double va = ra->peak_memory_mib, vb = rb->peak_memory_mib;
+		/* a side of several files: the mean of their peaks */
+		double va = side_peak_mib(sa), vb = side_peak_mib(sb);
 
 		shared++;
 		mem_res = fmax(ra->peak_memory_resolution_mib, rb->peak_memory_resolution_mib);
@@ -459,29 +735,85 @@ static int compare_docs(const struct result_file *ra, const struct result_file *
 	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution (where known).\n",
 	       copts.threshold_pct);
 	print_resolutions(ra, rb, mem_res);
+	if (by_repeat)
+		printf("Test: the per-repeat means are the observations (the repeat is the unit: mean ± stddev between repeats above; test named per metric), not the per-second samples.\n");
+	else
+		printf("Test: Welch's t-test on the per-second samples of one run per side.  The variance between runs is unknown here, so the p-value covers within-run noise only; runs of one configuration can differ by more.  Use --repeat N, or several files per side (BASE1.json BASE2.json -- NEW1.json NEW2.json).\n");
 	return worse_any && copts.fail_on_regression ? 1 : 0;
+}
+
+static int load_side(struct side *sd, const char *which, const char *const *files, int n)
+{
+	char err[512];
+	int i;
+
+	sd->which = which;
+	sd->n = 0;
+	sd->rf = calloc(n, sizeof(*sd->rf));
+	if (!sd->rf) {
+		fprintf(stderr, "failed to allocate compare state: %s\n", strerror(ENOMEM));
+		return 2;
+	}
+	for (i = 0; i < n; i++) {
+		if (result_file_load(files[i], &sd->rf[i], err, sizeof(err))) {
+			fprintf(stderr, "compare: %s\n", err);
+			return 2;
+		}
+		sd->n++;
+	}
+	return 0;
+}
+
+static void free_side(struct side *sd)
+{
+	int i;
+
+	for (i = 0; i < sd->n; i++)
+		result_file_free(&sd->rf[i]);
+	free(sd->rf);
 }
 
 int bench_compare_main(int argc, char **argv)
 {
-	struct result_file a, b;
-	char err[512];
-	int ret;
+	struct side a = {}, b = {};
+	int ret, i, split = 0, nbase;
 
 	copts = (struct compare_opts){ .threshold_pct = 2.0 };
-	if (argp_parse(&compare_argp, argc, argv, 0, NULL, NULL))
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			split = i;
+			break;
+		}
+	copts.sides_split = split > 0;
+	if (argp_parse(&compare_argp, split ? split : argc, argv, 0, NULL, NULL))
 		return 2;
-	if (result_file_load(copts.files[0], &a, err, sizeof(err))) {
-		fprintf(stderr, "compare: %s\n", err);
-		return 2;
+	nbase = copts.nfiles;
+	if (split) {
+		for (i = split + 1; i < argc; i++) {
+			if (copts.nfiles == COMPARE_MAX_FILES) {
+				fprintf(stderr, "compare takes at most %d files; extra argument '%s'\n",
+					COMPARE_MAX_FILES, argv[i]);
+				return 2;
+			}
+			copts.files[copts.nfiles++] = argv[i];
+		}
+		if (!nbase) {
+			fprintf(stderr, "compare: no BASE result file before '--' (usage: BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...])\n");
+			return 2;
+		}
+		if (copts.nfiles == nbase) {
+			fprintf(stderr, "compare: no NEW result file after '--' (usage: BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...])\n");
+			return 2;
+		}
+	} else {
+		nbase = 1;
 	}
-	if (result_file_load(copts.files[1], &b, err, sizeof(err))) {
-		fprintf(stderr, "compare: %s\n", err);
-		result_file_free(&a);
-		return 2;
-	}
-	ret = compare_docs(&a, &b);
-	result_file_free(&a);
-	result_file_free(&b);
+	ret = load_side(&a, "base", copts.files, nbase);
+	if (!ret)
+		ret = load_side(&b, "new", copts.files + nbase, copts.nfiles - nbase);
+	if (!ret)
+		ret = compare_sides(&a, &b);
+	free_side(&a);
+	free_side(&b);
 	return ret;
 }

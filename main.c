@@ -85,7 +85,7 @@ static int run_benchmark(int argc, char **argv)
 
 	err = bench_args_parse(argc, argv, benchs, ARRAY_SIZE(benchs), &bench);
 	if (err) {
-		err = 1;
+		err = bench_args_error_status();
 	} else if (!bench) {
 		bench_args_list(benchs, ARRAY_SIZE(benchs));
 	} else {

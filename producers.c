@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,18 @@
 #include "bench.h"
 #include "producers.h"
 
+/*
+ * Producers that have started, for --repeat: a benchmark with fresh state
+ * per repeat tears its BPF object down and opens a new one while the
+ * producers run.  A producer records its thread id here once and registers
+ * with whatever object is open (none: it waits for the next open);
+ * bench_producers_open() registers every producer already running.  The
+ * lock is taken once per producer and per open/close, never while
+ * measuring, and makes a producer never use a map fd that close released.
+ */
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static __u32 reg_tids[BENCH_PROD_MAX];
+
 int bench_producers_prepare(struct bench_producers *bp, struct bench_prod_ids *ids,
 			    struct bpf_map *tids, struct bpf_map *counters, int nr,
 			    char *msg, size_t msg_sz)
@@ -19,8 +32,10 @@ int bench_producers_prepare(struct bench_producers *bp, struct bench_prod_ids *i
 	struct stat ns;
 	int err;
 
+	pthread_mutex_lock(&reg_lock);
 	memset(bp, 0, sizeof(*bp));
 	bp->tids_fd = -1;
+	pthread_mutex_unlock(&reg_lock);
 	bp->nr = nr;
 	if (nr < 1 || nr > BENCH_PROD_MAX) {
 		snprintf(msg, msg_sz, "invalid producer count %d: expected 1..%d", nr,
@@ -55,10 +70,22 @@ int bench_producers_prepare(struct bench_producers *bp, struct bench_prod_ids *i
 int bench_producers_open(struct bench_producers *bp, struct bpf_map *tids,
 			 struct bpf_map *counters, char *msg, size_t msg_sz)
 {
+	__u32 i;
 	void *m;
-	int err;
+	int err = 0;
 
+	pthread_mutex_lock(&reg_lock);
 	bp->tids_fd = bpf_map__fd(tids);
+	for (i = 0; i < (__u32)bp->nr && !err; i++) {
+		if (reg_tids[i] && bpf_map_update_elem(bp->tids_fd, &reg_tids[i], &i, BPF_ANY))
+			err = -errno;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	if (err) {
+		snprintf(msg, msg_sz, "failed to register producer #%u with the BPF program: %s",
+			 i - 1, strerror(-err));
+		return err;
+	}
 	bp->counters_len = (size_t)bp->nr * sizeof(*bp->counters);
 	m = mmap(NULL, bp->counters_len, PROT_READ, MAP_SHARED, bpf_map__fd(counters), 0);
 	if (m == MAP_FAILED) {
@@ -73,11 +100,15 @@ int bench_producers_open(struct bench_producers *bp, struct bpf_map *tids,
 int bench_producer_register(struct bench_producers *bp, int idx)
 {
 	__u32 tid = gettid(), val = idx;
-	int err;
+	int err = 0;
 
-	if (!bpf_map_update_elem(bp->tids_fd, &tid, &val, BPF_ANY))
+	pthread_mutex_lock(&reg_lock);
+	reg_tids[idx] = tid;
+	if (bp->tids_fd >= 0 && bpf_map_update_elem(bp->tids_fd, &tid, &val, BPF_ANY))
+		err = -errno;
+	pthread_mutex_unlock(&reg_lock);
+	if (!err)
 		return 0;
-	err = -errno;
 	bench_producer_fail(err, "failed to register producer #%d with the BPF program: %s", idx,
 			    strerror(-err));
 	return err;
@@ -116,5 +147,7 @@ void bench_producers_close(struct bench_producers *bp)
 	bp->counters = NULL;
 	free(bp->prev_hits);
 	bp->prev_hits = NULL;
+	pthread_mutex_lock(&reg_lock);
 	bp->tids_fd = -1;
+	pthread_mutex_unlock(&reg_lock);
 }

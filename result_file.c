@@ -144,6 +144,22 @@ static int check_header(struct loader *ld, struct result_file *rf)
 	if (err)
 		return err;
 	rf->duration_sec = x;
+	/* files written before --repeat have neither: one repeat, seeded */
+	rf->repeat_cnt = 1;
+	v = json_object_get(runner, "repeat");
+	if (v) {
+		err = get_int(ld, v, "options.runner.repeat", 1, &x);
+		if (err)
+			return err;
+		if (x > 1000)
+			return bad(ld, "options.runner.repeat", "expected an integer in 1..1000, got %lld", x);
+		rf->repeat_cnt = x;
+	}
+	v = json_object_get(runner, "zero_seed");
+	if (v && !json_is_boolean(v))
+		return bad(ld, "options.runner.zero_seed", "expected true or false, got %s",
+			   jdesc(v, buf, sizeof(buf)));
+	rf->zero_seed = json_is_true(v);
 	return 0;
 }
 
@@ -152,7 +168,7 @@ static int check_samples(struct loader *ld, struct result_file *rf, json_t *summ
 {
 	json_t *samples = json_object_get(rf->doc, "samples"), *s, *v, *c = NULL, *m = NULL;
 	int measured = 0, warmups = 0, err;
-	char field[128], buf[64];
+	char field[128], buf[64], rep[64] = "";
 	long long fails = 0, x;
 	const char *key;
 	size_t i;
@@ -176,6 +192,18 @@ static int check_samples(struct loader *ld, struct result_file *rf, json_t *summ
 				return bad(ld, field, "a warm-up sample after measured ones");
 			warmups++;
 		} else {
+			/* measured samples are in repeat order, -d of each */
+			v = json_object_get(s, "repeat");
+			snprintf(field, sizeof(field), "samples[%zu].repeat", i);
+			if (v || rf->repeat_cnt > 1) {
+				err = get_int(ld, v, field, 0, &x);
+				if (err)
+					return err;
+				if (x != measured / rf->duration_sec)
+					return bad(ld, field, "%lld, but measured sample %d belongs to repeat %d (-d %d per repeat)",
+						   x, measured, measured / rf->duration_sec,
+						   rf->duration_sec);
+			}
 			measured++;
 		}
 		snprintf(field, sizeof(field), "samples[%zu].interval_ns", i);
@@ -208,9 +236,12 @@ static int check_samples(struct loader *ld, struct result_file *rf, json_t *summ
 	if (!measured)
 		return bad(ld, "samples", "no measured sample (%d warm-up, %zu in all): the run measured nothing",
 			   warmups, json_array_size(samples));
-	if (warmups != rf->warmup_sec || measured != rf->duration_sec)
-		return bad(ld, "samples", "%d warm-up and %d measured samples, but options.runner says -w %d -d %d",
-			   warmups, measured, rf->warmup_sec, rf->duration_sec);
+	if (rf->repeat_cnt > 1)
+		snprintf(rep, sizeof(rep), " --repeat %d (each repeat's samples count)", rf->repeat_cnt);
+	if (warmups != rf->warmup_sec * rf->repeat_cnt ||
+	    measured != rf->duration_sec * rf->repeat_cnt)
+		return bad(ld, "samples", "%d warm-up and %d measured samples, but options.runner says -w %d -d %d%s",
+			   warmups, measured, rf->warmup_sec, rf->duration_sec, rep);
 	rf->nsamples = warmups + measured;
 	rf->fails = fails;
 	return 0;
@@ -237,6 +268,41 @@ static int check_stat(struct loader *ld, json_t *def, const char *name, const ch
 	snprintf(cs, sizeof(cs), isnan(calc) ? "none" : "%.10g", calc);
 	return bad(ld, field, "%s in the file, %s from its samples: the file was edited or corrupted",
 		   fs, cs);
+}
+
+/* the repeats' means, recomputed, and the file's account of them checked */
+static int load_repeats(struct loader *ld, const struct result_file *rf, const char *name,
+			json_t *def, struct result_metric *rm, double scale)
+{
+	int i, n = rm->own_values ? 1 : rf->repeat_cnt, *counts;
+	json_t *rep = json_object_get(def, "repeats");
+	char field[160];
+	int err = 0;
+
+	rm->repeat_means = calloc(n, sizeof(*rm->repeat_means));
+	counts = calloc(n, sizeof(*counts));
+	if (!rm->repeat_means || !counts) {
+		free(counts);
+		snprintf(ld->err, ld->errsz, "failed to load %s: %s", ld->path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	rm->nrepeats = n;
+	for (i = 0; i < n; i++)
+		counts[i] = n == 1 ? rm->nvalues : rf->duration_sec;
+	stats_two_level(rm->values, counts, n, &rm->tl, rm->repeat_means);
+	free(counts);
+	if (n == 1)
+		return 0;
+	snprintf(field, sizeof(field), "summary.metrics.%s.repeats", name);
+	if (!json_is_object(rep))
+		return bad(ld, field, "missing, but options.runner.repeat is %d", n);
+	snprintf(field, sizeof(field), "%s.repeats", name);
+	err = check_stat(ld, rep, field, "mean", rm->tl.mean, scale);
+	if (!err)
+		err = check_stat(ld, rep, field, "between_stddev", rm->tl.between_sd, scale);
+	if (!err)
+		err = check_stat(ld, rep, field, "within_stddev", rm->tl.within_sd, scale);
+	return err;
 }
 
 static int load_metric(struct loader *ld, struct result_file *rf, const char *name, json_t *def,
@@ -333,6 +399,8 @@ static int load_metric(struct loader *ld, struct result_file *rf, const char *na
 	/* a ratio: its own magnitude is the scale */
 	if (!err)
 		err = check_stat(ld, def, name, "cv", rm->st.cv, 1.0);
+	if (!err)
+		err = load_repeats(ld, rf, name, def, rm, scale);
 	return err;
 }
 
@@ -565,8 +633,10 @@ void result_file_free(struct result_file *rf)
 {
 	int i;
 
-	for (i = 0; i < rf->nmetrics; i++)
+	for (i = 0; i < rf->nmetrics; i++) {
 		free(rf->metrics[i].values);
+		free(rf->metrics[i].repeat_means);
+	}
 	free(rf->metrics);
 	free(rf->lat_counts);
 	json_decref(rf->doc);

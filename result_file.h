@@ -26,6 +26,14 @@ struct result_metric {
 	double *values;		/* NaN: that sample has no value */
 	int nvalues;
 	struct stats st;	/* recomputed from values, agrees with the summary */
+	/*
+	 * Per repeat (--repeat): each repeat's mean and the two levels.  A
+	 * run without repeats, or a metric with its own values, is one
+	 * repeat whose mean is st.mean.
+	 */
+	double *repeat_means;	/* nrepeats entries, NaN: no value in that repeat */
+	int nrepeats;
+	struct two_level tl;
 };
 
 struct result_file {
@@ -34,6 +42,8 @@ struct result_file {
 	const char *benchmark;
 	int warmup_sec;
 	int duration_sec;
+	int repeat_cnt;		/* options.runner.repeat, 1 when absent */
+	bool zero_seed;		/* options.runner.zero_seed, false when absent */
 	int nsamples;		/* warm-up ones included */
 	struct result_metric *metrics;	/* in the file's order */
 	int nmetrics;

@@ -52,6 +52,8 @@ static json_t *run_opts_json(const struct bench_run *run)
 	json_object_set_new(runner, "warmup_sec", json_integer(env->warmup_sec));
 	json_object_set_new(runner, "producers", json_integer(env->producer_cnt));
 	json_object_set_new(runner, "consumers", json_integer(env->consumer_cnt));
+	json_object_set_new(runner, "repeat", json_integer(env->repeat_cnt));
+	json_object_set_new(runner, "zero_seed", json_boolean(env->zero_seed));
 	json_object_set_new(runner, "affinity", json_boolean(env->affinity));
 	json_object_set_new(runner, "prod_affinity", cpu_list_json(&env->prod_cpus));
 	json_object_set_new(runner, "cons_affinity", cpu_list_json(&env->cons_cpus));
@@ -96,7 +98,8 @@ static json_t *sample_json(const struct bench_run *run, const struct bench_res *
 	metrics = json_object();
 	for (m = run->metrics; m && *m; m++)
 		json_object_set_new(metrics, (*m)->name, json_finite((*m)->value(r)));
-	return json_pack("{s:i, s:b, s:I, s:o, s:o}", "iter", iter, "warmup", warmup,
+	return json_pack("{s:i, s:i, s:b, s:I, s:o, s:o}", "iter", iter,
+			 "repeat", run_sample_repeat(run, iter), "warmup", warmup,
 			 "interval_ns", (json_int_t)r->delta_ns, "counters", counters,
 			 "metrics", metrics);
 }
@@ -107,6 +110,43 @@ static json_t *stats_json(const struct stats *st)
 			 "mean", json_finite(st->mean), "stddev", json_finite(st->stddev),
 			 "median", json_finite(st->median), "min", json_finite(st->min), "max", json_finite(st->max),
 			 "cv", json_finite(st->cv), "ci95", json_finite(st->ci95));
+}
+
+/*
+ * A metric's two levels over --repeat: each repeat's mean, the spread
+ * between them and the pooled spread within them.
+ */
+static json_t *repeats_json(const struct bench_run *run, const struct bench_metric *m)
+{
+	int n = run_measured_cnt(run), i, *counts;
+	double *vals, *means;
+	struct two_level tl;
+	json_t *a, *o = NULL;
+
+	vals = calloc(n + 1, sizeof(*vals));
+	means = calloc(run->repeat_cnt, sizeof(*means));
+	counts = calloc(run->repeat_cnt, sizeof(*counts));
+	if (!vals || !means || !counts)
+		goto out;
+	for (i = 0; i < n; i++)
+		vals[i] = m->value(&run_measured(run)[i]);
+	for (i = 0; i < run->repeat_cnt; i++)
+		counts[i] = run->repeat_len;
+	stats_two_level(vals, counts, run->repeat_cnt, &tl, means);
+	a = json_array();
+	for (i = 0; i < run->repeat_cnt; i++)
+		json_array_append_new(a, json_finite(means[i]));
+	o = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "n", tl.repeats,
+		      "means", a, "mean", json_finite(tl.mean),
+		      "between_stddev", json_finite(tl.between_sd),
+		      "within_stddev", json_finite(tl.within_sd),
+		      "between_cv", json_finite(tl.between_cv),
+		      "within_cv", json_finite(tl.within_cv));
+out:
+	free(vals);
+	free(means);
+	free(counts);
+	return o ? o : json_null();
 }
 
 static json_t *summary_json(const struct bench_run *run)
@@ -128,6 +168,8 @@ static json_t *summary_json(const struct bench_run *run)
 		json_object_set_new(s, "higher_is_better", json_boolean(m->higher_is_better));
 		if (m->resolution)
 			json_object_set_new(s, "resolution", json_finite(m->resolution()));
+		if (run->repeat_cnt > 1)
+			json_object_set_new(s, "repeats", repeats_json(run, m));
 		json_object_set_new(metrics, m->name, s);
 	}
 	for (i = 0; i < run->extra_cnt; i++) {

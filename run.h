@@ -34,10 +34,18 @@ struct run_extra_metric {
 struct bench_run {
 	const struct bench *bench;
 	const struct env *env;
-	/* every sample, warm-up ones first */
+	/*
+	 * Every sample: the warm-up ones of every repeat first (repeat r's
+	 * at r * repeat_warmup), then the measured ones (repeat r's at
+	 * warmup_cnt + r * repeat_len), so run_measured() is every measured
+	 * sample and repeat r's are a slice of it.
+	 */
 	struct bench_res *res;
 	int res_cnt;
 	int warmup_cnt;
+	int repeat_cnt;		/* 1 without --repeat */
+	int repeat_warmup;	/* warm-up samples per repeat */
+	int repeat_len;		/* measured samples per repeat */
 	/* metrics: the benchmark's, then the runner's (memory), NULL-terminated */
 	const struct bench_metric **metrics;
 	struct run_mem_source mem;
@@ -60,6 +68,14 @@ static inline struct bench_res *run_measured(const struct bench_run *run)
 static inline int run_measured_cnt(const struct bench_run *run)
 {
 	return run->res_cnt - run->warmup_cnt;
+}
+
+/* the repeat sample i (0-based index into run->res) belongs to */
+static inline int run_sample_repeat(const struct bench_run *run, int i)
+{
+	if (i < run->warmup_cnt)
+		return run->repeat_warmup ? i / run->repeat_warmup : 0;
+	return run->repeat_len ? (i - run->warmup_cnt) / run->repeat_len : 0;
 }
 
 /* print "warning: ..." on stderr and keep it for JSON */

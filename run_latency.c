@@ -159,6 +159,15 @@ int run_latency_start(struct bench_run *run)
 	return 0;
 }
 
+int run_latency_rebase(struct bench_run *run)
+{
+	int err = read_hist(lst.prev);
+
+	if (err)
+		return bench_failed(err, "read the latency histogram");
+	return 0;
+}
+
 int run_latency_before_measure(struct bench_run *run)
 {
 	__u64 cur[LAT_NR_BUCKETS];

@@ -19,6 +19,11 @@ int run_latency_check(const struct bench *bench);
 /* after setup(): the map was handed over; calibrate the timer */
 int run_latency_start(struct bench_run *run);
 /*
+ * A new baseline (a repeat starts; its set-up may have handed over a new
+ * map): what came before is nobody's sample.
+ */
+int run_latency_rebase(struct bench_run *run);
+/*
  * Once per tick, around measure(): the histogram is read just before and
  * just after the benchmark's counters, so that the triggers that ended
  * in between (res->lat_edge) bound how far the two counts may differ.

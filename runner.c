@@ -166,13 +166,14 @@ static int start_threads(const struct bench *bench)
 
 static int alloc_state(void)
 {
-	int i, n = env.warmup_sec + env.duration_sec;
+	int i, n = (env.warmup_sec + env.duration_sec) * env.repeat_cnt;
 
 	state.producers = calloc(env.producer_cnt, sizeof(*state.producers));
 	state.consumers = calloc(env.consumer_cnt ? env.consumer_cnt : 1,
 				 sizeof(*state.consumers));
 	run.res = calloc(n, sizeof(*run.res));
-	state.prod_hits_store = calloc((size_t)n * env.producer_cnt, sizeof(long));
+	/* one more sample's worth: the discarded one that starts a repeat */
+	state.prod_hits_store = calloc((size_t)(n + 1) * env.producer_cnt, sizeof(long));
 	env.prod_cpu = malloc(env.producer_cnt * sizeof(int));
 	env.cons_cpu = malloc((env.consumer_cnt ? env.consumer_cnt : 1) * sizeof(int));
 	if (!state.producers || !state.consumers || !run.res ||
@@ -324,17 +325,37 @@ static int stopped_by(int sig)
  * code rather than in a signal handler.  A failed write of an Iter line
  * ends the run too: *out_err is its errno.
  */
+static struct bench_res *sample_slot(int repeat, int k)
+{
+	if (k < env.warmup_sec)
+		return &run.res[repeat * env.warmup_sec + k];
+	return &run.res[run.warmup_cnt + repeat * env.duration_sec + k - env.warmup_sec];
+}
+
 static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *stop_sig,
-			int *out_err)
+			int *out_err, int repeat)
 {
 	struct itimerval timer = {
 		.it_interval = { .tv_sec = 1 },
 		.it_value = { .tv_sec = 1 },
 	};
 	int total = env.warmup_sec + env.duration_sec, sig, iter, err = 0;
+	struct bench_res scratch = {
+		.prod_hits = state.prod_hits_store + (size_t)total * env.repeat_cnt *
+			     env.producer_cnt,
+		.mem_bytes = -1,
+	};
 	struct bench_res *res;
 	long last, now;
 
+	/* a later repeat starts from a new baseline, discarding what came before */
+	if (repeat) {
+		err = bench->measure(&scratch);
+		if (!err && run.lat)
+			err = run_latency_rebase(&run);
+		if (err)
+			return err;
+	}
 	last = now_ns();
 	if (setitimer(ITIMER_REAL, &timer, NULL)) {
 		err = -errno;
@@ -355,7 +376,7 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 			break;
 		}
 		now = now_ns();
-		res = &run.res[iter];
+		res = sample_slot(repeat, iter);
 		if (run.lat) {
 			err = run_latency_before_measure(&run);
 			if (err)
@@ -367,7 +388,7 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 		res->delta_ns = now - last;
 		last = now;
 		if (run.lat) {
-			err = run_latency_sample(&run, res, iter >= run.warmup_cnt);
+			err = run_latency_sample(&run, res, iter >= env.warmup_sec);
 			if (err)
 				break;
 		}
@@ -375,9 +396,8 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 			run_mem_sample(res);
 		errno = 0;
 		if (!env.quiet && bench->report_progress)
-			bench->report_progress(iter, res, res->delta_ns);
+			bench->report_progress(repeat * total + iter, res, res->delta_ns);
 		iter++;
-		run.res_cnt = iter;
 		*out_err = std_output_error();
 		if (*out_err)
 			break;
@@ -388,19 +408,86 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 }
 
 /*
+ * Between repeats: fresh state where the benchmark can rebuild it under
+ * running producers, and in every case a new baseline, so that no
+ * operation of one repeat (or of the switch) is credited to the next.
+ */
+static int start_repeat(const struct bench *bench, int repeat)
+{
+	struct timespec zero = {};
+	sigset_t alrm;
+	int err;
+
+	/* a tick that fired as the timer was stopped belongs to no repeat */
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	while (sigtimedwait(&alrm, NULL, &zero) == SIGALRM)
+		;
+	if (!env.quiet)
+		printf("Repeat %d/%d%s\n", repeat + 1, env.repeat_cnt,
+		       bench->caps & BENCH_CAP_REPEAT_FRESH ? ": fresh state" : "");
+	if (bench->caps & BENCH_CAP_REPEAT_FRESH) {
+		if (bench->teardown)
+			bench->teardown();
+		if (bench->setup) {
+			err = bench->setup();
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static void print_two_level(const struct bench_metric *m)
+{
+	int counts[1000], r;
+	struct two_level tl;
+	double *vals;
+	int n = run_measured_cnt(&run), i;
+
+	vals = malloc((n ? n : 1) * sizeof(*vals));
+	if (!vals)
+		return;
+	for (i = 0; i < n; i++)
+		vals[i] = m->value(&run_measured(&run)[i]);
+	for (r = 0; r < run.repeat_cnt; r++)
+		counts[r] = run.repeat_len;
+	stats_two_level(vals, counts, run.repeat_cnt, &tl, NULL);
+	free(vals);
+	if (!tl.repeats) {
+		printf("Repeats: %s n/a (no value)\n", m->name);
+		return;
+	}
+	printf("Repeats: %s %.2lf \u00B1 %.2lf %s between %d repeats (CV %.2lf%%), within repeats \u00B1 %.2lf %s (CV %.2lf%%)\n",
+	       m->name, tl.mean, tl.between_sd, m->unit, tl.repeats, tl.between_cv * 100.0,
+	       tl.within_sd, m->unit, tl.within_cv * 100.0);
+}
+
+/*
  * A run whose measured samples count no operation at all measured
- * nothing: fail it rather than print a Summary of zeros.
+ * nothing: fail it rather than print a Summary of zeros.  With --repeat,
+ * each repeat must count something: one repeat of zeros would pull the
+ * mean of the repeat means down and look like a real figure.
  */
 static int check_counted(const struct bench *bench)
 {
-	const struct bench_res *res = run_measured(&run);
-	int i, res_cnt = run_measured_cnt(&run);
-	long total = 0;
+	int i, r, res_cnt = run.repeat_len;
+	const struct bench_res *res;
+	long total;
 
-	for (i = 0; i < res_cnt; i++)
-		total += res[i].hits;
-	if (bench->counted_by == BENCH_COUNTED_BY_NONE || total > 0)
+	if (bench->counted_by == BENCH_COUNTED_BY_NONE)
 		return 0;
+	for (r = 0; r < run.repeat_cnt; r++) {
+		res = run_measured(&run) + r * run.repeat_len;
+		for (i = 0, total = 0; i < res_cnt; i++)
+			total += res[i].hits;
+		if (!total)
+			break;
+	}
+	if (r == run.repeat_cnt)
+		return 0;
+	if (run.repeat_cnt > 1)
+		fprintf(stderr, "repeat %d/%d: ", r + 1, run.repeat_cnt);
 	if (bench->counted_by == BENCH_COUNTED_BY_BPF)
 		fprintf(stderr, "%s measured nothing: its BPF program saw none of the producers' triggers in %d measured sample%s (likely causes: the program does not recognise the producer threads, e.g. ids taken in another pid namespace; the tracepoint never fires for them, e.g. a seccomp filter denies the syscall; or the program was detached)\n",
 			bench->name, res_cnt, res_cnt == 1 ? "" : "s");
@@ -426,10 +513,30 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 	if (bench->needs & BENCH_NEEDS_MEMCG)
 		run_mem_read_peak(&run);
 	errno = 0;
-	err = bench->report_final(run_measured(&run), run_measured_cnt(&run));
-	if (err)
-		return err;
-	/* a final result like the Summary: printed with -q too */
+	if (run.repeat_cnt == 1) {
+		err = bench->report_final(run_measured(&run), run_measured_cnt(&run));
+		if (err)
+			return err;
+	} else {
+		const struct bench_metric *const *m;
+		int r;
+
+		/*
+		 * Each repeat's own Summary, prefixed so that no reader takes
+		 * one repeat's line for the run's; then the two levels.
+		 */
+		for (r = 0; r < run.repeat_cnt; r++) {
+			printf("Repeat %d/%d: ", r + 1, run.repeat_cnt);
+			fflush(stdout);
+			err = bench->report_final(run_measured(&run) + r * run.repeat_len,
+						  run.repeat_len);
+			if (err)
+				return err;
+		}
+		for (m = run.metrics; *m; m++)
+			print_two_level(*m);
+	}
+	/* a final result like the Summary (of every repeat): printed with -q too */
 	if (run.lat)
 		lat_print_summary(run.lat);
 	run_check_noise(&run);
@@ -446,7 +553,7 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 
 int runner_run(const struct bench *bench)
 {
-	int err, sig, out_err = 0, status = 0;
+	int err, sig, out_err = 0, status = 0, r;
 	struct timespec zero = {};
 	bool setup_called = false;
 	struct sigaction old_hup;
@@ -456,7 +563,10 @@ int runner_run(const struct bench *bench)
 
 	run.bench = bench;
 	run.env = &env;
-	run.warmup_cnt = env.warmup_sec;
+	run.repeat_cnt = env.repeat_cnt;
+	run.repeat_warmup = env.warmup_sec;
+	run.repeat_len = env.duration_sec;
+	run.warmup_cnt = env.warmup_sec * env.repeat_cnt;
 
 	if (env.consumer_cnt && !bench->consumer_thread) {
 		fprintf(stderr, "benchmark '%s' has no consumers; -c/--consumers must be 0 (got %d)\n",
@@ -552,13 +662,23 @@ int runner_run(const struct bench *bench)
 		goto out_teardown;
 
 	sig = 0;
-	err = run_sampling(bench, &sigs, &sig, &out_err);
-	if (err || out_err)
-		goto out_teardown;
-	if (sig) {
-		status = stopped_by(sig);
-		goto out_teardown;
+	for (r = 0; r < env.repeat_cnt; r++) {
+		if (r) {
+			errno = 0;
+			err = start_repeat(bench, r);
+			out_err = out_err ? out_err : std_output_error();
+			if (err || out_err)
+				goto out_teardown;
+		}
+		err = run_sampling(bench, &sigs, &sig, &out_err, r);
+		if (err || out_err)
+			goto out_teardown;
+		if (sig) {
+			status = stopped_by(sig);
+			goto out_teardown;
+		}
 	}
+	run.res_cnt = (env.warmup_sec + env.duration_sec) * env.repeat_cnt;
 	err = report(bench, &json_text, &out_err);
 
 out_teardown:

@@ -118,17 +118,17 @@ double t_pvalue(double t, double df)
 	return incbeta(df / 2.0, 0.5, df / (df + t * t));
 }
 
-double t_crit95(double df)
+double t_crit(double alpha, double df)
 {
 	double lo = 0.0, hi = 1000.0, mid;
 	int i;
 
-	if (df <= 0)
+	if (df <= 0 || !(alpha > 0 && alpha < 1))
 		return NAN;
-	/* p-value falls monotonically with t: bisect for p = 0.05 */
+	/* p-value falls monotonically with t: bisect for p = alpha */
 	for (i = 0; i < 200; i++) {
 		mid = (lo + hi) / 2.0;
-		if (t_pvalue(mid, df) > 0.05)
+		if (t_pvalue(mid, df) > alpha)
 			lo = mid;
 		else
 			hi = mid;
@@ -136,20 +136,126 @@ double t_crit95(double df)
 	return (lo + hi) / 2.0;
 }
 
-double welch_pvalue(const struct stats *a, const struct stats *b)
+double t_crit95(double df)
 {
-	double va, vb, se2, t, df;
+	return t_crit(0.05, df);
+}
 
+double welch_test(const struct stats *a, const struct stats *b, double *t, double *df)
+{
+	double va, vb, se2;
+
+	*t = *df = NAN;
 	if (a->n < 2 || b->n < 2)
 		return 1.0;
 	va = a->stddev * a->stddev / a->n;
 	vb = b->stddev * b->stddev / b->n;
 	se2 = va + vb;
-	if (se2 == 0.0)
+	if (se2 == 0.0) {
+		*df = a->n + b->n - 2;
+		*t = a->mean == b->mean ? 0.0 : INFINITY;
 		return a->mean == b->mean ? 1.0 : 0.0;
-	t = (a->mean - b->mean) / sqrt(se2);
-	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
-	return t_pvalue(t, df);
+	}
+	*t = (a->mean - b->mean) / sqrt(se2);
+	*df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+	return t_pvalue(*t, *df);
+}
+
+double welch_pvalue(const struct stats *a, const struct stats *b)
+{
+	double t, df;
+
+	return welch_test(a, b, &t, &df);
+}
+
+void stats_two_level(const double *values, const int *counts, int nrepeats,
+		     struct two_level *out, double *means)
+{
+	double sum_means = 0.0, sq = 0.0, within_sq = 0.0, m;
+	int r, i, k, off = 0, within_df = 0, cnt;
+
+	memset(out, 0, sizeof(*out));
+	out->mean = out->between_sd = out->within_sd = NAN;
+	out->between_cv = out->within_cv = NAN;
+	for (r = 0; r < nrepeats; off += counts[r], r++) {
+		double sum = 0.0;
+
+		for (i = 0, cnt = 0; i < counts[r]; i++) {
+			if (isnan(values[off + i]))
+				continue;
+			sum += values[off + i];
+			cnt++;
+		}
+		if (means)
+			means[r] = cnt ? sum / cnt : NAN;
+		if (!cnt)
+			continue;
+		m = sum / cnt;
+		for (i = 0; i < counts[r]; i++)
+			if (!isnan(values[off + i]))
+				within_sq += (values[off + i] - m) * (values[off + i] - m);
+		within_df += cnt - 1;
+		out->n += cnt;
+		out->repeats++;
+		sum_means += m;
+	}
+	if (!out->repeats)
+		return;
+	out->mean = sum_means / out->repeats;
+	/* second pass over the repeat means, for accuracy */
+	for (r = 0, off = 0; r < nrepeats; off += counts[r], r++) {
+		double sum = 0.0;
+
+		for (i = 0, k = 0; i < counts[r]; i++) {
+			if (isnan(values[off + i]))
+				continue;
+			sum += values[off + i];
+			k++;
+		}
+		if (k)
+			sq += (sum / k - out->mean) * (sum / k - out->mean);
+	}
+	out->between_sd = out->repeats > 1 ? sqrt(sq / (out->repeats - 1)) : 0.0;
+	out->within_sd = within_df ? sqrt(within_sq / within_df) : 0.0;
+	out->between_cv = out->mean != 0.0 ? out->between_sd / fabs(out->mean) : 0.0;
+	out->within_cv = out->mean != 0.0 ? out->within_sd / fabs(out->mean) : 0.0;
+}
+
+/*
+ * n per side detects delta when delta / sqrt(var / n) reaches the
+ * two-sided critical t plus the one-sided power quantile, at Welch's
+ * degrees of freedom for equal n (n - 1 when one spread is 0).
+ */
+double detectable_change(double sd_a, double sd_b, int n, double alpha, double power)
+{
+	double var = sd_a * sd_a + sd_b * sd_b, df = n - 1, ta, tb;
+
+	if (n < 2 || !isfinite(var))
+		return NAN;
+	if (sd_a > 0 && sd_b > 0) {
+		double va = sd_a * sd_a / n, vb = sd_b * sd_b / n;
+
+		df = (va + vb) * (va + vb) / (va * va / (n - 1) + vb * vb / (n - 1));
+	}
+	ta = t_crit(alpha, df);
+	/* one-sided quantile: two-sided probability 2 * (1 - power) */
+	tb = t_crit(2.0 * (1.0 - power), df);
+	return (ta + tb) * sqrt(var / n);
+}
+
+int repeats_for_power(double sd_a, double sd_b, double delta, double alpha, double power, int max)
+{
+	double var = sd_a * sd_a + sd_b * sd_b;
+	int n;
+
+	if (!(fabs(delta) > 0) || !isfinite(var))
+		return -1;
+	if (var == 0.0)
+		return 2;
+	for (n = 2; n <= max; n++)
+		if (fabs(delta) >= detectable_change(sd_a, sd_b, n, alpha, power))
+			return n;
+	return -1;
 }
 
 double jain_index(const double *x, int n)

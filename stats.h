@@ -34,6 +34,51 @@ double t_pvalue(double t, double df);
 double welch_pvalue(const struct stats *a, const struct stats *b);
 
 /*
+ * Welch's test as above, also giving the statistic and the
+ * Welch-Satterthwaite degrees of freedom (NaN when it cannot be computed).
+ */
+double welch_test(const struct stats *a, const struct stats *b, double *t, double *df);
+
+/* two-sided Student t critical value for probability alpha (e.g. 0.05) */
+double t_crit(double alpha, double df);
+
+/*
+ * Two levels of one metric measured in repeats (repeat r owns counts[r]
+ * consecutive values; NaN values are skipped): the repeats' means, their
+ * mean and standard deviation (the between-repeat spread), and the pooled
+ * within-repeat standard deviation (sqrt of the repeats' variances
+ * averaged with n_r - 1 weights; 0 when no repeat has two values).
+ */
+struct two_level {
+	int repeats;		/* repeats with at least one value */
+	int n;			/* values in all */
+	double mean;		/* mean of the repeat means */
+	double between_sd;	/* sample stddev of the repeat means, 0 for one repeat */
+	double within_sd;	/* pooled within-repeat stddev */
+	double between_cv;	/* relative to |mean|, 0 when mean is 0 */
+	double within_cv;
+};
+
+/* means (optional, counts' length) receives each repeat's mean, NaN if empty */
+void stats_two_level(const double *values, const int *counts, int nrepeats,
+		     struct two_level *out, double *means);
+
+/*
+ * Repeats per side for a two-sided Welch test at p < alpha to detect a
+ * difference delta with the given power, for between-repeat standard
+ * deviations sd_a and sd_b (normal approximation refined with t quantiles
+ * of the resulting degrees of freedom).  At least 2; -1 when delta is 0 or
+ * beyond max; 2 when both spreads are 0.
+ */
+int repeats_for_power(double sd_a, double sd_b, double delta, double alpha, double power, int max);
+
+/*
+ * The inverse: the smallest difference n repeats per side detect (same
+ * test, alpha and power); NaN for n < 2.
+ */
+double detectable_change(double sd_a, double sd_b, int n, double alpha, double power);
+
+/*
  * Half-width of the 95% confidence interval of b's mean minus a's (Welch);
  * NaN when either has fewer than 2 values
  */

@@ -132,7 +132,8 @@ static void teardown(void)
  */
 static int create_and_fill_map(char *msg, size_t msg_sz)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = args.map_flags);
+	LIBBPF_OPTS(bpf_map_create_opts, mopts,
+		    .map_flags = args.map_flags | (env.zero_seed ? BPF_F_ZERO_SEED : 0));
 	__u8 key[LOOKUP_KEY_SIZE_MAX];
 	__u64 value;
 	__u32 i;
@@ -442,6 +443,8 @@ const struct bench bench_bpf_hashmap_lookup = {
 	.desc = "time bpf_map_lookup_elem() on a hash map of a given shape, per CPU",
 	.argp = &bench_hashmap_lookup_argp,
 	.needs = BENCH_NEEDS_BPF_TRACING,
+	/* per-CPU timings, not per-second samples */
+	.caps = BENCH_CAP_NO_REPEAT | BENCH_CAP_ZERO_SEED,
 	.validate = validate,
 	.setup = setup,
 	.producer_thread = producer,

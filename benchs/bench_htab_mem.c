@@ -168,6 +168,8 @@ static int htab_mem_setup(void)
 	char msg[320];
 	__u32 flags;
 
+	/* again for each --repeat: the new object's counters start at 0 */
+	ctx.prev_fails = 0;
 	ctx.skel = htab_mem_bench__open();
 	if (!ctx.skel)
 		return bench_failed(-errno, "open the htab-mem BPF object");
@@ -196,6 +198,8 @@ static int htab_mem_setup(void)
 		flags &= ~BPF_F_NO_PREALLOC;
 	else
 		flags |= BPF_F_NO_PREALLOC;
+	if (env.zero_seed)
+		flags |= BPF_F_ZERO_SEED;
 	err = bpf_map__set_max_entries(htab, max_entries);
 	if (!err)
 		err = bpf_map__set_value_size(htab, args.value_size);
@@ -225,7 +229,8 @@ static int htab_mem_setup(void)
 			return err;
 	}
 
-	if (args.use_case->paired) {
+	/* made once: running producers wait on them across --repeat's set-ups */
+	if (args.use_case->paired && !ctx.pairs) {
 		ctx.pairs = calloc(nprod / 2, sizeof(*ctx.pairs));
 		if (!ctx.pairs)
 			return bench_failed(-ENOMEM, "allocate pair barriers");
@@ -371,6 +376,7 @@ const struct bench bench_htab_mem = {
 	.desc = "BPF hash map speed and cgroup memory use per allocator flavour and use case",
 	.argp = &bench_htab_mem_argp,
 	.needs = BENCH_NEEDS_BPF_TRACING,
+	.caps = BENCH_CAP_REPEAT_FRESH | BENCH_CAP_ZERO_SEED,
 	.validate = htab_mem_validate,
 	.setup = htab_mem_setup,
 	.producer_thread = htab_mem_producer,

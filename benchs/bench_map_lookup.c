@@ -124,6 +124,13 @@ static int setup(enum lookup_type type, const char *name)
 		bpf_program__set_autoload(type_prog(t), t == (int)type);
 		bpf_map__set_autocreate(type_map(t), t == (int)type);
 	}
+	/* only hash types accept --zero-seed (bench_args checks .caps) */
+	if (env.zero_seed) {
+		err = bpf_map__set_map_flags(type_map(type),
+					     bpf_map__map_flags(type_map(type)) | BPF_F_ZERO_SEED);
+		if (err)
+			return bench_failed(err, "set BPF_F_ZERO_SEED on %s's map", name);
+	}
 	err = map_lookup__load(ctx.skel);
 	if (err)
 		return bench_failed(err, "load %s's BPF program", name);
@@ -183,6 +190,10 @@ const struct bench sym = {						\
 	.name = bench_name,						\
 	.desc = description,						\
 	.needs = BENCH_NEEDS_BPF_TRACING,				\
+	/* each repeat a new, newly filled map; hash types take a seed */	\
+	.caps = BENCH_CAP_REPEAT_FRESH |				\
+		(type == LOOKUP_ARRAY || type == LOOKUP_PERCPU_ARRAY ?	\
+		 0 : BENCH_CAP_ZERO_SEED),				\
 	.setup = sym##_setup,						\
 	.producer_thread = producer,					\
 	.measure = measure,						\

@@ -19,17 +19,33 @@
 # --json-dir DIR  keep every run's result file, DIR/FLAVOUR-USE_CASE.json
 #              (FLAVOUR: prealloc, bpf-ma), so the table in a mail and the
 #              pictures (bench plot) come from the same runs
+#
+# --repeat N   run each configuration's measured phase N times, each on a
+#              fresh map (bench --repeat); the line then gives the mean of
+#              the repeat means ± the spread between repeats, and the
+#              spread within them:
+#
+#   overwrite            per-prod-op: 93.56 ± 1.20k/s (8 repeats; within ± 0.30k/s), avg mem: ...
 
 set -uo pipefail
 
 MARKDOWN=0
 KEEP_DIR=""
+REPEAT=1
 JSON_DIR=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--markdown)
 		MARKDOWN=1
 		shift
+		;;
+	--repeat)
+		if [ $# -lt 2 ] || ! [[ "$2" =~ ^[0-9]+$ ]] || [ "$2" -lt 1 ] || [ "$2" -gt 1000 ]; then
+			echo "run_bench_htab_mem.sh: invalid --repeat '${2:-}': expected an integer in 1..1000" >&2
+			exit 2
+		fi
+		REPEAT=$2
+		shift 2
 		;;
 	--json-dir)
 		if [ $# -lt 2 ] || [ -z "$2" ]; then
@@ -44,11 +60,13 @@ while [ $# -gt 0 ]; do
 		shift 2
 		;;
 	*)
-		echo "run_bench_htab_mem.sh: unknown option '$1' (accepted: --markdown, --json-dir DIR)" >&2
+		echo "run_bench_htab_mem.sh: unknown option '$1' (accepted: --markdown, --json-dir DIR, --repeat N)" >&2
 		exit 2
 		;;
 	esac
 done
+REPEAT_ARGS=()
+[ "$REPEAT" -gt 1 ] && REPEAT_ARGS=(--repeat "$REPEAT")
 
 # shellcheck source-path=SCRIPTDIR source=run_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/run_common.sh"
@@ -70,9 +88,26 @@ fi
 PRODUCERS=${PRODUCERS:-$(default_producers)}
 USE_CASES=${USE_CASES:-overwrite batch_add_batch_del add_del_on_diff_cpu no_op}
 
+# "Repeats: METRIC X ± Y UNIT between N repeats (CV ..), within repeats ± W UNIT (CV ..)"
+# -> "X ± YUNIT (N repeats; within ± WUNIT)"
+repeats_field() {
+	grep "^Repeats: $2 " <<<"$1" | sed -E 's/^Repeats: [a-z_]+ ([0-9.]+) ± ([0-9.]+) ([^ ]+) between ([0-9]+) repeats \(CV [0-9.]+%\), within repeats ± ([0-9.]+) [^ ]+ .*/\1 ± \2\3 (\4 repeats; within ± \5\3)/' | grep .
+}
+
 htab_mem_line() {
 	local name=$1 out=$2 s fails
 
+	if [ "$REPEAT" -gt 1 ]; then
+		fails=$(grep -c '^Failures:' <<<"$out")
+		[ "$fails" -gt 0 ] && fails=", FAILED map operations in $fails repeats" || fails=""
+		s=$(grep "^Repeat $REPEAT/$REPEAT: Summary:" <<<"$out")
+		emit printf '%-*s per-prod-op: %s, avg mem: %s, peak mem: %s%s\n' "$NAME_WIDTH" "$name" \
+			"$(repeats_field "$out" per_prod_op || echo '?')" \
+			"$(repeats_field "$out" memory || echo '?')" \
+			"$(field "$s" 'peak memory usage' || echo '?')" \
+			"$fails"
+		return
+	fi
 	if ! s=$(summary_line "$out"); then
 		emit printf '%-*s no Summary line in the output\n' "$NAME_WIDTH" "$name"
 		BENCH_FAILURES=$((BENCH_FAILURES + 1))
@@ -93,7 +128,7 @@ markdown_row() {
 		def f: if . == null then "n/a" else (. * 100 | round / 100 | tostring
 			| if test("\\.") then . else . + ".0" end
 			| if test("\\.[0-9]$") then . + "0" else . end) end;
-		"| \($name | . + " " * (19 - length)) | \(.summary.metrics.per_prod_op.mean | f | . + " " * (10 - length)) | \(.summary.metrics.memory.mean | f | . + " " * (20 - length)) | \(.summary.peak_memory_mib | f | . + " " * (17 - length)) |"
+		"| \($name | . + " " * (19 - length)) | \(.summary.metrics.per_prod_op | (.repeats.mean // .mean) | f | . + " " * (10 - length)) | \(.summary.metrics.memory | (.repeats.mean // .mean) | f | . + " " * (20 - length)) | \(.summary.peak_memory_mib | f | . + " " * (17 - length)) |"
 		+ (if .summary.fails > 0 then " FAILED operations: \(.summary.fails)" else "" end)' "$2"
 }
 
@@ -114,10 +149,10 @@ htab_mem_flavour() {
 		if [ "$MARKDOWN" -eq 1 ]; then
 			# the run's warnings go under the table, not between its rows
 			json=(--json "$JSON_DIR/$flavour-$name.json")
-			out=$(run_bench "${json[@]}" htab-mem --use-case "$name" -p "$PRODUCERS" "$@" \
+			out=$(run_bench "${REPEAT_ARGS[@]}" "${json[@]}" htab-mem --use-case "$name" -p "$PRODUCERS" "$@" \
 				2>"$JSON_DIR/$flavour-$name.err")
 		else
-			out=$(run_bench "${json[@]}" htab-mem --use-case "$name" -p "$PRODUCERS" "$@")
+			out=$(run_bench "${REPEAT_ARGS[@]}" "${json[@]}" htab-mem --use-case "$name" -p "$PRODUCERS" "$@")
 		fi
 		status=$?
 		if [ "$MARKDOWN" -eq 1 ]; then

@@ -422,7 +422,20 @@ ln -sfn /proc/self/fd /dev/fd
 ln -sfn /proc/self/fd/0 /dev/stdin
 ln -sfn /proc/self/fd/1 /dev/stdout
 ln -sfn /proc/self/fd/2 /dev/stderr
+# /tmp becomes the guest's own; a project directory or kernel cache that
+# lives under the host's /tmp stays visible, bound back from the root as
+# it was before
+mkdir -p /run/vmtest/root
+mount --bind / /run/vmtest/root
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /tmp
+for p in "$VMTEST_DIR" "$VMTEST_MODULES"; do
+	case $p in
+	/tmp/*)
+		mkdir -p "$p"
+		mount --bind "/run/vmtest/root$p" "$p" || fail "failed to keep $p visible under the guest's /tmp"
+		;;
+	esac
+done
 mount -t cgroup2 -o nsdelegate cgroup2 /sys/fs/cgroup || fail "failed to mount cgroup2"
 echo +memory >/sys/fs/cgroup/cgroup.subtree_control ||
 	fail "failed to enable the memory controller for the root cgroup's children"

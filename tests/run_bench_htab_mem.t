@@ -55,6 +55,19 @@ assert "--markdown --json-dir: the files are kept" [ -s "$TEST_TMP/kept2/bpf-ma-
 "$SCRIPT" --json-dir >/dev/null 2>"$out.noarg.err"
 ok $(($? != 2)) "--json-dir without a directory: exit 2"
 
+# --repeat N passes through; the line gives the two levels, never one repeat's figure
+(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES=overwrite "$SCRIPT" --repeat 2) \
+	>"$out.rep" 2>"$out.rep.err"
+ok $? "--repeat 2: exit 0"
+rline='per-prod-op: [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}k/s \(2 repeats; within ± [0-9]+\.[0-9]{2}k/s\), avg mem: [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}MiB \(2 repeats; within ± [0-9]+\.[0-9]{2}MiB\), peak mem: [0-9]+\.[0-9]{2}MiB$'
+c=$(grep -Ec "^$(printf '%-20s' overwrite) $rline" "$out.rep")
+assert "--repeat 2: overwrite in the repeats format per flavour ($c)" [ "$c" -eq 2 ]
+[ "$c" -eq 2 ] || diag "$(cat "$out.rep")"
+"$SCRIPT" --repeat 0 >"$out.rep0" 2>&1
+is $? 2 "--repeat 0: exit 2"
+like "$out.rep0" "^run_bench_htab_mem.sh: invalid --repeat '0': expected an integer in 1\.\.1000$" \
+	"--repeat 0: one clear line"
+
 # a failing bench makes the script fail and says which
 (cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 --bogus" PRODUCERS=2 USE_CASES=no_op "$SCRIPT") \
 	>"$out.bad" 2>"$out.bad.err"

@@ -63,9 +63,15 @@ def stats_ok: (t == "object") and (.n | isint)
 			and ((.prod_hits == null) or (.prod_hits | intarr and length == $d.options.runner.producers));
 			"samples[\($i)].counters malformed"),
 		check(.metrics; (t == "object") and all(.[]; isnum_or_null); "samples[\($i)].metrics malformed"),
-		check(.warmup; . == ($i < $d.options.runner.warmup_sec); "samples[\($i)].warmup flag wrong")),
-	check(.samples | map(select(.warmup | not)) | length; . == $d.options.runner.duration_sec;
-		"measured sample count differs from duration_sec"),
+		check(.repeat; (. == null) or (isint and . >= 0 and . < ($d.options.runner.repeat // 1));
+			"samples[\($i)].repeat not an integer in 0..repeat-1"),
+		check(.warmup; . == ($i < $d.options.runner.warmup_sec * ($d.options.runner.repeat // 1));
+			"samples[\($i)].warmup flag wrong")),
+	check(.options.runner.repeat; (. == null) or (isint and . >= 1); "options.runner.repeat not a positive integer"),
+	check(.options.runner.zero_seed; (. == null) or (t == "boolean"); "options.runner.zero_seed not boolean"),
+	check(.samples | map(select(.warmup | not)) | length;
+		. == $d.options.runner.duration_sec * ($d.options.runner.repeat // 1);
+		"measured sample count differs from duration_sec x repeat"),
 	check(.summary.metrics; (t == "object") and length > 0 and all(.[]; stats_ok);
 		"summary.metrics malformed"),
 	check(.summary.metrics | keys; . as $k | ($d.samples[0].metrics // {} | keys) - $k == [];

@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# --repeat and --zero-seed without BPF (count-local), and compare on
+# repeat means: the output's shape, the JSON's repeat tags, several files
+# per side, and bad input.  No check here depends on the machine's speed
+# or quietness.
+
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+# bad <description> <stderr regex> <args...>: exit 2, one line on stderr,
+# nothing on stdout
+bad() {
+	local desc=$1 re=$2 rc
+	shift 2
+	"$@" >"$TEST_TMP/bad.out" 2>"$TEST_TMP/bad.err"
+	rc=$?
+	is "$rc" 2 "$desc: exit 2"
+	cmp_ok "$(wc -l <"$TEST_TMP/bad.err")" -eq 1 "$desc: one line on stderr"
+	like "$TEST_TMP/bad.err" "$re" "$desc: the message names the value"
+	cmp_ok "$(wc -c <"$TEST_TMP/bad.out")" -eq 0 "$desc: nothing on stdout"
+}
+
+bad "--repeat 0" "invalid --repeat '0': expected an integer in 1\.\.1000" \
+	"$BENCH" --repeat 0 count-local
+bad "huge --repeat" "invalid --repeat '1000000': expected an integer in 1\.\.1000" \
+	"$BENCH" --repeat 1000000 count-local
+bad "--repeat x" "invalid --repeat 'x'" "$BENCH" --repeat x count-local
+bad "--repeat over a day" "invalid --repeat 2: 2 x \(-w 1 \+ -d 86400\) seconds is more than 86400" \
+	"$BENCH" --repeat 2 -d 86400 count-local
+bad "--zero-seed without a hash map" "--zero-seed does not apply to benchmark 'count-local': it measures no hash map" \
+	"$BENCH" --zero-seed count-local
+bad "--zero-seed on trig-base" "--zero-seed does not apply to benchmark 'trig-base'" \
+	"$BENCH" --zero-seed trig-base
+bad "--repeat on bpf-hashmap-lookup" "--repeat 2 does not apply to benchmark 'bpf-hashmap-lookup'" \
+	"$BENCH" --repeat 2 bpf-hashmap-lookup
+
+# ---- a run with repeats ----
+J=$TEST_TMP/r.json
+run_bench "$TEST_TMP/r.out" -q -w1 -d2 --repeat 2 --json "$J" count-local
+ok $? "count-local --repeat 2: exit 0"
+cmp_ok "$(grep -c '^Repeat [1-2]/2: Summary: hits ' "$TEST_TMP/r.out")" -eq 2 \
+	"one prefixed Summary per repeat"
+cmp_ok "$(grep -c '^Summary:' "$TEST_TMP/r.out")" -eq 0 \
+	"no bare Summary line a script could take for the whole run"
+like "$TEST_TMP/r.out" '^Repeats: hits [0-9.]+ ± [0-9.]+ M/s between 2 repeats \(CV [0-9.]+%\), within repeats ± [0-9.]+ M/s \(CV [0-9.]+%\)$' \
+	"the two levels of hits"
+is "$(jq -r -f "$(dirname "$0")/schema.jq" "$J")" "" "the JSON follows the schema"
+is "$(jq '.options.runner.repeat' "$J")" 2 "options.runner.repeat is 2"
+is "$(jq '.options.runner.zero_seed' "$J")" false "options.runner.zero_seed is false"
+is "$(jq -c '[.samples[].warmup]' "$J")" '[true,true,false,false,false,false]' \
+	"6 samples: 2 warm-up then 4 measured"
+is "$(jq -c '[.samples[].repeat]' "$J")" '[0,1,0,0,1,1]' "samples tagged by repeat"
+is "$(jq '.summary.metrics.hits.repeats.means | length' "$J")" 2 "summary: 2 repeat means"
+# each repeat's mean from its own samples, and their mean
+jq_true() { jq -e "$@" >/dev/null; }
+# shellcheck disable=SC2016 # jq variables
+assert "repeat means are the means of each repeat's samples" jq_true '
+	[.samples[] | select(.warmup | not)] as $m |
+	[range(2) as $r | [$m[] | select(.repeat == $r) | .metrics.hits] | add / length] as $want |
+	(.summary.metrics.hits.repeats.means | to_entries | all(.value - $want[.key] | fabs <= 1e-9 * (fabs + 1)))
+	and ((.summary.metrics.hits.repeats.mean - ($want | add / 2)) | fabs <= 1e-9 * ($want | add))' "$J"
+
+# a damaged repeat tag is refused
+jq '.samples[3].repeat = 1' "$J" >"$TEST_TMP/bad-tag.json"
+bad "compare: a moved repeat tag" "samples\[3\]\.repeat: 1, but measured sample 1 belongs to repeat 0" \
+	"$BENCH" compare "$TEST_TMP/bad-tag.json" "$J"
+jq '.summary.metrics.hits.repeats.between_stddev *= 2' "$J" >"$TEST_TMP/bad-sd.json"
+bad "compare: an edited between-repeat stddev" "hits\.repeats\.between_stddev: .* the file was edited or corrupted" \
+	"$BENCH" compare "$TEST_TMP/bad-sd.json" "$J"
+
+# ---- compare on repeat means ----
+for i in 1 2 3 4; do
+	is_exit 0 "same-configuration run $i: exit 0" \
+		"$BENCH" -q -w0 -d1 --repeat 2 --json "$TEST_TMP/c$i.json" count-local
+done
+C=$TEST_TMP
+# the same repeats, split across the sides in different orders: whatever the
+# machine did, both sides hold the same observations
+run_bench "$C/cmp.out" compare "$C/c1.json" "$C/c2.json" "$C/c3.json" "$C/c4.json" -- \
+	"$C/c3.json" "$C/c1.json" "$C/c4.json" "$C/c2.json"
+ok $? "compare 4 files per side: exit 0"
+like "$C/cmp.out" '^hits \(M/s\) .* \+0\.00% +1\.0000  within noise$' "hits: within noise, p = 1"
+like "$C/cmp.out" "^  hits: Welch's t-test on 8 \+ 8 repeat means \(the effective sample size; from 8 \+ 8 per-second samples\), df 14\.0;" \
+	"the effective sample size: 8 repeat means per side"
+like "$C/cmp.out" '^Test: the per-repeat means are the observations' "the test's unit is said"
+cmp_ok "$(grep -Ec ' (better|worse)$' "$C/cmp.out")" -eq 0 "no metric better or worse"
+# one file with repeats against another: repeat means too
+run_bench "$C/cmp2.out" compare --power "$C/c1.json" "$C/c2.json"
+ok $? "compare two repeat files: exit 0"
+like "$C/cmp2.out" "^  hits: Welch's t-test on 2 \+ 2 repeat means" "two repeats per file are two observations"
+like "$C/cmp2.out" '^power: hits: ([0-9]+ repeats per side detect a 2\.00% change|more than 1000 repeats)' \
+	"--power estimates repeats per side"
+like "$C/cmp2.out" '^power: hits: in 5 minutes of runs \(150 repeats per side of 1 s\) the smallest change detectable at p < 0\.05 with 80% power is [0-9.]+%$' \
+	"--power: what 5 minutes of runs detect"
+# one run per side: the p-value's limits are said
+run_bench "$C/one.out" -q -w0 -d2 --json "$C/one.json" count-local
+run_bench "$C/cmp1.out" compare "$C/one.json" "$C/one.json"
+ok $? "compare one run per side: exit 0"
+like "$C/cmp1.out" 'variance between runs is unknown here, so the p-value covers within-run noise only' \
+	"one run per side: between-run variance unknown"
+# one repeat on a side against several: the other side's spread is assumed
+run_bench "$C/cmp3.out" compare "$C/one.json" -- "$C/c1.json" "$C/c2.json"
+ok $? "one run against four repeats: exit 0"
+like "$C/cmp3.out" "^  hits: t-test assuming the single-repeat side has the other side's between-repeat spread on 1 \+ 4 repeat means" \
+	"one run against repeats: the assumption is said"
+
+bad "compare: empty new side" "compare: no NEW result file after '--'" \
+	"$BENCH" compare "$C/c1.json" --
+bad "compare: empty base side" "compare: no BASE result file before '--'" \
+	"$BENCH" compare -- "$C/c1.json"
+run_bench "$C/g.out" -q -w0 -d1 --json "$C/g.json" count-global
+bad "compare: mixed benchmarks on one side" "benchmark 'count-global', but .*c1\.json on the same \(new\) side is 'count-local'" \
+	"$BENCH" compare "$C/c1.json" -- "$C/c1.json" "$C/g.json"
+jq '.options.runner.zero_seed = true' "$C/c2.json" >"$C/z.json"
+bad "compare: zero-seed against seeded" "options\.runner\.zero_seed true, but .*c1\.json has false: refusing to compare zero-seed and seeded" \
+	"$BENCH" compare "$C/c1.json" "$C/z.json"
+bad "compare: zero-seed and seeded on one side" "zero_seed true, but .*c1\.json on the same \(base\) side has false" \
+	"$BENCH" compare "$C/c1.json" "$C/z.json" -- "$C/c3.json"
+run_bench "$C/zf.out" compare --force "$C/c1.json" "$C/z.json"
+ok $? "--force compares zero-seed against seeded"
+like "$C/zf.out" '^warning: one side used --zero-seed' "with a warning"
+
+done_testing

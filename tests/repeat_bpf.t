@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# htab-mem --repeat with real BPF: every repeat gets a new BPF object
+# (a new map, so a new hash seed) under running producers, every producer
+# is registered in every object, nothing is left loaded afterwards, and
+# --zero-seed is recorded.
+
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+require_bpf
+
+PROGS='htab_mem_[a-z_]*'
+jq_true() { jq -e "$@" >/dev/null; }
+
+# the BPF memory allocator on the plain use case, the preallocated map on
+# the paired one (whose producers wait on barriers across the switch)
+for cfg in overwrite: add_del_on_diff_cpu:--preallocated; do
+	uc=${cfg%%:*}
+	flavour=${cfg#*:}
+	name="$uc${flavour:+ $flavour}"
+	J=$TEST_TMP/$uc$flavour.json
+	run_bench "$TEST_TMP/o" -w1 -d1 -p2 --repeat 3 --json "$J" htab-mem --use-case "$uc" ${flavour:+"$flavour"}
+	ok $? "$name --repeat 3: exit 0"
+	assert "$name: stderr has only noise warnings" stderr_clean "$TEST_TMP/o.err"
+	cmp_ok "$(grep -c '^Repeat [23]/3: fresh state$' "$TEST_TMP/o")" -eq 2 \
+		"$name: repeats 2 and 3 start with fresh state"
+	cmp_ok "$(grep -c '^Repeat [1-3]/3: Summary: per-prod-op ' "$TEST_TMP/o")" -eq 3 \
+		"$name: a Summary per repeat"
+	like "$TEST_TMP/o" '^Repeats: per_prod_op [0-9.]+ ± [0-9.]+ k/s between 3 repeats' \
+		"$name: the two levels"
+	# a producer the new object did not know would count nothing
+	assert "$name: both producers counted in every measured sample of every repeat" jq_true \
+		'[.samples[] | select(.warmup | not)] | length == 3 and
+		 all(.[]; .counters.prod_hits | length == 2 and all(.[]; . > 0))' "$J"
+	assert "$name: measured samples tagged 0, 1, 2" jq_true \
+		'[.samples[] | select(.warmup | not) | .repeat] == [0, 1, 2]' "$J"
+done
+assert "no htab-mem program left loaded" eventually test "$(loaded_bench_progs "$PROGS")" -eq 0
+
+# the lookups: a new filled map per repeat, every producer registered in it
+J=$TEST_TMP/l.json
+run_bench "$TEST_TMP/l" -w0 -d1 -p2 --repeat 2 --zero-seed --json "$J" hash-lookup
+ok $? "hash-lookup --repeat 2 --zero-seed: exit 0"
+cmp_ok "$(grep -c '^Repeat 2/2: fresh state$' "$TEST_TMP/l")" -eq 1 "hash-lookup: fresh state"
+assert "hash-lookup: both producers counted in both repeats" jq_true \
+	'[.samples[] | select(.warmup | not) | .counters.prod_hits | all(.[]; . > 0)] == [true, true]' "$J"
+is_exit 2 "array-lookup --zero-seed: exit 2" "$BENCH" --zero-seed array-lookup
+
+J=$TEST_TMP/z.json
+run_bench "$TEST_TMP/z" -q -w0 -d1 -p2 --repeat 2 --zero-seed --json "$J" htab-mem
+ok $? "--zero-seed --repeat 2: exit 0"
+assert "--zero-seed is recorded" jq_true '.options.runner.zero_seed == true' "$J"
+
+done_testing

@@ -171,10 +171,20 @@ unit-tests: $(UNIT_TESTS)
 deps:
 	$(Q)$(SRCDIR)/scripts/install-deps.sh --if-missing
 
+# Tests that load BPF check machine-wide state (loaded programs, cgroups,
+# mounts), so they run one after another; the rest run alongside them.
+BPF_TESTS := $(sort $(shell grep -l '^require_bpf' $(SRCDIR)/tests/*.t 2>/dev/null))
+PROVE_JOBS ?= 2
+comma := ,
+empty :=
+space := $(empty) $(empty)
+
 test: deps
 	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all unit-tests
 	$(Q)cd $(SRCDIR) && BENCH=$(BENCH_BIN) OUTPUT=$(OUTPUT) \
-		$(PROVE) --exec '' $(PROVE_FLAGS) $(UNIT_TESTS) $(sort $(wildcard $(SRCDIR)/tests/*.t))
+		$(PROVE) --exec '' -j$(PROVE_JOBS) \
+		--rules='seq={$(subst $(space),$(comma),$(BPF_TESTS))}' --rules='par=**' \
+		$(PROVE_FLAGS) $(UNIT_TESTS) $(sort $(wildcard $(SRCDIR)/tests/*.t))
 
 # vmtest.sh's own boot tests, then the integration tests that load BPF
 # inside throw-away VMs booting the default kernel of scripts/vmtest.sh:

@@ -88,13 +88,14 @@ BPF_SRCS := $(wildcard $(SRCDIR)/progs/*.c)
 SKELS := $(patsubst $(SRCDIR)/progs/%.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 # everything but the runner and the benchmarks: unit tests link these
 LIB_SRCS := stats.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c output_file.c \
-	    result_file.c compare.c plot.c plot_gnuplot.c results.c run_context.c per_producer.c
+	    result_file.c compare.c plot.c plot_gnuplot.c results.c run_context.c per_producer.c \
+	    latency.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))
 # benchmark helpers without BPF or the runner, so unit tests can link them
 LIB_OBJS += $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(wildcard $(SRCDIR)/benchs/lib_*.c))
 BENCH_SRCS := $(wildcard $(SRCDIR)/benchs/bench_*.c)
 BENCH_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,main.c bench_args.c runner.c reporters.c run_mem.c \
-	      producers.c) $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
+	      producers.c run_latency.c) $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
 UNIT_SRCS := $(wildcard $(SRCDIR)/tests/unit_*.c)
 UNIT_TESTS := $(patsubst $(SRCDIR)/tests/%.c,$(OUTPUT)/tests/%.t,$(UNIT_SRCS))
 VMLINUX := $(OUTPUT)/vmlinux.h

@@ -56,6 +56,8 @@ struct env {
 	/* results as data (JSON, fairness) */
 	const char *json_path;
 	bool per_producer;
+	/* --latency: time each trigger's batch of map operations in BPF */
+	bool latency;
 
 	int argc;
 	char **argv;
@@ -80,6 +82,19 @@ struct bench_res {
 	long *prod_hits;
 	/* true when measure() filled prod_hits */
 	bool has_prod_hits;
+	/*
+	 * --latency, filled by the runner: triggers timed in this interval
+	 * and their per-op p50 and p99 in ns (NaN when none was timed)
+	 */
+	long lat_triggers;
+	/*
+	 * triggers timed while measure() read the benchmark's counters: the
+	 * sampler can be preempted there, and lat_triggers and hits may
+	 * differ by up to these plus one in-flight trigger per producer
+	 */
+	long lat_edge;
+	double lat_p50;
+	double lat_p99;
 };
 
 /*
@@ -209,7 +224,20 @@ struct bench {
 	 * zeros (a BPF program that never recognised a producer, say).
 	 */
 	enum bench_counted_by counted_by;
+	/*
+	 * Supports --latency: its BPF program times each trigger's batch of
+	 * map operations (progs/latency.h) when lat_enabled is set, and
+	 * setup() hands the histogram over with bench_latency_register().
+	 */
+	bool latency;
 };
+
+/*
+ * --latency: called by setup() once the program is loaded, with the fd of
+ * its lat_hist map and the map operations one trigger does (0: none).
+ * 0, or a negative errno after one line on stderr.
+ */
+int bench_latency_register(int map_fd, unsigned int ops_per_trigger);
 
 /* shared counters, one per cache line */
 struct counter {

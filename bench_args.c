@@ -55,6 +55,7 @@ enum {
 	ARG_CONS_AFFINITY_SET,
 	ARG_JSON,
 	ARG_PER_PRODUCER,
+	ARG_LATENCY,
 	ARG_REPEAT,
 	ARG_ZERO_SEED,
 };
@@ -76,6 +77,8 @@ static const struct argp_option opts[] = {
 	  "Also write the run as a JSON document to FILE (atomically, at the end)" },
 	{ "per-producer", ARG_PER_PRODUCER, NULL, 0,
 	  "After the Summary, print each producer's rate and the fairness" },
+	{ "latency", ARG_LATENCY, NULL, 0,
+	  "Time each trigger's batch of map operations in BPF: per-op percentiles per sample and per run" },
 	{ "repeat", ARG_REPEAT, "N", 0,
 	  "Run the warm-up and measured phase N times (1..1000, default 1), each with fresh state where the benchmark supports it (htab-mem: a new map, so a new hash seed)" },
 	{ "zero-seed", ARG_ZERO_SEED, NULL, 0,
@@ -176,6 +179,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARG_PER_PRODUCER:
 		env.per_producer = true;
+		break;
+	case ARG_LATENCY:
+		env.latency = true;
 		break;
 	case ARG_REPEAT:
 		if (parse_long(arg, 1, MAX_REPEAT, &v)) {

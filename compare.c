@@ -188,7 +188,7 @@ static void note_warnings(json_t *doc, const char *which)
 
 /* options that define the configuration; duration and warm-up do not */
 static const char *const runner_identity[] = { "producers", "consumers", "affinity",
-					       "prod_affinity", "cons_affinity" };
+					       "prod_affinity", "cons_affinity", "latency" };
 
 static int diff_object(json_t *a, json_t *b, const char *prefix, char *out, size_t sz)
 {

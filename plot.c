@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "latency.h"
 #include "plot.h"
 #include "result_file.h"
 #include "stats.h"
@@ -35,7 +36,8 @@ static const char *const run_colors[] = {
 
 static const char *kind_name(enum plot_kind k)
 {
-	return k == PLOT_TIMELINE ? "timeline" : k == PLOT_SCALING ? "scaling" : "compare";
+	return k == PLOT_TIMELINE ? "timeline" : k == PLOT_SCALING ? "scaling" :
+	       k == PLOT_LATENCY ? "latency" : "compare";
 }
 
 /* a gnuplot double-quoted string: backslash and quote escaped */
@@ -1057,6 +1059,101 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 	return 0;
 }
 
+/* ---- latency ---- */
+
+/*
+ * Each run's --latency histogram as the share of its triggers per bucket,
+ * against the bucket's per-op value on a log axis: buckets are about
+ * equally wide in log terms, so the curve's shape is the distribution's.
+ * Empty buckets between the first and the last are drawn as 0.
+ */
+static int latency_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
+{
+	struct span x = { INFINITY, -INFINITY };
+	unsigned long long overflow = 0;
+	char *common, name[32], title[512];
+	int i, b, first, last;
+
+	for (i = 0; i < n; i++) {
+		if (!runs[i].rf.lat_counts) {
+			fprintf(stderr, "%s has no latency histogram: record the run with --latency\n",
+				runs[i].path);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const unsigned long long *c = runs[i].rf.lat_counts;
+		struct run_latency lat = { .ops_per_trigger = runs[i].rf.lat_ops_per_trigger };
+		__u64 total = 0;
+
+		first = -1;
+		last = -1;
+		for (b = 0; b < LAT_NR_BUCKETS; b++) {
+			total += c[b];
+			if (c[b] && first < 0)
+				first = b;
+			if (c[b])
+				last = b;
+		}
+		overflow += c[LAT_OVERFLOW];
+		snprintf(name, sizeof(name), "run%d_lat", i);
+		block_begin(f, name, "per_op_ns percent_of_triggers (bucket midpoints; overflow at its lower bound)");
+		for (b = first; total && b <= last; b++) {
+			double v = lat_per_op(&lat, lat_bucket_value(b));
+
+			fprintf(f, "%.6g %.6g\n", v, 100.0 * c[b] / total);
+			span_add(&x, v);
+		}
+		block_end(f);
+	}
+	common = options_text(runs, n, 0, true, NULL);
+	snprintf(title, sizeof(title), "%s latency: share of triggers per bucket (per-op time)",
+		 benchmark_of(&runs[0]));
+	put_title(f, o, title, common);
+	free(common);
+	fprintf(f, "set xlabel \"%s\"\n", overflow ?
+		"per-op time (ns, log scale; overflow bucket drawn at its lower bound)" :
+		"per-op time (ns, log scale)");
+	put_ylabels(f, o, "triggers (%)", NULL);
+	fprintf(f, "set logscale x\n");
+	if (x.lo < x.hi)
+		fprintf(f, "set xrange [%.6g:%.6g]\n", x.lo / 1.2, x.hi * 1.2);
+	else if (x.lo == x.hi)
+		fprintf(f, "set xrange [%.6g:%.6g]\n", x.lo / 2, x.hi * 2);
+	fprintf(f, "set yrange [0:*]\nset grid\nset key below left Left reverse\n");
+	fprintf(f, "plot \\\n");
+	for (i = 0; i < n; i++) {
+		const unsigned long long *c = runs[i].rf.lat_counts;
+		struct run_latency lat = { .ops_per_trigger = runs[i].rf.lat_ops_per_trigger };
+		__u64 cc[LAT_NR_BUCKETS];
+		char style[64];
+
+		for (b = 0; b < LAT_NR_BUCKETS; b++)
+			cc[b] = c[b];
+		if (o->format == PLOT_TEXT)
+			snprintf(style, sizeof(style), "lt %d pt %d", 1 + i, 1 + i);
+		else
+			snprintf(style, sizeof(style), "lc rgb \"%s\" lw 2 pt 7 ps 0.6",
+				 run_colors[i % NR_COLORS]);
+		fprintf(f, "  $run%d_lat using 1:2 with linespoints %s title ", i, style);
+		/* the text terminal drops a key entry wider than the picture */
+		if (o->format == PLOT_TEXT)
+			snprintf(title, sizeof(title), "%s: p50 %.1f, p99 %.1f ns/op", runs[i].label,
+				 lat_per_op(&lat, lat_quantile(cc, 50, 100)),
+				 lat_per_op(&lat, lat_quantile(cc, 99, 100)));
+		else
+			snprintf(title, sizeof(title), "%s: p50 %.1f ns, p99 %.1f ns, max %.1f ns per op (%llu triggers%s)",
+				 runs[i].label, lat_per_op(&lat, lat_quantile(cc, 50, 100)),
+				 lat_per_op(&lat, lat_quantile(cc, 99, 100)),
+				 lat_per_op(&lat, lat_quantile(cc, 1, 1)),
+				 (unsigned long long)lat_total(cc),
+				 c[LAT_OVERFLOW] ? ", some in the overflow bucket" : "");
+		put_str(f, title);
+		fprintf(f, "%s\n", i == n - 1 ? "" : ", \\");
+	}
+	return 0;
+}
+
 int plot_build_script(const struct plot_opts *o, struct plot_run *runs, int n, char **script)
 {
 	char *buf = NULL, **owned;
@@ -1095,6 +1192,9 @@ int plot_build_script(const struct plot_opts *o, struct plot_run *runs, int n, c
 			break;
 		case PLOT_COMPARE:
 			err = compare_script(o, runs, n, f);
+			break;
+		case PLOT_LATENCY:
+			err = latency_script(o, runs, n, f);
 			break;
 		}
 	}
@@ -1215,13 +1315,16 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 static const struct argp plot_argp = {
 	.options = plot_options,
 	.parser = plot_parse,
-	.args_doc = "timeline RUN.json...\nscaling RUN.json...\ncompare BASE.json NEW.json",
+	.args_doc = "timeline RUN.json...\nscaling RUN.json...\ncompare BASE.json NEW.json\n"
+		    "latency RUN.json...",
 	.doc = "Draw result files (bench --json) with gnuplot.\v"
 	       "timeline: each run's per-second primary rate over time, warm-up marked, memory "
 	       "on a second axis, mean ± stddev as a band.  scaling: runs differing only in "
 	       "the producer count: per-producer and total rate with error bars and the ideal "
 	       "linear line.  compare: the change of every metric with its 95% confidence "
-	       "interval, coloured by compare's verdict.  Exit status: 0; 1 when gnuplot or "
+	       "interval, coloured by compare's verdict.  latency: runs recorded with "
+	       "--latency, each one's share of triggers per histogram bucket against the "
+	       "per-op time on a log axis, overlaid.  Exit status: 0; 1 when gnuplot or "
 	       "writing failed; 2 on bad input.",
 };
 
@@ -1283,7 +1386,7 @@ int bench_plot_main(int argc, char **argv)
 			argp_help(&plot_argp, stdout, ARGP_HELP_STD_HELP, "bench plot");
 			return 0;
 		}
-		fprintf(stderr, "plot needs a chart type first: timeline, scaling or compare\n");
+		fprintf(stderr, "plot needs a chart type first: timeline, scaling, compare or latency\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "timeline"))
@@ -1292,8 +1395,10 @@ int bench_plot_main(int argc, char **argv)
 		cli.o.kind = PLOT_SCALING;
 	else if (!strcmp(argv[1], "compare"))
 		cli.o.kind = PLOT_COMPARE;
+	else if (!strcmp(argv[1], "latency"))
+		cli.o.kind = PLOT_LATENCY;
 	else {
-		fprintf(stderr, "unknown chart type '%s': expected timeline, scaling or compare\n",
+		fprintf(stderr, "unknown chart type '%s': expected timeline, scaling, compare or latency\n",
 			argv[1]);
 		return 2;
 	}

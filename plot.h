@@ -10,13 +10,13 @@
 #include "result_file.h"
 
 /*
- * `bench plot timeline|scaling|compare FILES... -o OUT`: charts of result
+ * `bench plot timeline|scaling|compare|latency FILES... -o OUT`: charts of result
  * files, drawn by gnuplot.  Building the gnuplot script (with its data
  * inline) is pure and unit-tested; running gnuplot and writing the file
  * are separate (plot_gnuplot.c).
  */
 
-enum plot_kind { PLOT_TIMELINE, PLOT_SCALING, PLOT_COMPARE };
+enum plot_kind { PLOT_TIMELINE, PLOT_SCALING, PLOT_COMPARE, PLOT_LATENCY };
 enum plot_format { PLOT_SVG, PLOT_PNG, PLOT_TEXT };
 
 struct plot_opts {

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latency.h"
 #include "result_file.h"
 #include "results.h"
 #include "stats.h"
@@ -468,6 +469,111 @@ static int check_summary(struct loader *ld, struct result_file *rf, json_t *summ
 	return 0;
 }
 
+/* a percentile in the file against the one its buckets give */
+static int check_lat_pct(struct loader *ld, json_t *obj, const char *group, const char *key,
+			 double calc)
+{
+	char field[96];
+	double file;
+	int err;
+
+	snprintf(field, sizeof(field), "latency.%s.%s", group, key);
+	err = get_num(ld, json_object_get(obj, key), field, true, &file);
+	if (err)
+		return err;
+	if (isnan(file) && isnan(calc))
+		return 0;
+	if (isnan(file) || isnan(calc) || fabs(file - calc) > SUMMARY_RTOL * fmax(1.0, fabs(calc)))
+		return bad(ld, field, "%.10g in the file, %.10g from its buckets: the file was edited or corrupted",
+			   file, calc);
+	return 0;
+}
+
+/*
+ * --latency's block: buckets on the histogram's boundaries, counts that
+ * add up to the triggers the samples counted, and percentiles that follow
+ * from the buckets.
+ */
+static int check_latency(struct loader *ld, struct result_file *rf, json_t *lat)
+{
+	static const char *const keys[] = { "p50", "p90", "p99", "p99_9", "max" };
+	static const __u64 num[] = { 50, 90, 99, 999, 1 }, den[] = { 100, 100, 100, 1000, 1 };
+	json_t *buckets, *b, *s, *per_trig = NULL, *per_op = NULL;
+	long long x, lo, triggers, sampled = 0;
+	char field[96], buf[64];
+	__u64 counts[LAT_NR_BUCKETS] = {};
+	unsigned int idx, k;
+	size_t i;
+	int err;
+	double v;
+
+	err = get_obj(ld, lat, "latency", &lat);
+	if (!err)
+		err = get_int(ld, json_object_get(lat, "ops_per_trigger"), "latency.ops_per_trigger",
+			      0, &x);
+	if (!err)
+		err = get_int(ld, json_object_get(lat, "triggers"), "latency.triggers", 0, &triggers);
+	if (err)
+		return err;
+	rf->lat_ops_per_trigger = x;
+	buckets = json_object_get(lat, "buckets");
+	if (!json_is_array(buckets))
+		return bad(ld, "latency.buckets", "expected an array of buckets, got %s",
+			   jdesc(buckets, buf, sizeof(buf)));
+	json_array_foreach(buckets, i, b) {
+		snprintf(field, sizeof(field), "latency.buckets[%zu].lo_ns", i);
+		err = get_int(ld, json_object_get(b, "lo_ns"), field, 0, &lo);
+		if (err)
+			return err;
+		idx = lat_bucket(lo);
+		if (lat_bucket_lo(idx) != (__u64)lo)
+			return bad(ld, field, "%lld is not where a bucket starts", lo);
+		snprintf(field, sizeof(field), "latency.buckets[%zu].count", i);
+		err = get_int(ld, json_object_get(b, "count"), field, 1, &x);
+		if (err)
+			return err;
+		if (counts[idx])
+			return bad(ld, field, "a second bucket from %lld ns", lo);
+		counts[idx] = x;
+	}
+	if (lat_total(counts) != (__u64)triggers)
+		return bad(ld, "latency.triggers", "%lld, but the buckets hold %llu: the file was edited or corrupted",
+			   triggers, (unsigned long long)lat_total(counts));
+	json_array_foreach(json_object_get(rf->doc, "samples"), i, s) {
+		if (json_is_true(json_object_get(s, "warmup")))
+			continue;
+		snprintf(field, sizeof(field), "samples[%zu].counters.latency_triggers", i);
+		err = get_int(ld, json_object_get(json_object_get(s, "counters"), "latency_triggers"),
+			      field, 0, &x);
+		if (err)
+			return err;
+		sampled += x;
+	}
+	if (sampled != triggers)
+		return bad(ld, "latency.triggers", "%lld, but the measured samples timed %lld: the file was edited or corrupted",
+			   triggers, sampled);
+	err = get_obj(ld, json_object_get(lat, "per_trigger"), "latency.per_trigger", &per_trig);
+	if (!err)
+		err = get_obj(ld, json_object_get(lat, "per_op"), "latency.per_op", &per_op);
+	for (k = 0; !err && k < sizeof(keys) / sizeof(keys[0]); k++) {
+		v = lat_quantile(counts, num[k], den[k]);
+		err = check_lat_pct(ld, per_trig, "per_trigger", keys[k], v);
+		if (!err)
+			err = check_lat_pct(ld, per_op, "per_op", keys[k],
+					    rf->lat_ops_per_trigger ? v / rf->lat_ops_per_trigger : v);
+	}
+	if (err)
+		return err;
+	rf->lat_counts = calloc(LAT_NR_BUCKETS, sizeof(*rf->lat_counts));
+	if (!rf->lat_counts) {
+		snprintf(ld->err, ld->errsz, "failed to load %s: %s", ld->path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (idx = 0; idx < LAT_NR_BUCKETS; idx++)
+		rf->lat_counts[idx] = counts[idx];
+	return 0;
+}
+
 int result_file_load(const char *path, struct result_file *rf, char *err, size_t errsz)
 {
 	struct loader ld = { .path = path, .err = err, .errsz = errsz };
@@ -513,6 +619,8 @@ int result_file_load(const char *path, struct result_file *rf, char *err, size_t
 		ret = check_samples(&ld, rf, metrics);
 	if (!ret)
 		ret = check_summary(&ld, rf, summary, metrics);
+	if (!ret && json_object_get(rf->doc, "latency"))
+		ret = check_latency(&ld, rf, json_object_get(rf->doc, "latency"));
 	if (ret)
 		goto err;
 	return 0;
@@ -530,6 +638,7 @@ void result_file_free(struct result_file *rf)
 		free(rf->metrics[i].repeat_means);
 	}
 	free(rf->metrics);
+	free(rf->lat_counts);
 	json_decref(rf->doc);
 	memset(rf, 0, sizeof(*rf));
 }

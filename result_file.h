@@ -50,6 +50,9 @@ struct result_file {
 	long long fails;
 	double peak_memory_mib;	/* NaN: not measured */
 	double peak_memory_resolution_mib;	/* 0 when unknown */
+	/* --latency: the run's histogram by bucket index, or NULL */
+	unsigned long long *lat_counts;
+	unsigned int lat_ops_per_trigger;
 };
 
 /*

@@ -57,6 +57,9 @@ static json_t *run_opts_json(const struct bench_run *run)
 	json_object_set_new(runner, "affinity", json_boolean(env->affinity));
 	json_object_set_new(runner, "prod_affinity", cpu_list_json(&env->prod_cpus));
 	json_object_set_new(runner, "cons_affinity", cpu_list_json(&env->cons_cpus));
+	/* only when set: results saved before --latency existed stay comparable */
+	if (env->latency)
+		json_object_set_new(runner, "latency", json_true());
 	if (b->describe_opts)
 		b->describe_opts(&out);
 	return json_pack("{s:o, s:o}", "runner", runner, "benchmark", out.obj);
@@ -82,6 +85,10 @@ static json_t *sample_json(const struct bench_run *run, const struct bench_res *
 			     "drops", (json_int_t)r->drops, "fails", (json_int_t)r->fails);
 	json_object_set_new(counters, "mem_bytes",
 			    r->mem_bytes >= 0 ? json_integer(r->mem_bytes) : json_null());
+	if (run->lat) {
+		json_object_set_new(counters, "latency_triggers", json_integer(r->lat_triggers));
+		json_object_set_new(counters, "latency_edge_triggers", json_integer(r->lat_edge));
+	}
 	if (r->has_prod_hits) {
 		ph = json_array();
 		for (j = 0; j < run->env->producer_cnt; j++)
@@ -225,13 +232,18 @@ json_t *results_json(const struct bench_run *run)
 	for (i = 0; i < run->res_cnt; i++)
 		json_array_append_new(samples, sample_json(run, &run->res[i], i,
 							   i < run->warmup_cnt));
-	return json_pack("{s:s, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "schema", RESULTS_SCHEMA_NAME, "schema_version", RESULTS_SCHEMA_VERSION,
-			 "benchmark", run->bench->name, "options", run_opts_json(run),
-			 "context", run_context_json(run),
-			 "memory_source", memory_source_json(run),
-			 "samples", samples, "summary", summary_json(run),
-			 "per_producer", per_producer_json(run), "warnings", warnings_json(run));
+	json_t *doc;
+
+	doc = json_pack("{s:s, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"schema", RESULTS_SCHEMA_NAME, "schema_version", RESULTS_SCHEMA_VERSION,
+			"benchmark", run->bench->name, "options", run_opts_json(run),
+			"context", run_context_json(run),
+			"memory_source", memory_source_json(run),
+			"samples", samples, "summary", summary_json(run),
+			"per_producer", per_producer_json(run), "warnings", warnings_json(run));
+	if (doc && run->lat)
+		json_object_set_new(doc, "latency", lat_json(run->lat));
+	return doc;
 }
 
 char *results_render(const struct bench_run *run)

@@ -11,6 +11,7 @@
 #include <limits.h>
 
 #include "bench.h"
+#include "latency.h"
 
 #define RUN_MAX_WARNINGS 16
 #define RUN_MAX_EXTRA_METRICS 64
@@ -54,6 +55,8 @@ struct bench_run {
 	int warning_cnt;
 	struct run_extra_metric extras[RUN_MAX_EXTRA_METRICS];
 	int extra_cnt;
+	/* --latency: the run's histogram and timer calibration, else NULL */
+	struct run_latency *lat;
 };
 
 /* the measured (non warm-up) samples */

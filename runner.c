@@ -22,6 +22,7 @@
 #include "per_producer.h"
 #include "results.h"
 #include "run_context.h"
+#include "run_latency.h"
 #include "run_mem.h"
 #include "runner.h"
 
@@ -201,6 +202,7 @@ static void free_state(void)
 	free(env.cons_cpu);
 	cpu_list_free(&state.allowed);
 	run_notes_free(&run);
+	run_latency_free(&run);
 }
 
 /* the benchmark's metrics, then the runner's */
@@ -210,12 +212,16 @@ static int collect_metrics(const struct bench *bench)
 	int n = 0;
 
 	for (m = bench->metrics; m && m->name; m++) {
-		if (n == (int)ARRAY_SIZE(state.metrics) - 2)
+		if (n == (int)ARRAY_SIZE(state.metrics) - 4)
 			return -E2BIG;
 		state.metrics[n++] = m;
 	}
 	if (bench->needs & BENCH_NEEDS_MEMCG)
 		state.metrics[n++] = &bench_memory_metric;
+	if (env.latency) {
+		state.metrics[n++] = &lat_p50_metric;
+		state.metrics[n++] = &lat_p99_metric;
+	}
 	state.metrics[n] = NULL;
 	run.metrics = state.metrics;
 	return 0;
@@ -345,6 +351,8 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 	/* a later repeat starts from a new baseline, discarding what came before */
 	if (repeat) {
 		err = bench->measure(&scratch);
+		if (!err && run.lat)
+			err = run_latency_rebase(&run);
 		if (err)
 			return err;
 	}
@@ -369,11 +377,21 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 		}
 		now = now_ns();
 		res = sample_slot(repeat, iter);
+		if (run.lat) {
+			err = run_latency_before_measure(&run);
+			if (err)
+				break;
+		}
 		err = bench->measure(res);
 		if (err)
 			break;
 		res->delta_ns = now - last;
 		last = now;
+		if (run.lat) {
+			err = run_latency_sample(&run, res, iter >= env.warmup_sec);
+			if (err)
+				break;
+		}
 		if (bench->needs & BENCH_NEEDS_MEMCG)
 			run_mem_sample(res);
 		errno = 0;
@@ -518,6 +536,9 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 		for (m = run.metrics; *m; m++)
 			print_two_level(*m);
 	}
+	/* a final result like the Summary (of every repeat): printed with -q too */
+	if (run.lat)
+		lat_print_summary(run.lat);
 	run_check_noise(&run);
 	if (env.per_producer)
 		per_producer_report(&run);
@@ -554,6 +575,8 @@ int runner_run(const struct bench *bench)
 		goto out_free;
 	}
 	err = validate_affinity();
+	if (!err && env.latency)
+		err = run_latency_check(bench);
 	if (!err && env.json_path)
 		err = results_precheck(env.json_path);
 	if (err)
@@ -605,6 +628,11 @@ int runner_run(const struct bench *bench)
 	setup_called = true;
 	if (bench->setup) {
 		err = bench->setup();
+		if (err)
+			goto out_teardown;
+	}
+	if (env.latency) {
+		err = run_latency_start(&run);
 		if (err)
 			goto out_teardown;
 	}

@@ -212,6 +212,9 @@ static int load_and_attach(enum hook hook, char *msg, size_t msg_sz)
 	ctx.skel->rodata->nr_passes = args.nr_loops / args.nr_entries;
 	ctx.skel->rodata->nr_rest = args.nr_loops % args.nr_entries;
 	ctx.skel->rodata->nr_loops = args.nr_loops;
+	ctx.skel->rodata->lat_enabled = env.latency;
+	/* without --latency the histogram is not created */
+	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
 	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
 				      ctx.skel->maps.bench_producers,
 				      ctx.skel->maps.bench_prod_counters, env.producer_cnt,
@@ -311,6 +314,13 @@ static int setup(void)
 	/* the skeleton holds its own reference to the map */
 	close(ctx.map_fd);
 	ctx.map_fd = -1;
+	if (env.latency) {
+		/* the histogram gets the timings this benchmark takes anyway */
+		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
+					     args.nr_loops);
+		if (err)
+			return err;
+	}
 	ctx.window_start_ns = now_ns();
 	return 0;
 }
@@ -443,4 +453,5 @@ const struct bench bench_bpf_hashmap_lookup = {
 	.teardown = teardown,
 	.describe_opts = describe_opts,
 	.counted_by = BENCH_COUNTED_BY_BPF,
+	.latency = true,
 };

@@ -30,12 +30,15 @@ struct use_case {
 	const char *name;
 	/* producers work in adder/deleter pairs that take turns */
 	bool paired;
+	/* map operations in one trigger's batch (--latency's per-op divisor) */
+	unsigned int ops_per_trigger;
 };
 
 static const struct use_case use_cases[] = {
-	{ "overwrite" },
-	{ "batch_add_batch_del" },
-	{ "add_del_on_diff_cpu", .paired = true },
+	{ "overwrite", .ops_per_trigger = HTAB_MEM_OPS_PER_TRIGGER },
+	/* 64 adds then 64 deletes */
+	{ "batch_add_batch_del", .ops_per_trigger = 2 * HTAB_MEM_OPS_PER_TRIGGER },
+	{ "add_del_on_diff_cpu", .paired = true, .ops_per_trigger = HTAB_MEM_OPS_PER_TRIGGER },
 	{ "no_op" },
 };
 
@@ -206,6 +209,9 @@ static int htab_mem_setup(void)
 		err = bpf_program__set_autoload(use_case_prog(ctx.skel), true);
 	if (err)
 		return bench_failed(err, "configure the htab-mem maps");
+	ctx.skel->rodata->lat_enabled = env.latency;
+	/* without --latency the histogram is not charged to the run's memory */
+	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
 
 	err = htab_mem_bench__load(ctx.skel);
 	if (err)
@@ -215,6 +221,12 @@ static int htab_mem_setup(void)
 	if (err) {
 		fprintf(stderr, "htab-mem: %s\n", msg);
 		return err;
+	}
+	if (env.latency) {
+		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
+					     args.use_case->ops_per_trigger);
+		if (err)
+			return err;
 	}
 
 	/* made once: running producers wait on them across --repeat's set-ups */
@@ -378,4 +390,5 @@ const struct bench bench_htab_mem = {
 	.prod_rate_unit = "k/s",
 	.prod_rate_scale = 1e3,
 	.counted_by = BENCH_COUNTED_BY_BPF,
+	.latency = true,
 };

@@ -117,6 +117,8 @@ static int setup(enum lookup_type type, const char *name)
 		fprintf(stderr, "%s: %s\n", name, msg);
 		return err;
 	}
+	ctx.skel->rodata->lat_enabled = env.latency;
+	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
 	/* only the measured map type's program and map exist in the kernel */
 	for (t = 0; t < LOOKUP_TYPE_CNT; t++) {
 		bpf_program__set_autoload(type_prog(t), t == (int)type);
@@ -137,6 +139,12 @@ static int setup(enum lookup_type type, const char *name)
 	if (err) {
 		fprintf(stderr, "%s: %s\n", name, msg);
 		return err;
+	}
+	if (env.latency) {
+		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
+					     MAP_LOOKUP_PER_TRIGGER);
+		if (err)
+			return err;
 	}
 	err = fill_map(type);
 	if (err)
@@ -194,6 +202,7 @@ const struct bench sym = {						\
 	.teardown = teardown,						\
 	.metrics = hits_drops_metrics,					\
 	.counted_by = BENCH_COUNTED_BY_BPF,				\
+	.latency = true,						\
 }
 
 LOOKUP_BENCH(bench_hash_lookup, "hash-lookup", LOOKUP_HASH,

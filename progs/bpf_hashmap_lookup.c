@@ -9,6 +9,7 @@
 
 #include "bench_producer.h"
 #include "lookup_shared.h"
+#include "latency.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -35,6 +36,9 @@ struct {
 	__type(key, __u32);
 	__type(value, struct hashmap_lookup_cpu);
 } cpu_state SEC(".maps");
+
+/* --latency: each trigger's nr_loops lookups, the timing below */
+LAT_HIST_MAP();
 
 struct loop_ctx {
 	struct hashmap_lookup_cpu *st;
@@ -108,6 +112,7 @@ static __always_inline int time_lookups(void)
 	if (nr_rest && bpf_loop(nr_rest, lookup_one, &c, 0) != nr_rest)
 		c.loop_errors++;
 	dur = bpf_ktime_get_ns() - start;
+	lat_record(dur);
 
 	slot = c.st->nr_samples % HASHMAP_LOOKUP_NR_SLOTS;
 	c.st->start_ns[slot] = start;

@@ -14,6 +14,7 @@
 
 #include "bench_producer.h"
 #include "htab_mem_bench.h"
+#include "latency.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -24,6 +25,9 @@ struct {
 	__uint(max_entries, 8192);		/* max(8192, 64 x possible CPUs) */
 	__uint(map_flags, BPF_F_NO_PREALLOC);	/* cleared by --preallocated */
 } htab SEC(".maps");
+
+/* --latency: each trigger's batch of map operations, timed */
+LAT_HIST_MAP();
 
 /* the largest value allowed; the map reads value_size bytes of it */
 char zero_value[4096];
@@ -76,11 +80,14 @@ int htab_mem_overwrite(void *ctx)
 {
 	struct bench_prod_counter *st;
 	__u32 idx;
+	__u64 t;
 
 	st = bench_this_producer(&idx);
 	if (!st)
 		return 0;
+	t = lat_start();
 	add_slice(st, idx * HTAB_MEM_OPS_PER_TRIGGER, BPF_ANY);
+	lat_end(t);
 	st->hits++;
 	return 0;
 }
@@ -95,12 +102,15 @@ int htab_mem_batch_add_batch_del(void *ctx)
 {
 	struct bench_prod_counter *st;
 	__u32 idx;
+	__u64 t;
 
 	st = bench_this_producer(&idx);
 	if (!st)
 		return 0;
+	t = lat_start();
 	add_slice(st, idx * HTAB_MEM_OPS_PER_TRIGGER, BPF_NOEXIST);
 	del_slice(st, idx * HTAB_MEM_OPS_PER_TRIGGER);
+	lat_end(t);
 	st->hits += 2;
 	return 0;
 }
@@ -115,15 +125,18 @@ int htab_mem_add_del_on_diff_cpu(void *ctx)
 {
 	struct bench_prod_counter *st;
 	__u32 idx, base;
+	__u64 t;
 
 	st = bench_this_producer(&idx);
 	if (!st)
 		return 0;
 	base = (idx / 2) * HTAB_MEM_OPS_PER_TRIGGER;
+	t = lat_start();
 	if (idx & 1)
 		del_slice(st, base);
 	else
 		add_slice(st, base, BPF_NOEXIST);
+	lat_end(t);
 	st->hits++;
 	return 0;
 }
@@ -134,10 +147,14 @@ int htab_mem_no_op(void *ctx)
 {
 	struct bench_prod_counter *st;
 	__u32 idx;
+	__u64 t;
 
 	st = bench_this_producer(&idx);
 	if (!st)
 		return 0;
+	/* an empty batch: what the timing itself costs */
+	t = lat_start();
+	lat_end(t);
 	st->hits++;
 	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "bench_producer.h"
 #include "lookup_shared.h"
+#include "latency.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -27,6 +28,9 @@ LOOKUP_MAP(pcpu_hash_map, BPF_MAP_TYPE_PERCPU_HASH);
 LOOKUP_MAP(pcpu_array_map, BPF_MAP_TYPE_PERCPU_ARRAY);
 LOOKUP_MAP(lru_hash_map, BPF_MAP_TYPE_LRU_HASH);
 
+/* --latency: each trigger's 64 lookups, timed */
+LAT_HIST_MAP();
+
 /*
  * Unrolled, so every lookup names the map directly and the verifier can
  * inline it (the reference's point): a loop with a helper callback would
@@ -38,10 +42,12 @@ int prog(void *ctx)							\
 {									\
 	struct bench_prod_counter *c;					\
 	__u32 idx, missed = 0, key, i;					\
+	__u64 t;							\
 									\
 	c = bench_this_producer(&idx);					\
 	if (!c)								\
 		return 0;						\
+	t = lat_start();						\
 	_Pragma("clang loop unroll(full)")				\
 	for (i = 0; i < MAP_LOOKUP_PER_TRIGGER; i++) {			\
 		key = i;						\
@@ -50,6 +56,7 @@ int prog(void *ctx)							\
 		/* count now: deferring keeps 64 results on the stack */ \
 		asm volatile("" : "+r"(missed));			\
 	}								\
+	lat_end(t);							\
 	/* only this producer's thread writes its counters */		\
 	c->hits += MAP_LOOKUP_PER_TRIGGER - missed;			\
 	c->errs[MAP_LOOKUP_MISSES] += missed;				\

@@ -30,6 +30,9 @@ vg() {	# vg <expected exit status> <description> <args...>
 vg 0 "htab-mem add_del_on_diff_cpu" -w0 -d1 -p2 htab-mem --use-case add_del_on_diff_cpu
 vg 0 "htab-mem preallocated overwrite, value size 4096" -w0 -d1 -p2 htab-mem --preallocated \
 	--value-size 4096
+vg 0 "htab-mem overwrite --latency, JSON" -w1 -d1 -p2 --latency --json "$TEST_TMP/lat.json" htab-mem
+vg 0 "hash-lookup --latency" -w0 -d1 hash-lookup --latency
+vg 1 "--latency refused" --latency trig-base
 vg 1 "htab-mem unknown use case" htab-mem --use-case nope
 vg 0 "trig-base" -w0 -d1 -p2 trig-base
 

@@ -48,6 +48,10 @@ bad "another benchmark's option, given first" "option --key_size does not apply 
 	--key_size 8 htab-mem
 bad "htab-mem bad value size" "invalid value size 'abc'" htab-mem --value-size abc
 bad "--json with an empty name" "invalid --json ''" --json "" count-local
+bad "--latency without per-trigger map work (count)" \
+	"invalid --latency for benchmark 'count-global': it does no map operations per trigger" --latency count-global
+bad "--latency without per-trigger map work (trig-base)" \
+	"invalid --latency for benchmark 'trig-base': it does no map operations per trigger" trig-base --latency
 bad "consumers for a producer-only benchmark" "has no consumers; -c/--consumers must be 0 \\(got 2\\)" -c 2 count-local
 
 # a CPU this process may not use: restrict ourselves to CPU 0, ask for 1

@@ -91,5 +91,19 @@ def stats_ok: (t == "object") and (.n | isint)
 		and (.total_rate | isnum_or_null)
 		and all(.fairness.min, .fairness.max, .fairness.max_over_min, .fairness.jain_index; isnum_or_null));
 		"per_producer malformed"),
-	check(.warnings; (t == "array") and all(.[]; t == "string"); "warnings not [string]")
+	check(.warnings; (t == "array") and all(.[]; t == "string"); "warnings not [string]"),
+	# --latency only
+	check(.latency; (t == "null") or ((.clock | t == "string") and (.unit == "ns")
+		and (.ops_per_trigger | isint) and (.triggers | isint) and (.overflow | isint)
+		and (.overflow_from_ns | isint)
+		and (.timer_pair_ns | (.median | isnum_or_null) and (.min | isnum_or_null)
+			and (.rounds | isint) and (.subtracted | t == "boolean"))
+		and all(.per_trigger, .per_op; all(.p50, .p90, .p99, .p99_9, .max; isnum_or_null))
+		and (.buckets | t == "array" and all(.[]; (.lo_ns | isint) and (.hi_ns | isint_or_null)
+			and (.count | isint and . > 0))));
+		"latency malformed"),
+	check(.samples | map(select(.counters.latency_triggers != null)) | length;
+		. == 0 or . == ($d.samples | length); "latency_triggers in some samples only"),
+	check(if $d.latency then $d.samples | all(.[]; (.counters.latency_triggers | isint) and (.counters.latency_edge_triggers | isint)) else true end;
+		. == true; "latency run without latency_triggers in every sample")
 ] | .[]

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "latency.h"
 #include "result_file.h"
 #include "stats.h"
 #include "tap.h"
@@ -403,6 +404,63 @@ static void test_rejections(void)
 	refused(doc, "own-abc", "F: summary.metrics.lookup_cpu00.values[1]: expected a finite number or null, got \"x\"");
 }
 
+/* make_doc plus a --latency block of 60 triggers: 50 at 1000 ns, 10 at 5000 ns */
+static json_t *make_lat_doc(void)
+{
+	json_t *doc = make_doc("htab-mem", HITS, NULL), *s;
+	static const long trig[4] = { 5, 10, 20, 30 };
+	struct run_latency lat = { .ops_per_trigger = 64, .calib_rounds = 10000,
+				   .pair_min_ns = 20, .pair_p50_ns = 30 };
+	size_t i;
+
+	lat.counts[lat_bucket(1000)] = 50;
+	lat.counts[lat_bucket(5000)] = 10;
+	json_array_foreach(json_object_get(doc, "samples"), i, s)
+		json_object_set_new(json_object_get(s, "counters"), "latency_triggers",
+				    json_integer(trig[i]));
+	json_object_set_new(doc, "latency", lat_json(&lat));
+	return doc;
+}
+
+static void test_latency(void)
+{
+	struct result_file rf;
+	char err[512], *path;
+	json_t *doc, *b;
+
+	path = write_doc(make_lat_doc(), "lat");
+	is_int(result_file_load(path, &rf, err, sizeof(err)), 0, "latency: a valid block loads");
+	ok(rf.lat_counts && rf.lat_counts[lat_bucket(1000)] == 50 &&
+	   rf.lat_counts[lat_bucket(5000)] == 10, "latency: the histogram is read back by bucket");
+	is_int(rf.lat_ops_per_trigger, 64, "latency: ops per trigger read back");
+	result_file_free(&rf);
+	free(path);
+
+	doc = make_lat_doc();
+	b = json_array_get(at(doc, "latency", "buckets", NULL), 0);
+	json_object_set_new(b, "count", json_integer(51));
+	refused(doc, "lat-count", "F: latency.triggers: 60, but the buckets hold 61: the file was edited or corrupted");
+
+	doc = make_lat_doc();
+	json_object_set_new(json_object_get(json_array_get(json_object_get(doc, "samples"), 3), "counters"),
+			    "latency_triggers", json_integer(31));
+	refused(doc, "lat-samples", "F: latency.triggers: 60, but the measured samples timed 61: the file was edited or corrupted");
+
+	doc = make_lat_doc();
+	json_object_set_new(at(doc, "latency", "per_op", NULL), "p99", json_real(80));
+	refused(doc, "lat-p99", "F: latency.per_op.p99: 80 in the file, 77.9921875 from its buckets: the file was edited or corrupted");
+
+	doc = make_lat_doc();
+	b = json_array_get(at(doc, "latency", "buckets", NULL), 0);
+	json_object_set_new(b, "lo_ns", json_integer(993));
+	refused(doc, "lat-lo", "F: latency.buckets[0].lo_ns: 993 is not where a bucket starts");
+
+	doc = make_lat_doc();
+	json_object_del(json_object_get(json_array_get(json_object_get(doc, "samples"), 2), "counters"),
+			"latency_triggers");
+	refused(doc, "lat-missing", "F: samples[2].counters.latency_triggers: expected an integer, got nothing (missing)");
+}
+
 static void test_compare(void)
 {
 	char *a, *b, *g, *nodrops, *mem, *nomem, *nomem2, *slow, err[1024], out[4096];
@@ -484,6 +542,7 @@ int main(void)
 	}
 	test_load();
 	test_rejections();
+	test_latency();
 	test_compare();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	ret = done_testing();

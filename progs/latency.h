@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Latency histogram shared by the BPF programs and userspace (--latency).
+ * The bucket index function below is the one both sides run, so the unit
+ * tests test the code the BPF programs execute.
+ *
+ * Buckets are log-linear: values below LAT_SUB (16 ns) have a bucket each;
+ * above, every power of two [2^m, 2^(m+1)) is split into LAT_SUB equal
+ * sub-buckets, so a bucket is at most 1/16 of its lower bound wide and its
+ * midpoint is within 1/32 (3.1%) of any value in it.  Values of 2^LAT_MAX_SHIFT
+ * ns (about 1.07 s) and above go to the last bucket, the overflow bucket.
+ */
+#ifndef __BENCH_LATENCY_H
+#define __BENCH_LATENCY_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define LAT_SUB_SHIFT	4
+#define LAT_SUB		(1 << LAT_SUB_SHIFT)
+/* the first value that overflows: 2^30 ns, enough for a 1M-lookup batch */
+#define LAT_MAX_SHIFT	30
+/* LAT_SUB exact buckets, LAT_SUB per power of two from 2^4 up, overflow */
+#define LAT_OVERFLOW	(LAT_SUB + (LAT_MAX_SHIFT - LAT_SUB_SHIFT) * LAT_SUB)
+#define LAT_NR_BUCKETS	(LAT_OVERFLOW + 1)
+
+/* one per CPU: the single entry of a per-CPU array map */
+struct lat_hist {
+	__u64 counts[LAT_NR_BUCKETS];
+};
+
+/*
+ * Index of the highest set bit of v (v != 0).  A binary search rather
+ * than a builtin: BPF has no count-leading-zeros instruction.
+ */
+static inline __u32 lat_msb(__u64 v)
+{
+	__u32 r = 0;
+
+	if (v >> 32) { v >>= 32; r += 32; }
+	if (v >> 16) { v >>= 16; r += 16; }
+	if (v >> 8) { v >>= 8; r += 8; }
+	if (v >> 4) { v >>= 4; r += 4; }
+	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 1) r += 1;
+	return r;
+}
+
+static inline __u32 lat_bucket(__u64 ns)
+{
+	__u32 m;
+
+	if (ns < LAT_SUB)
+		return (__u32)ns;
+	if (ns >> LAT_MAX_SHIFT)
+		return LAT_OVERFLOW;
+	m = lat_msb(ns);
+	/* the LAT_SUB_SHIFT bits below the top one pick the sub-bucket */
+	return LAT_SUB + (m - LAT_SUB_SHIFT) * LAT_SUB +
+	       (__u32)((ns >> (m - LAT_SUB_SHIFT)) & (LAT_SUB - 1));
+}
+
+#ifdef __VMLINUX_H__
+/*
+ * BPF side.  A program that includes this declares the map with
+ * LAT_HIST_MAP() and sets lat_enabled before load; with it false the
+ * verifier removes the timing code, so a run without --latency pays
+ * nothing for it.
+ */
+#define LAT_HIST_MAP()							\
+struct {								\
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);			\
+	__uint(max_entries, 1);						\
+	__type(key, __u32);						\
+	__type(value, struct lat_hist);					\
+} lat_hist SEC(".maps");						\
+const volatile bool lat_enabled
+
+#define lat_start() (lat_enabled ? bpf_ktime_get_ns() : 0)
+
+/*
+ * Atomic: two producers on one CPU can preempt each other between the
+ * load and the store of a plain increment, and every trigger must count.
+ */
+#define lat_record(dur_ns) do {						\
+	if (lat_enabled) {						\
+		__u32 __zero = 0, __b = lat_bucket(dur_ns);		\
+		struct lat_hist *__h;					\
+									\
+		__h = bpf_map_lookup_elem(&lat_hist, &__zero);		\
+		if (__h && __b < LAT_NR_BUCKETS)			\
+			__sync_fetch_and_add(&__h->counts[__b], 1);	\
+	}								\
+} while (0)
+
+#define lat_end(start) do {						\
+	if (lat_enabled)						\
+		lat_record(bpf_ktime_get_ns() - (start));		\
+} while (0)
+#endif /* __VMLINUX_H__ */
+
+#endif /* __BENCH_LATENCY_H */

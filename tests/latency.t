@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# --latency on the real kernel: the histogram counts every trigger the
+# benchmark counted, in each sample (give or take the one trigger per
+# producer in flight at a sample edge), the Summary has its Latency line,
+# the JSON its latency block, and nothing stays loaded.  No timing is
+# checked: only counts and the relations between figures.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+require_bpf
+
+LAT_LINE='^Latency: per-op p50 [0-9.]+ ns, p90 [0-9.]+, p99 [0-9.]+, p99\.9 [0-9.]+, max [0-9.]+ \([0-9]+ triggers, '
+PROGS='htab_mem_overwr|htab_mem_batch_|htab_mem_add_de|htab_mem_no_op|hash_lookup|hashmap_lookup|hashmap_fentry|lat_calibrate'
+
+# counts_match <json> <hits per trigger> <producers>: every sample's timed
+# triggers are its counted ones, give or take one in-flight trigger per
+# producer and the triggers that ended while the sampler read the two
+# counts (latency_edge_triggers, this tick's and the previous one's)
+counts_match() {
+	jq -e --argjson div "$2" --argjson p "$3" '
+		.samples | length > 0 and all(range(0; length) as $i | .[$i].counters as $c |
+			(if $i > 0 then .[$i - 1].counters.latency_edge_triggers else 0 end) as $prev |
+			($c.latency_triggers - $c.hits / $div) as $d |
+			$d <= $p + $c.latency_edge_triggers and $d >= -($p + $prev) and
+			$c.hits > 0 and $c.latency_edge_triggers >= 0; .)' "$1" >/dev/null
+}
+
+# the run's block: buckets add up to the triggers, which are the measured
+# samples' triggers, percentiles ordered, per-op = per-trigger / ops, and
+# latency_p50's resolution is the width of p50's bucket, per op
+block_ok() {
+	jq -e --argjson ops "$2" '
+		.latency as $l |
+		($l.buckets | map(.count) | add) == $l.triggers and $l.triggers > 0 and
+		([.samples[] | select(.warmup | not) | .counters.latency_triggers] | add) == $l.triggers and
+		$l.ops_per_trigger == $ops and $l.overflow == 0 and
+		$l.per_trigger.p50 <= $l.per_trigger.p90 and $l.per_trigger.p90 <= $l.per_trigger.p99 and
+		$l.per_trigger.p99 <= $l.per_trigger.p99_9 and $l.per_trigger.p99_9 <= $l.per_trigger.max and
+		(if $ops > 0 then ($l.per_op.p50 * $ops - $l.per_trigger.p50 | fabs) < 1e-6
+		 else $l.per_op.p50 == $l.per_trigger.p50 end) and
+		$l.timer_pair_ns.median > 0 and $l.timer_pair_ns.subtracted == false and
+		.summary.metrics.latency_p50.higher_is_better == false and
+		([$l.buckets[] | select(.lo_ns <= $l.per_trigger.p50 and .hi_ns > $l.per_trigger.p50) |
+		  (.hi_ns - .lo_ns) / (if $ops > 0 then $ops else 1 end)] ==
+		 [.summary.metrics.latency_p50.resolution]) and
+		.summary.metrics.latency_p99.unit == "ns" and
+		.options.runner.latency == true' "$1" >/dev/null
+}
+
+# lat_run <name> <hits per trigger> <ops per trigger> <producers> <bench args...>
+lat_run() {
+	local name=$1 div=$2 ops=$3 p=$4 out=$TEST_TMP/$1 rc=0
+	shift 4
+	run_bench "$out" -w1 -d2 -p "$p" --latency --json "$out.json" "$@" || rc=$?
+	[ "$rc" -eq 0 ] && stderr_clean "$out.err"
+	ok $? "$name: exit status 0, nothing on stderr but noise warnings"
+	stderr_clean "$out.err" || diag "rc $rc: $(head -c 1000 "$out.err")"
+	if [ "$ops" -gt 0 ]; then
+		like "$out" "$LAT_LINE$ops ops each\\)\$" "$name: Latency line, $ops ops each"
+	else
+		like "$out" '^Latency: per-trigger p50 [0-9.]+ ns, .*\(([0-9]+) triggers, no map operations\)$' \
+			"$name: Latency line, per trigger (empty batch)"
+	fi
+	like "$out" '^Latency: a bpf_ktime_get_ns\(\) pair costs [0-9]+ ns .*not subtracted$' \
+		"$name: the timer's cost is stated, not subtracted"
+	counts_match "$out.json" "$div" "$p"
+	ok $? "$name: each sample's histogram counts the triggers the benchmark counted"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(jq -c '[.samples[].counters | [.hits, .latency_triggers, .latency_edge_triggers]]' "$out.json")"
+	block_ok "$out.json" "$ops"
+	ok $? "$name: JSON latency block consistent with the samples"
+	[ -z "$(jq -r -f "$(dirname "$0")/schema.jq" "$out.json")" ]
+	ok $? "$name: JSON conforms to the schema"
+	"$BENCH" compare "$out.json" "$out.json" >"$out.cmp" 2>&1
+	ok $? "$name: compare loads and validates the result"
+	like "$out.cmp" '^latency_p99 \(ns\) ' "$name: compare has a latency_p99 row"
+}
+
+lat_run "htab-mem overwrite" 1 64 2 -a htab-mem --use-case overwrite
+lat_run "htab-mem overwrite preallocated" 1 64 2 -a htab-mem --use-case overwrite --preallocated
+lat_run "htab-mem batch_add_batch_del" 2 128 2 htab-mem --use-case batch_add_batch_del
+lat_run "htab-mem add_del_on_diff_cpu" 1 64 2 htab-mem --use-case add_del_on_diff_cpu
+lat_run "htab-mem no_op" 1 0 1 htab-mem --use-case no_op
+lat_run "hash-lookup" 64 64 2 hash-lookup
+
+# bpf-hashmap-lookup: a trigger is --nr_loops lookups, timed by the benchmark itself
+out=$TEST_TMP/hml
+rc=0
+run_bench "$out" -w1 -d2 --latency --json "$out.json" bpf-hashmap-lookup --nr_loops 1000 || rc=$?
+ok "$rc" "bpf-hashmap-lookup --latency: exit status 0"
+diag "$(head -c 500 "$out.err")"
+like "$out" "${LAT_LINE}1000 ops each\\)\$" "bpf-hashmap-lookup: Latency line, nr_loops ops each"
+counts_match "$out.json" 1000 1
+ok $? "bpf-hashmap-lookup: each sample's histogram counts the triggers the benchmark counted"
+[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(jq -c '[.samples[].counters | [.hits, .latency_triggers, .latency_edge_triggers]]' "$out.json")"
+block_ok "$out.json" 1000
+ok $? "bpf-hashmap-lookup: JSON latency block consistent with the samples"
+
+# without --latency: no line, no block, no metric, no histogram map
+out=$TEST_TMP/off
+rc=0
+run_bench "$out" -w0 -d1 --json "$out.json" htab-mem || rc=$?
+ok "$rc" "htab-mem without --latency: exit status 0"
+! grep -q '^Latency' "$out"
+ok $? "without --latency: no Latency line"
+jq -e '.latency == null and .summary.metrics.latency_p50 == null and .options.runner.latency == null
+	and all(.samples[]; .counters.latency_triggers == null)' "$out.json" >/dev/null
+ok $? "without --latency: nothing about latency in the JSON"
+
+# the latency chart: drawn from a --latency run, refused for another
+# (gnuplot is a dependency scripts/install-deps.sh installs)
+"$BENCH" plot latency "$TEST_TMP/htab-mem overwrite.json" "$TEST_TMP/htab-mem overwrite preallocated.json" \
+	--force --text >"$TEST_TMP/plot" 2>"$TEST_TMP/plot.err"
+ok $? "plot latency: two runs overlaid, exit status 0"
+like "$TEST_TMP/plot" 'latency: share of triggers per bucket' "plot latency: the chart's title"
+like "$TEST_TMP/plot" 'per-op time \(ns, log scale\)' "plot latency: log-scaled per-op axis"
+rc=0
+"$BENCH" plot latency "$TEST_TMP/off.json" --text >"$TEST_TMP/plot" 2>"$TEST_TMP/plot.err" || rc=$?
+ok $((rc != 2)) "plot latency of a run without --latency: exit status 2 (got $rc)"
+like "$TEST_TMP/plot.err" 'has no latency histogram: record the run with --latency' \
+	"plot latency: the refusal says why"
+
+none_loaded() { [ "$(loaded_bench_progs "$PROGS")" -eq 0 ]; }
+eventually none_loaded
+ok $? "nothing left loaded after the runs"
+
+done_testing

@@ -794,6 +794,36 @@ int plot_scaling_table(const struct plot_opts *o, struct plot_run *runs, int n, 
 	return 0;
 }
 
+/*
+ * One panel of the scaling chart: the ideal line (column ideal_col of
+ * $scaling) from the smallest producer count, and the measured rate with
+ * its stddev as error bars (columns 1:cols).
+ */
+static void scaling_panel(FILE *f, const struct plot_opts *o, const char *panel,
+			  const char *what, const char *unit, struct span sp, const char *ideal_col,
+			  const char *ideal, const char *cols, const char *color, int first,
+			  int nmin, int nmax)
+{
+	char title[256];
+
+	fprintf(f, "set title \"%s\"\n", panel);
+	snprintf(title, sizeof(title), "%s (%s)", what, unit);
+	put_ylabels(f, o, title, NULL);
+	put_range(f, "y", o->zoom, sp);
+	fprintf(f, "plot $scaling using 1:%s with lines lc rgb \"#555555\" dt 2 title ", ideal_col);
+	snprintf(title, sizeof(title), "ideal: %s %s %d producer%s", ideal,
+		 !strcmp(ideal, "flat") ? "at" : "from", first, first == 1 ? "" : "s");
+	put_str(f, title);
+	fprintf(f, ", \\\n  $scaling using 1:%s with yerrorlines lc rgb \"%s\" lw 2 pt 7 title ",
+		cols, color);
+	if (nmin == nmax)
+		snprintf(title, sizeof(title), "%s, mean ± stddev (n=%d per point)", what, nmin);
+	else
+		snprintf(title, sizeof(title), "%s, mean ± stddev (n=%d..%d per point)", what, nmin,
+			 nmax);
+	put_str(f, title);
+}
+
 static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
 {
 	struct scaling_point *pts;
@@ -852,39 +882,11 @@ static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int 
 	put_title_expr(f, o, title, common);
 	fprintf(f, "\n");
 
-	fprintf(f, "set title \"total rate\"\n");
-	snprintf(title, sizeof(title), "total (%s)", unit);
-	put_ylabels(f, o, title, NULL);
-	put_range(f, "y", o->zoom, total);
-	fprintf(f, "plot $scaling using 1:7 with lines lc rgb \"#555555\" dt 2 title ");
-	snprintf(title, sizeof(title), "ideal: linear from %d producer%s", pts[0].producers,
-		 pts[0].producers == 1 ? "" : "s");
-	put_str(f, title);
-	fprintf(f, ", \\\n  $scaling using 1:4:5 with yerrorlines lc rgb \"%s\" lw 2 pt 7 title ",
-		run_colors[0]);
-	if (nmin == nmax)
-		snprintf(title, sizeof(title), "total, mean ± stddev (n=%d per point)", nmin);
-	else
-		snprintf(title, sizeof(title), "total, mean ± stddev (n=%d..%d per point)", nmin, nmax);
-	put_str(f, title);
+	scaling_panel(f, o, "total rate", "total", unit, total, "7", "linear", "4:5", run_colors[0],
+		      pts[0].producers, nmin, nmax);
 	fprintf(f, "\n");
-
-	fprintf(f, "set title \"per-producer rate\"\n");
-	snprintf(title, sizeof(title), "per producer (%s)", unit);
-	put_ylabels(f, o, title, NULL);
-	put_range(f, "y", o->zoom, per_prod);
-	fprintf(f, "plot $scaling using 1:8 with lines lc rgb \"#555555\" dt 2 title ");
-	snprintf(title, sizeof(title), "ideal: flat at %d producer%s", pts[0].producers,
-		 pts[0].producers == 1 ? "" : "s");
-	put_str(f, title);
-	fprintf(f, ", \\\n  $scaling using 1:2:3 with yerrorlines lc rgb \"%s\" lw 2 pt 7 title ",
-		run_colors[1]);
-	if (nmin == nmax)
-		snprintf(title, sizeof(title), "per producer, mean ± stddev (n=%d per point)", nmin);
-	else
-		snprintf(title, sizeof(title), "per producer, mean ± stddev (n=%d..%d per point)", nmin,
-			 nmax);
-	put_str(f, title);
+	scaling_panel(f, o, "per-producer rate", "per producer", unit, per_prod, "8", "flat", "2:3",
+		      run_colors[1], pts[0].producers, nmin, nmax);
 	fprintf(f, "\nunset multiplot\n");
 	free(common);
 	free(pts);

@@ -193,9 +193,12 @@ test: deps
 # once, longest first; htab_mem.t goes first into its VM, so that its
 # mount-table checks see the guest as booted, not as earlier tests left it.
 # VMTEST_KERNEL=pkg|.deb|bzImage tests another kernel.
+# tests/bpf_hashmap_lookup.t is not in the default set: its thirty runs
+# take over ten minutes under TCG, past the budget of the whole target;
+# VMTEST_TESTS="tests/bpf_hashmap_lookup.t" make vmtest runs it.
 VMTEST_TESTS ?= tests/htab_mem.t tests/results_bpf.t tests/lookup_scripts.t \
-	tests/bpf_hashmap_lookup.t tests/map_lookup.t tests/run_bench_htab_mem.t \
-	tests/trig_base.t tests/htab_mem_cgroup.t
+	tests/map_lookup.t tests/run_bench_htab_mem.t tests/trig_base.t \
+	tests/htab_mem_cgroup.t
 VMTEST_VMS ?= 2
 VMTEST_TIMEOUT ?= 1500
 vmtest: deps

@@ -126,6 +126,12 @@ compare_sides() {
 		printf '\n== compare, round %d: BASE %s (A), NEW %s (B) ==\n' "$round" "${a##*/}" "${b##*/}"
 		"$BENCH" compare "$a" "$b" || rc=1
 	done
+	# the pooled verdict: every run of A against every run of B, with the
+	# per-run means as observations (compare's several-files-per-side mode)
+	[ "$rc" -eq 0 ] && [ "$N" -gt 1 ] || return $rc
+	printf '\n== compare, pooled: A (%s) against B (%s) ==\n' \
+		"$(basename -a "${A_FILES[@]}" | tr '\n' ' ')" "$(basename -a "${B_FILES[@]}" | tr '\n' ' ')"
+	"$BENCH" compare "${A_FILES[@]}" -- "${B_FILES[@]}" || rc=1
 	return $rc
 }
 

@@ -21,15 +21,6 @@ read_bytes() {
 	awk 'NR == 1 && $1 ~ /^[0-9]+$/ { print $1 }' "$1" 2>/dev/null
 }
 
-wait_iter() {	# wait_iter <out> <pid>: until the run printed a sample
-	for _ in $(seq 1 300); do
-		grep -q '^Iter' "$1" && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
 if [ -z "$SRC" ]; then
 	out=$TEST_TMP/none
 	run_bench "$out" -w0 -d1 -p2 --json "$out.json" htab-mem
@@ -56,7 +47,7 @@ out=$TEST_TMP/long
 "$BENCH" -w1 -d60 -p2 --json "$out.json" htab-mem --use-case overwrite --value-size 4096 \
 	>"$out" 2>"$out.err" &
 pid=$!
-wait_iter "$out" "$pid"
+wait_iter "$out" "$pid" 30
 ok $? "the run got going"
 cg=$CG_PARENT/bench-htab-mem.$pid
 assert "mid-run: its cgroup $cg exists" [ -d "$cg" ]

@@ -306,9 +306,10 @@ reap() {
 	return $rc
 }
 
-# wait_iter <out> <pid>: until the run has printed a sample (or died)
+# wait_iter <out> <pid> [seconds]: until the run has printed a sample (or
+# died), for up to 10 s or the seconds given (a guest under TCG is slower)
 wait_iter() {
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 $((${3:-10} * 10))); do
 		grep -q '^Iter' "$1" && return 0
 		kill -0 "$2" 2>/dev/null || return 1
 		sleep 0.1

@@ -4,9 +4,16 @@
 # What --latency costs: the primary rate with and without it, runs
 # interleaved (off, on, off, on, ...) so that drift of the machine hits
 # both alike, for htab-mem overwrite (both flavours) and hash-lookup.
-# Prints, per benchmark, each run's rate, the means and the ratio on/off:
+# Prints, per benchmark, each run's rate, the ratio of the means (on/off)
+# and, from the rounds as pairs (each "on" run against the "off" run just
+# before it, so that drift over minutes cancels), the geometric mean of the
+# per-round ratios with its 95% confidence interval (Student's t on the
+# logarithms of the ratios; needs ROUNDS >= 2):
 #
-#   htab-mem overwrite bpf-ma   off 93.10 93.40 93.30  on 91.20 91.50 91.00  ratio 0.978
+#   htab-mem overwrite bpf-ma   off 93.10 93.40 93.30  on 91.20 91.50 91.00  ratio 0.978  paired 0.978 (95% CI 0.972..0.984, 3 rounds)
+#
+# An interval that contains 1 means the rounds could not tell the overhead
+# from the machine's noise at that size: run more rounds.
 #
 # RUN_BENCH    runner and common options (default "./bench -w3 -d10 -a",
 #              relative to the source tree)
@@ -45,13 +52,12 @@ measure() {	# measure <name> <metric> <bench args...>
 		off="$off $(rate "$tmp/off$i.json" "$metric")"
 		on="$on $(rate "$tmp/on$i.json" "$metric")"
 	done
-	status=$(awk -v off="$off" -v on="$on" 'BEGIN {
-		n = split(off, a, " "); split(on, b, " ")
-		for (i = 1; i <= n; i++) { so += a[i]; sn += b[i] }
-		printf "off"; for (i = 1; i <= n; i++) printf " %.2f", a[i]
-		printf "  on"; for (i = 1; i <= n; i++) printf " %.2f", b[i]
-		printf "  ratio %.3f", (sn / n) / (so / n) }')
-	printf '%-28s %s\n' "$name" "$status"
+	if ! status=$(awk -v off="$off" -v on="$on" -f "$BENCH_ROOT/benchs/paired_ratio.awk"); then
+		bench_failed "$name" 1
+		rm -rf "$tmp"
+		return
+	fi
+	emit printf '%-28s %s\n' "$name" "$status"
 	rm -rf "$tmp"
 }
 

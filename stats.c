@@ -221,6 +221,51 @@ void stats_two_level(const double *values, const int *counts, int nrepeats,
 	out->within_cv = out->mean != 0.0 ? out->within_sd / fabs(out->mean) : 0.0;
 }
 
+void stats_invocations(const double *repeat_means, const int *counts, int nfiles,
+		       struct invocations *out, double *file_means)
+{
+	double *fm = file_means;
+
+	if (!fm && nfiles > 0)
+		fm = malloc(nfiles * sizeof(*fm));
+	if (!fm && nfiles > 0) {
+		stats_compute(NULL, 0, &out->means);
+		memset(&out->tl, 0, sizeof(out->tl));
+		out->tl.mean = out->tl.between_sd = out->tl.within_sd = NAN;
+		out->tl.between_cv = out->tl.within_cv = NAN;
+		return;
+	}
+	/* two levels again, one up: a file is a group of repeat means */
+	stats_two_level(repeat_means, counts, nfiles, &out->tl, fm);
+	stats_compute(fm, nfiles, &out->means);
+	if (fm != file_means)
+		free(fm);
+}
+
+/*
+ * Repeats of one invocation share whatever the machine did during it, so
+ * they are not independent across invocations.  In a balanced nested
+ * design (every file the same number of repeats) a file mean's variance is
+ * the between-invocation variance plus the between-repeat variance over
+ * the repeats per file, and the file means are independent: a t-test on
+ * them is exact, where pooling the repeat means would count correlated
+ * repeats as independent and overstate significance.  With unequal
+ * repeat counts the unweighted file means stay unbiased, and the test is
+ * approximate.
+ */
+double invocation_means_test(const double *means_a, const int *counts_a, int nfiles_a,
+			     const double *means_b, const int *counts_b, int nfiles_b,
+			     struct invocations *a, struct invocations *b, double *t, double *df)
+{
+	stats_invocations(means_a, counts_a, nfiles_a, a, NULL);
+	stats_invocations(means_b, counts_b, nfiles_b, b, NULL);
+	if (a->means.n < 2 || b->means.n < 2) {
+		*t = *df = NAN;
+		return NAN;
+	}
+	return welch_test(&a->means, &b->means, t, df);
+}
+
 /*
  * n per side detects delta when delta / sqrt(var / n) reaches the
  * two-sided critical t plus the one-sided power quantile, at Welch's

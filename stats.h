@@ -64,16 +64,46 @@ void stats_two_level(const double *values, const int *counts, int nrepeats,
 		     struct two_level *out, double *means);
 
 /*
- * Repeats per side for a two-sided Welch test at p < alpha to detect a
- * difference delta with the given power, for between-repeat standard
- * deviations sd_a and sd_b (normal approximation refined with t quantiles
- * of the resulting degrees of freedom).  At least 2; -1 when delta is 0 or
- * beyond max; 2 when both spreads are 0.
+ * Three nested levels: invocations (result files) of repeats of samples.
+ * File f owns counts[f] consecutive entries of repeat_means (NaN: a repeat
+ * without a value, skipped).  out->means summarises the file means, each
+ * file's unweighted mean of its repeat means (a file with no value is left
+ * out): the observations when the invocation is the unit.  out->tl's
+ * between_sd is their stddev (between invocations), its within_sd the
+ * pooled stddev of the repeat means around their own file's mean (between
+ * repeats, without the invocations' drift).  file_means (optional, nfiles
+ * entries) receives each file's mean, NaN if it has none.
+ */
+struct invocations {
+	struct stats means;
+	struct two_level tl;
+};
+
+void stats_invocations(const double *repeat_means, const int *counts, int nfiles,
+		       struct invocations *out, double *file_means);
+
+/*
+ * Welch's t-test on two sides' invocation means, each side given by its
+ * repeat means and repeats per file as above (a and b receive the sides'
+ * levels).  Returns the two-sided p-value, *t and *df as welch_test(); NaN
+ * for all three when a side has fewer than two files with a value.
+ */
+double invocation_means_test(const double *means_a, const int *counts_a, int nfiles_a,
+			     const double *means_b, const int *counts_b, int nfiles_b,
+			     struct invocations *a, struct invocations *b, double *t, double *df);
+
+/*
+ * Units per side (repeats, or invocations: whatever the observations are)
+ * for a two-sided Welch test at p < alpha to detect a difference delta
+ * with the given power, for standard deviations sd_a and sd_b between
+ * those units (normal approximation refined with t quantiles of the
+ * resulting degrees of freedom).  At least 2; -1 when delta is 0 or beyond
+ * max; 2 when both spreads are 0.
  */
 int repeats_for_power(double sd_a, double sd_b, double delta, double alpha, double power, int max);
 
 /*
- * The inverse: the smallest difference n repeats per side detect (same
+ * The inverse: the smallest difference n units per side detect (same
  * test, alpha and power); NaN for n < 2.
  */
 double detectable_change(double sd_a, double sd_b, int n, double alpha, double power);

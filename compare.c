@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench compare BASE.json NEW.json: is NEW better, worse, or the same
- * within noise?  A change counts only when Welch's t-test over the measured
- * samples says it is significant at 95% AND it is larger than a practical
- * threshold: one run's per-second samples are correlated, so two runs of
- * the same configuration can differ "significantly" by a fraction of a
- * percent, and that is noise.
+ * within noise?  A change counts only when Welch's t-test says it is
+ * significant at 95% AND it is larger than a practical threshold: one
+ * run's per-second samples are correlated, so two runs of the same
+ * configuration can differ "significantly" by a fraction of a percent, and
+ * that is noise.  The test is on the most independent observations the
+ * files allow: invocation (file) means with several files per side, repeat
+ * means with repeats, per-second samples otherwise.
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -48,7 +50,7 @@ static const struct argp_option compare_options[] = {
 	{ "force", 'f', NULL, 0, "Compare runs of different benchmarks or options" },
 	{ "fail-on-regression", 'F', NULL, 0, "Exit with status 1 when a metric got worse" },
 	{ "power", 'P', NULL, 0,
-	  "Estimate, from the between-repeat spread, how many repeats per side detect a change of the threshold at p < 0.05 with 80% power" },
+	  "Estimate, from the spread between the observations, how many repeats (invocations, with several files per side) per side detect a change of the threshold at p < 0.05 with 80% power" },
 	{},
 };
 
@@ -115,9 +117,11 @@ static const struct argp compare_argp = {
 	.args_doc = "BASE.json NEW.json\nBASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...]",
 	.doc = "Compare `bench --json` results: for every metric both sides share, base "
 	       "and new mean ± stddev, the change, a Welch's t-test p-value and a verdict.  "
-	       "When a side has several repeats (--repeat) or several files, the observations "
-	       "are the per-repeat means (the map instance is the unit); with one run per side "
-	       "the test is over per-second samples and covers within-run noise only."
+	       "The observations: with 2 or more files on each side, each file's mean of its "
+	       "repeat means (the invocation is the unit: runs minutes apart drift); otherwise, "
+	       "when a side has several repeats (--repeat) or files, the per-repeat means (the "
+	       "map instance is the unit; the spread between invocations is not covered); with "
+	       "one run per side, the per-second samples (within-run noise only)."
 	       "\vExit status: 0; 1 with --fail-on-regression when "
 	       "something got worse; 2 when the files cannot be compared (not results, "
 	       "damaged or edited, measured nothing, of different benchmarks, or a side "
@@ -407,7 +411,18 @@ struct side_obs {
 	struct stats means;	/* the per-repeat means: the observations */
 	struct two_level tl;
 	int nrepeats;		/* repeats in all, empty ones included */
+	double *rmeans;		/* each repeat's mean, file by file (NaN: no value) */
+	int *fcounts;		/* repeats per file */
+	int min_rep, max_rep;	/* the fewest and most repeats of a file */
 };
+
+static void side_obs_free(struct side_obs *o)
+{
+	free(o->rmeans);
+	free(o->fcounts);
+	o->rmeans = NULL;
+	o->fcounts = NULL;
+}
 
 static int side_obs(const struct side *sd, const char *name, struct side_obs *o)
 {
@@ -424,8 +439,11 @@ static int side_obs(const struct side *sd, const char *name, struct side_obs *o)
 	vals = calloc(nv + 1, sizeof(*vals));
 	means = calloc(nr + 1, sizeof(*means));
 	counts = calloc(nr + 1, sizeof(*counts));
-	if (!vals || !means || !counts) {
+	o->fcounts = calloc(sd->n, sizeof(*o->fcounts));
+	if (!vals || !means || !counts || !o->fcounts) {
 		fprintf(stderr, "failed to allocate compare state: %s\n", strerror(ENOMEM));
+		free(means);
+		side_obs_free(o);
 		err = -ENOMEM;
 		goto out;
 	}
@@ -436,14 +454,19 @@ static int side_obs(const struct side *sd, const char *name, struct side_obs *o)
 		nv += m->nvalues;
 		for (r = 0; r < m->nrepeats; r++)
 			counts[nr++] = m->nvalues / m->nrepeats;
+		o->fcounts[f] = m->nrepeats;
+		if (!f || m->nrepeats < o->min_rep)
+			o->min_rep = m->nrepeats;
+		if (!f || m->nrepeats > o->max_rep)
+			o->max_rep = m->nrepeats;
 	}
 	o->nrepeats = nr;
 	stats_compute(vals, nv, &o->samples);
 	stats_two_level(vals, counts, nr, &o->tl, means);
 	stats_compute(means, nr, &o->means);
+	o->rmeans = means;
 out:
 	free(vals);
-	free(means);
 	free(counts);
 	return err;
 }
@@ -556,21 +579,31 @@ static double side_peak_mib(const struct side *sd)
 
 /*
  * What five minutes of machine time buy at these settings: both sides'
+ * units of secs seconds each, a repeat (reps 0) or an invocation of reps
  * repeats (set-up time between repeats not counted).
  */
-static void print_budget(const char *name, double sda, double sdb, double mean, int secs)
+static void print_budget(const char *name, double sda, double sdb, double mean, int secs,
+			 int reps)
 {
 	int n = 300 / (2 * secs);
 	double d;
 
 	if (n < 2 || !(mean > 0)) {
-		printf("power: %s: 5 minutes of runs at these settings give fewer than 2 repeats per side\n",
-		       name);
+		if (reps)
+			printf("power: %s: 5 minutes of runs at these settings give fewer than 2 invocations per side (each %d x %d s = %d s; set-up between repeats not counted)\n",
+			       name, reps, secs / reps, secs);
+		else
+			printf("power: %s: 5 minutes of runs at these settings give fewer than 2 repeats per side\n",
+			       name);
 		return;
 	}
 	d = detectable_change(sda, sdb, n, 0.05, 0.80);
-	printf("power: %s: in 5 minutes of runs (%d repeats per side of %d s) the smallest change detectable at p < 0.05 with 80%% power is %.2f%%\n",
-	       name, n, secs, d / mean * 100.0);
+	if (reps)
+		printf("power: %s: in 5 minutes of runs (%d invocations per side, each %d x %d s = %d s; set-up between repeats not counted) the smallest change detectable at p < 0.05 with 80%% power is %.2f%%\n",
+		       name, n, reps, secs / reps, secs, d / mean * 100.0);
+	else
+		printf("power: %s: in 5 minutes of runs (%d repeats per side of %d s) the smallest change detectable at p < 0.05 with 80%% power is %.2f%%\n",
+		       name, n, secs, d / mean * 100.0);
 }
 
 static void print_power(const char *name, const char *unit, const struct side_obs *oa,
@@ -598,13 +631,83 @@ static void print_power(const char *name, const char *unit, const struct side_ob
 	if (n < 0) {
 		printf("power: %s: more than 1000 repeats per side to detect %.2f%% (%.3g %s) at p < 0.05 with 80%% power (between-repeat stddev %.3g / %.3g %s)\n",
 		       name, copts.threshold_pct, delta, unit, sda, sdb, unit);
-		print_budget(name, sda, sdb, fabs(oa->means.mean), secs);
+		print_budget(name, sda, sdb, fabs(oa->means.mean), secs, 0);
 		return;
 	}
 	printf("power: %s: %d repeats per side detect a %.2f%% change (%.3g %s) at p < 0.05 with 80%% power (between-repeat stddev %.3g / %.3g %s); at -w%d -d%d that is about %d s of runs per side\n",
 	       name, n, copts.threshold_pct, delta, unit, sda, sdb, unit, sa->rf[0].warmup_sec,
 	       sa->rf[0].duration_sec, n * secs);
-	print_budget(name, sda, sdb, fabs(oa->means.mean), secs);
+	print_budget(name, sda, sdb, fabs(oa->means.mean), secs, 0);
+}
+
+/*
+ * The same with the invocation as the unit: the spread of the file means
+ * holds the invocations' drift and the repeats' spread, so more
+ * invocations of the base's first file's repeats and -w/-d are the way
+ * to a smaller detectable change.
+ */
+static void print_power_invocations(const char *name, const char *unit,
+				    const struct invocations *ia, const struct invocations *ib,
+				    const struct side *sa)
+{
+	const struct result_file *rf = &sa->rf[0];
+	double sda = ia->means.stddev, sdb = ib->means.stddev;
+	double delta = copts.threshold_pct / 100.0 * fabs(ia->means.mean);
+	int n, reps = rf->repeat_cnt, secs = reps * (rf->warmup_sec + rf->duration_sec);
+	char of[32];
+
+	if (ia->means.n < 2 || ib->means.n < 2) {
+		printf("power: %s: unknown: a side has fewer than two invocations with a value to estimate the between-invocation spread from\n",
+		       name);
+		return;
+	}
+	if (!(delta > 0)) {
+		printf("power: %s: needs a threshold above 0 and a non-zero base mean\n", name);
+		return;
+	}
+	snprintf(of, sizeof(of), reps > 1 ? "%d repeats" : "one repeat", reps);
+	n = repeats_for_power(sda, sdb, delta, 0.05, 0.80, 1000);
+	if (n < 0)
+		printf("power: %s: more than 1000 invocations per side to detect %.2f%% (%.3g %s) at p < 0.05 with 80%% power (between-invocation stddev %.3g / %.3g %s)\n",
+		       name, copts.threshold_pct, delta, unit, sda, sdb, unit);
+	else
+		printf("power: %s: %d invocations per side of %s at -w%d -d%d detect a %.2f%% change (%.3g %s) at p < 0.05 with 80%% power (between-invocation stddev %.3g / %.3g %s); that is about %d s of runs per side, set-up between repeats not counted\n",
+		       name, n, of, rf->warmup_sec, rf->duration_sec, copts.threshold_pct, delta,
+		       unit, sda, sdb, unit, n * secs);
+	print_budget(name, sda, sdb, fabs(ia->means.mean), secs, reps);
+}
+
+/*
+ * The detail line of a metric when the invocation is the unit: the test,
+ * what a file's mean is made of, and the three levels of both sides.
+ */
+static void print_invocations_detail(const char *name, const struct side_obs *oa,
+				     const struct side_obs *ob, const struct invocations *ia,
+				     const struct invocations *ib, const char *dfs)
+{
+	int lo = oa->min_rep < ob->min_rep ? oa->min_rep : ob->min_rep;
+	int hi = oa->max_rep > ob->max_rep ? oa->max_rep : ob->max_rep;
+	char what[128], levels[160];
+
+	if (hi < 2)
+		snprintf(what, sizeof(what), "mean over its per-second samples");
+	else if (lo == hi)
+		snprintf(what, sizeof(what), "mean of its %d repeat means", hi);
+	else
+		snprintf(what, sizeof(what), "mean of its repeat means, %d to %d per file%s", lo,
+			 hi, lo < 2 ? "; a file without repeats: its mean over samples" : "");
+	if (hi < 2)
+		snprintf(levels, sizeof(levels), "within-invocation CV %.2f%% / %.2f%%",
+			 oa->tl.within_cv * 100, ob->tl.within_cv * 100);
+	else
+		snprintf(levels, sizeof(levels),
+			 "between-repeat CV %.2f%% / %.2f%%, within-repeat CV %.2f%% / %.2f%%",
+			 ia->tl.within_cv * 100, ib->tl.within_cv * 100, oa->tl.within_cv * 100,
+			 ob->tl.within_cv * 100);
+	printf("  %s: %s on %d + %d invocation means (the invocation is the unit: each file's %s)%s; between-invocation CV %.2f%% / %.2f%%, %s\n",
+	       name, ia->means.n >= 2 && ib->means.n >= 2 ? "Welch's t-test" : "no test",
+	       ia->means.n, ib->means.n, what, dfs, ia->tl.between_cv * 100,
+	       ib->tl.between_cv * 100, levels);
 }
 
 static int compare_sides(const struct side *sa, const struct side *sb)
@@ -613,11 +716,12 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 	json_t *a = ra->doc, *b = rb->doc;
 	char name[64], bs[64], ns[64], ch[32], pv[32], dfs[32];
 	int worse_any = 0, worse, shared = 0, i, f, err;
-	bool by_repeat = false;
+	bool by_repeat = false, by_file = sa->n >= 2 && sb->n >= 2;
 	const struct result_metric *ma, *mb;
-	struct side_obs oa, ob;
-	const char *verdict, *how;
-	double p, res, mem_res = 0, df;
+	struct side_obs oa = {}, ob = {};
+	struct invocations ia, ib;
+	const char *verdict, *how = "none";
+	double p, res, mem_res = 0, df, base, new;
 
 	if (check_side(sa) || check_side(sb))
 		return 2;
@@ -666,17 +770,32 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 		err = side_obs(sa, ma->name, &oa);
 		if (!err)
 			err = side_obs(sb, ma->name, &ob);
-		if (err)
+		if (err) {
+			side_obs_free(&oa);
 			return 2;
+		}
 		res = fmax(ma->resolution, mb->resolution);
 		snprintf(name, sizeof(name), "%s (%s)", ma->name, ma->unit);
 		if (!oa.samples.n) {
 			/* neither run measured it (e.g. no memory cgroup): say so */
 			printf("%-24s %22s %22s %10s %8s  %s\n", name, "-", "-", "-", "-",
 			       "not measured in either run");
+			side_obs_free(&oa);
+			side_obs_free(&ob);
 			continue;
 		}
-		if (by_repeat) {
+		base = oa.means.mean;
+		new = ob.means.mean;
+		if (by_file) {
+			double t;
+
+			p = invocation_means_test(oa.rmeans, oa.fcounts, sa->n, ob.rmeans,
+						  ob.fcounts, sb->n, &ia, &ib, &t, &df);
+			fmt_ms(&ia.means, bs, sizeof(bs));
+			fmt_ms(&ib.means, ns, sizeof(ns));
+			base = ia.means.mean;
+			new = ib.means.mean;
+		} else if (by_repeat) {
 			p = repeat_means_test(&oa.means, &ob.means, &df, &how);
 			fmt_ms(&oa.means, bs, sizeof(bs));
 			fmt_ms(&ob.means, ns, sizeof(ns));
@@ -690,19 +809,23 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 			if (oa.samples.n < 2 || ob.samples.n < 2)
 				p = NAN;
 		}
-		verdict = compare_verdict(oa.means.mean, ob.means.mean, isnan(p) ? 1.0 : p,
-					  copts.threshold_pct, res, ma->higher_is_better, &worse);
-		if (isnan(p) && by_repeat && strcmp(verdict, "within resolution"))
+		verdict = compare_verdict(base, new, isnan(p) ? 1.0 : p, copts.threshold_pct, res,
+					  ma->higher_is_better, &worse);
+		if (isnan(p) && by_file && strcmp(verdict, "within resolution"))
+			verdict = "untested (under 2 invocations with a value per side)";
+		else if (isnan(p) && by_repeat && strcmp(verdict, "within resolution"))
 			verdict = "untested (one repeat per side)";
 		worse_any |= worse;
-		fmt_change(oa.means.mean, ob.means.mean, ch, sizeof(ch));
+		fmt_change(base, new, ch, sizeof(ch));
 		fmt_p(p, pv, sizeof(pv));
 		printf("%-24s %22s %22s %10s %8s  %s\n", name, bs, ns, ch, pv, verdict);
 		if (isnan(df))
 			dfs[0] = '\0';
 		else
 			snprintf(dfs, sizeof(dfs), ", df %.1f", df);
-		if (by_repeat)
+		if (by_file)
+			print_invocations_detail(ma->name, &oa, &ob, &ia, &ib, dfs);
+		else if (by_repeat)
 			printf("  %s: %s on %d + %d repeat means (the effective sample size; from %d + %d per-second samples)%s; between-repeat CV %.2f%% / %.2f%%, within-repeat CV %.2f%% / %.2f%%\n",
 			       ma->name,
 			       !strcmp(how, "Welch") ? "Welch's t-test" :
@@ -711,8 +834,12 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 			       oa.means.n, ob.means.n, oa.samples.n, ob.samples.n, dfs,
 			       oa.tl.between_cv * 100, ob.tl.between_cv * 100,
 			       oa.tl.within_cv * 100, ob.tl.within_cv * 100);
-		if (copts.power)
+		if (copts.power && by_file)
+			print_power_invocations(ma->name, ma->unit, &ia, &ib, sa);
+		else if (copts.power)
 			print_power(ma->name, ma->unit, &oa, &ob, sa);
+		side_obs_free(&oa);
+		side_obs_free(&ob);
 	}
 	/* peak memory is one value per run: no test, the threshold alone */
 	if (!isnan(ra->peak_memory_mib) && !isnan(rb->peak_memory_mib)) {
@@ -735,10 +862,14 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution (where known).\n",
 	       copts.threshold_pct);
 	print_resolutions(ra, rb, mem_res);
-	if (by_repeat)
+	if (by_file) {
+		printf("Test: the per-invocation means are the observations (the invocation, one result file, is the unit: mean ± stddev between the files' means above; test named per metric), not the repeat means or per-second samples: the repeats of one invocation share its drift.\n");
+	} else if (by_repeat) {
 		printf("Test: the per-repeat means are the observations (the repeat is the unit: mean ± stddev between repeats above; test named per metric), not the per-second samples.\n");
-	else
+		printf("Not covered: the spread between invocations.  Runs of one configuration minutes apart can differ by more than their repeats show; interleave several invocations per side (A B A B ...) and give them all: with 2 or more files on each side the invocation is the unit.\n");
+	} else {
 		printf("Test: Welch's t-test on the per-second samples of one run per side.  The variance between runs is unknown here, so the p-value covers within-run noise only; runs of one configuration can differ by more.  Use --repeat N, or several files per side (BASE1.json BASE2.json -- NEW1.json NEW2.json).\n");
+	}
 	return worse_any && copts.fail_on_regression ? 1 : 0;
 }
 

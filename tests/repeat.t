@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # --repeat and --zero-seed without BPF (count-local), and compare on
-# repeat means: the output's shape, the JSON's repeat tags, several files
-# per side, and bad input.  No check here depends on the machine's speed
+# repeat means and on invocation (file) means: the output's shape, the
+# JSON's repeat tags, several files per side, and bad input.  No check here depends on the machine's speed
 # or quietness.
 
 # shellcheck source=tests/lib.sh
@@ -70,7 +70,7 @@ jq '.summary.metrics.hits.repeats.between_stddev *= 2' "$J" >"$TEST_TMP/bad-sd.j
 bad "compare: an edited between-repeat stddev" "hits\.repeats\.between_stddev: .* the file was edited or corrupted" \
 	"$BENCH" compare "$TEST_TMP/bad-sd.json" "$J"
 
-# ---- compare on repeat means ----
+# ---- compare on repeat means, and on invocation means ----
 for i in 1 2 3 4; do
 	is_exit 0 "same-configuration run $i: exit 0" \
 		"$BENCH" -q -w0 -d1 --repeat 2 --json "$TEST_TMP/c$i.json" count-local
@@ -82,14 +82,40 @@ run_bench "$C/cmp.out" compare "$C/c1.json" "$C/c2.json" "$C/c3.json" "$C/c4.jso
 	"$C/c3.json" "$C/c1.json" "$C/c4.json" "$C/c2.json"
 ok $? "compare 4 files per side: exit 0"
 like "$C/cmp.out" '^hits \(M/s\) .* \+0\.00% +1\.0000  within noise$' "hits: within noise, p = 1"
-like "$C/cmp.out" "^  hits: Welch's t-test on 8 \+ 8 repeat means \(the effective sample size; from 8 \+ 8 per-second samples\), df 14\.0;" \
-	"the effective sample size: 8 repeat means per side"
-like "$C/cmp.out" '^Test: the per-repeat means are the observations' "the test's unit is said"
+# several files on both sides: the invocation is the unit, so each file's
+# 2 repeats make one observation, 4 per side
+like "$C/cmp.out" "^  hits: Welch's t-test on 4 \+ 4 invocation means \(the invocation is the unit: each file's mean of its 2 repeat means\), df 6\.0; between-invocation CV [0-9.]+% / [0-9.]+%, between-repeat CV [0-9.]+% / [0-9.]+%, within-repeat CV [0-9.]+% / [0-9.]+%$" \
+	"4 files per side: Welch's test on 4 + 4 invocation means, the three levels"
+like "$C/cmp.out" '^Test: the per-invocation means are the observations \(the invocation, one result file, is the unit' \
+	"the test's unit is said"
+cmp_ok "$(grep -c '^Not covered' "$C/cmp.out")" -eq 0 \
+	"invocations are the unit: no line that they are not covered"
 cmp_ok "$(grep -Ec ' (better|worse)$' "$C/cmp.out")" -eq 0 "no metric better or worse"
+# the base column is mean ± stddev of the 4 files' means of repeat means
+want=$(jq -rs '[.[].summary.metrics.hits.repeats.mean] | (add / length) as $m |
+	"\($m) \(([.[] | (. - $m) * (. - $m)] | add / (length - 1)) | sqrt)"' \
+	"$C/c1.json" "$C/c2.json" "$C/c3.json" "$C/c4.json")
+got=$(awk '/^hits \(M\/s\)/ { print $3, $5 }' "$C/cmp.out")
+assert "the base column is mean ± stddev of the file means (got '$got', want '$want')" \
+	awk -v g="$got" -v w="$want" 'BEGIN { split(g, a, " "); split(w, b, " ");
+		d1 = a[1] - b[1]; d2 = a[2] - b[2];
+		exit !(a[1] != "" && d1 * d1 <= 0.0006 * 0.0006 && d2 * d2 <= 0.0006 * 0.0006) }'
+run_bench "$C/cmpp.out" compare --power "$C/c1.json" "$C/c2.json" "$C/c3.json" "$C/c4.json" -- \
+	"$C/c3.json" "$C/c1.json" "$C/c4.json" "$C/c2.json"
+ok $? "compare --power, 4 files per side: exit 0"
+like "$C/cmpp.out" '^power: hits: ([0-9]+ invocations per side of 2 repeats at -w0 -d1 detect a 2\.00% change .* \(between-invocation stddev [0-9.e+-]+ / [0-9.e+-]+ M/s\); that is about [0-9]+ s of runs per side, set-up between repeats not counted|more than 1000 invocations per side to detect 2\.00%)' \
+	"--power with files per side: invocations per side"
+like "$C/cmpp.out" '^power: hits: in 5 minutes of runs \(75 invocations per side, each 2 x 1 s = 2 s; set-up between repeats not counted\) the smallest change detectable at p < 0\.05 with 80% power is [0-9.]+%$' \
+	"--power with files per side: what 5 minutes of invocations detect"
+cmp_ok "$(grep -c 'repeats per side' "$C/cmpp.out")" -eq 0 "--power with files per side: no repeats-per-side figure"
 # one file with repeats against another: repeat means too
 run_bench "$C/cmp2.out" compare --power "$C/c1.json" "$C/c2.json"
 ok $? "compare two repeat files: exit 0"
 like "$C/cmp2.out" "^  hits: Welch's t-test on 2 \+ 2 repeat means" "two repeats per file are two observations"
+like "$C/cmp2.out" '^Test: the per-repeat means are the observations' "the test's unit is said"
+like "$C/cmp2.out" '^Not covered: the spread between invocations\.  Runs of one configuration minutes apart can differ by more than their repeats show; interleave several invocations per side \(A B A B \.\.\.\) and give them all' \
+	"one file per side: the spread between invocations is not covered"
+cmp_ok "$(grep -c '^Not covered' "$C/cmp2.out")" -eq 1 "said once, not per metric"
 like "$C/cmp2.out" '^power: hits: ([0-9]+ repeats per side detect a 2\.00% change|more than 1000 repeats)' \
 	"--power estimates repeats per side"
 like "$C/cmp2.out" '^power: hits: in 5 minutes of runs \(150 repeats per side of 1 s\) the smallest change detectable at p < 0\.05 with 80% power is [0-9.]+%$' \
@@ -100,11 +126,25 @@ run_bench "$C/cmp1.out" compare "$C/one.json" "$C/one.json"
 ok $? "compare one run per side: exit 0"
 like "$C/cmp1.out" 'variance between runs is unknown here, so the p-value covers within-run noise only' \
 	"one run per side: between-run variance unknown"
+cmp_ok "$(grep -c '^Not covered' "$C/cmp1.out")" -eq 0 "one run per side: its own wording only"
 # one repeat on a side against several: the other side's spread is assumed
 run_bench "$C/cmp3.out" compare "$C/one.json" -- "$C/c1.json" "$C/c2.json"
 ok $? "one run against four repeats: exit 0"
 like "$C/cmp3.out" "^  hits: t-test assuming the single-repeat side has the other side's between-repeat spread on 1 \+ 4 repeat means" \
 	"one run against repeats: the assumption is said"
+like "$C/cmp3.out" '^Not covered: the spread between invocations' \
+	"one file against two: the spread between invocations is not covered"
+# files with and without repeats on both sides: a file without repeats is
+# one observation, its mean over samples; the same files on both sides
+run_bench "$C/cmp4.out" compare "$C/one.json" "$C/c1.json" -- "$C/c1.json" "$C/one.json"
+ok $? "mixed files per side: exit 0"
+like "$C/cmp4.out" "^  hits: Welch's t-test on 2 \+ 2 invocation means \(the invocation is the unit: each file's mean of its repeat means, 1 to 2 per file; a file without repeats: its mean over samples\), df 2\.0;" \
+	"mixed files per side: the file means are said"
+like "$C/cmp4.out" '^hits \(M/s\) .* \+0\.00% +1\.0000  within noise$' "mixed files, the same on both sides: within noise"
+run_bench "$C/cmp5.out" compare "$C/one.json" "$C/one.json" -- "$C/one.json" "$C/one.json"
+ok $? "files without repeats on both sides: exit 0"
+like "$C/cmp5.out" "^  hits: Welch's t-test on 2 \+ 2 invocation means \(the invocation is the unit: each file's mean over its per-second samples\), df 2\.0; between-invocation CV 0\.00% / 0\.00%, within-invocation CV [0-9.]+% / [0-9.]+%$" \
+	"files without repeats: a file's mean over its samples, no between-repeat level"
 
 bad "compare: empty new side" "compare: no NEW result file after '--'" \
 	"$BENCH" compare "$C/c1.json" --

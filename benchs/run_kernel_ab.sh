@@ -108,10 +108,7 @@ for round in $(seq 1 "$N"); do
 	done
 done
 
-# bench compare takes one file per side for now, so each round's pair is
-# compared on its own.  Once it pools several runs per side, this whole
-# function becomes one line:
-#	"$BENCH" compare "${A_FILES[@]}" -- "${B_FILES[@]}"
+# each round's pair on its own, then every A run against every B run
 compare_sides() {
 	local round a b rc=0
 

@@ -80,8 +80,8 @@ diag "$(cat "$TEST_TMP/c0")"
 
 # compare of two use cases: refused unless forced; which is faster is a
 # timing, so only logged
-run_bench "$TEST_TMP/ow" -q -w1 -d3 -p2 -a --json "$TEST_TMP/ow.json" htab-mem --use-case overwrite
-run_bench "$TEST_TMP/no" -q -w1 -d3 -p2 -a --json "$TEST_TMP/no.json" htab-mem --use-case no_op
+run_bench "$TEST_TMP/ow" -q -w0 -d2 -p2 -a --json "$TEST_TMP/ow.json" htab-mem --use-case overwrite
+run_bench "$TEST_TMP/no" -q -w0 -d2 -p2 -a --json "$TEST_TMP/no.json" htab-mem --use-case no_op
 "$BENCH" compare "$TEST_TMP/ow.json" "$TEST_TMP/no.json" >/dev/null 2>&1
 is $? 2 "compare of overwrite vs no_op: refused without --force"
 "$BENCH" compare --force "$TEST_TMP/ow.json" "$TEST_TMP/no.json" >"$TEST_TMP/c3" 2>&1

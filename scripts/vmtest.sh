@@ -33,7 +33,10 @@
 #   2    bad arguments (nothing was booted)
 #   124  TIMEOUT expired: the VM was killed
 #   125  no kernel, the VM failed to boot, or it died before COMMAND's status
-#        was reported (the kernel log's tail is printed)
+#        was reported (the kernel log's tail is printed); a guest kernel
+#        that locks up (a soft lockup: a CPU stuck in the kernel for about
+#        20 s) panics and ends the VM at once, and vmtest.sh says "the guest
+#        kernel locked up" with the watchdog's line
 #   129, 130, 143  vmtest.sh got SIGHUP, SIGINT or SIGTERM: the VM was killed
 # A COMMAND that itself exits 124 or 125 cannot be told apart by status
 # alone, but vmtest.sh then prints no timeout or boot message.
@@ -480,7 +483,7 @@ echo "$PROG: booting $DESC under $HOW, $CPUS CPUs, $MEM" >&2
 QEMU=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
 	-accel "$ACCEL" -cpu "$CPU" -smp "$CPUS" -m "$MEM"
 	-kernel "$IMAGE" -initrd "$TMP/initramfs.cpio"
-	-append "console=ttyS0 panic=-1 cgroup_no_v1=all${VMTEST_APPEND:+ $VMTEST_APPEND}"
+	-append "console=ttyS0 panic=-1 softlockup_panic=1 cgroup_no_v1=all${VMTEST_APPEND:+ $VMTEST_APPEND}"
 	-serial "file:$TMP/console.log"
 	-chardev stdio,id=out,signal=off -serial chardev:out
 	-serial "file:$TMP/status"
@@ -511,7 +514,13 @@ fi
 tail -n 30 "$TMP/console.log" >&2 2>/dev/null
 [ ! -s "$TMP/qemu.err" ] || cat "$TMP/qemu.err" >&2
 reason=$(sed -n 's/^fail //p' <<<"$status" | head -n 1)
-if [ -n "$reason" ]; then
+# Seen under TCG with Debian's 6.1: both vCPUs spinning in kmem_cache_alloc
+# for good, in a cgroup mkdir and in an mmap; without softlockup_panic the
+# VM ran on until the timeout.
+lockup=$(tr -d '\r' <"$TMP/console.log" 2>/dev/null | grep -m1 -o 'soft lockup - .*')
+if [ -n "$lockup" ]; then
+	echo "$PROG: the guest kernel locked up ($lockup): kernel log above" >&2
+elif [ -n "$reason" ]; then
 	echo "$PROG: the VM failed to boot: $reason" >&2
 elif grep -q '^ready' <<<"$status"; then
 	echo "$PROG: the VM died while running the command (qemu exit $vm_rc): kernel log above" >&2

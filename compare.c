@@ -316,6 +316,16 @@ const char *compare_verdict(double base, double new, double p, double threshold_
 	return "worse";
 }
 
+bool compare_too_few(double base, double new, double p, double df, double threshold_pct)
+{
+	double change;
+
+	if (!isfinite(base) || !isfinite(new) || base == 0 || isnan(p) || isnan(df))
+		return false;
+	change = (new - base) / fabs(base) * 100.0;
+	return !(p < 0.05) && fabs(change) >= threshold_pct && df < 4;
+}
+
 const char *compare_peak_verdict(double base, double new, double threshold_pct, double resolution)
 {
 	double c = base != 0 ? (new - base) / fabs(base) * 100.0 : 0;
@@ -834,6 +844,12 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 			       oa.means.n, ob.means.n, oa.samples.n, ob.samples.n, dfs,
 			       oa.tl.between_cv * 100, ob.tl.between_cv * 100,
 			       oa.tl.within_cv * 100, ob.tl.within_cv * 100);
+		/* "within noise" must not read as "no change" when the test could not tell */
+		if (!strcmp(verdict, "within noise") &&
+		    compare_too_few(base, new, p, df, copts.threshold_pct))
+			printf("  %s: %s but p %s on df %.1f: too few observations to tell a change from noise, not a change shown to be absent; give 5 or more %s per side\n",
+			       ma->name, ch, pv, df,
+			       by_file ? "files" : by_repeat ? "repeats" : "measured samples");
 		if (copts.power && by_file)
 			print_power_invocations(ma->name, ma->unit, &ia, &ib, sa);
 		else if (copts.power)

@@ -33,6 +33,13 @@ const char *compare_verdict(double base, double new, double p, double threshold_
 			    double resolution, bool higher_is_better, int *worse);
 
 /*
+ * A verdict of "within noise" for a change of at least threshold_pct that
+ * missed p < 0.05 on a test with fewer than 4 degrees of freedom: the
+ * observations were too few to tell, not the change too small.  True then.
+ */
+bool compare_too_few(double base, double new, double p, double df, double threshold_pct);
+
+/*
  * Peak memory is one value per run, so it gets no test: "within resolution",
  * "within threshold", "higher (one value, untested)" or "lower (...)"
  */

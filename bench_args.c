@@ -82,7 +82,7 @@ static const struct argp_option opts[] = {
 	{ "repeat", ARG_REPEAT, "N", 0,
 	  "Run the warm-up and measured phase N times (1..1000, default 1), each with fresh state where the benchmark supports it (htab-mem: a new map, so a new hash seed)" },
 	{ "zero-seed", ARG_ZERO_SEED, NULL, 0,
-	  "Hash-map benchmarks: create the measured map with BPF_F_ZERO_SEED (one fixed bucket layout: less noise, that layout's bias)" },
+	  "Hash-map benchmarks: create the measured map with BPF_F_ZERO_SEED (one fixed bucket layout, for bisecting: that layout's bias)" },
 	{},
 };
 

@@ -588,103 +588,124 @@ static double side_peak_mib(const struct side *sd)
 }
 
 /*
- * What five minutes of machine time buy at these settings: both sides'
- * units of secs seconds each, a repeat (reps 0) or an invocation of reps
- * repeats (set-up time between repeats not counted).
+ * What --power reports for one metric, whatever the unit of the test: a
+ * repeat (reps 0) or an invocation of reps repeats, secs seconds each
+ * (set-up time between repeats not counted), sda and sdb the standard
+ * deviations between the units of each side.
  */
-static void print_budget(const char *name, double sda, double sdb, double mean, int secs,
-			 int reps)
+struct power_unit {
+	const char *name, *unit;
+	double sda, sdb, mean;
+	int secs, reps, warmup, duration;
+};
+
+/* What five minutes of machine time buy at these settings: both sides' units. */
+static void print_budget(const struct power_unit *u)
 {
-	int n = 300 / (2 * secs);
+	int n = 300 / (2 * u->secs);
 	double d;
 
-	if (n < 2 || !(mean > 0)) {
-		if (reps)
+	if (n < 2 || !(u->mean > 0)) {
+		if (u->reps)
 			printf("power: %s: 5 minutes of runs at these settings give fewer than 2 invocations per side (each %d x %d s = %d s; set-up between repeats not counted)\n",
-			       name, reps, secs / reps, secs);
+			       u->name, u->reps, u->secs / u->reps, u->secs);
 		else
 			printf("power: %s: 5 minutes of runs at these settings give fewer than 2 repeats per side\n",
-			       name);
+			       u->name);
 		return;
 	}
-	d = detectable_change(sda, sdb, n, 0.05, 0.80);
-	if (reps)
+	d = detectable_change(u->sda, u->sdb, n, 0.05, 0.80) / u->mean * 100.0;
+	if (u->reps)
 		printf("power: %s: in 5 minutes of runs (%d invocations per side, each %d x %d s = %d s; set-up between repeats not counted) the smallest change detectable at p < 0.05 with 80%% power is %.2f%%\n",
-		       name, n, reps, secs / reps, secs, d / mean * 100.0);
+		       u->name, n, u->reps, u->secs / u->reps, u->secs, d);
 	else
 		printf("power: %s: in 5 minutes of runs (%d repeats per side of %d s) the smallest change detectable at p < 0.05 with 80%% power is %.2f%%\n",
-		       name, n, secs, d / mean * 100.0);
+		       u->name, n, u->secs, d);
 }
 
+static void print_power_unit(const struct power_unit *u)
+{
+	const char *what = u->reps ? "invocations" : "repeats";
+	const char *spread = u->reps ? "between-invocation" : "between-repeat";
+	double delta = copts.threshold_pct / 100.0 * u->mean;
+	char of[48];
+	int n;
+
+	if (!(delta > 0)) {
+		printf("power: %s: needs a threshold above 0 and a non-zero base mean\n", u->name);
+		return;
+	}
+	n = repeats_for_power(u->sda, u->sdb, delta, 0.05, 0.80, 1000);
+	if (n < 0) {
+		printf("power: %s: more than 1000 %s per side to detect %.2f%% (%.3g %s) at p < 0.05 with 80%% power (%s stddev %.3g / %.3g %s)\n",
+		       u->name, what, copts.threshold_pct, delta, u->unit, spread, u->sda, u->sdb,
+		       u->unit);
+	} else if (u->reps) {
+		snprintf(of, sizeof(of), u->reps > 1 ? "%d repeats" : "one repeat", u->reps);
+		printf("power: %s: %d invocations per side of %s at -w%d -d%d detect a %.2f%% change (%.3g %s) at p < 0.05 with 80%% power (between-invocation stddev %.3g / %.3g %s); that is about %d s of runs per side, set-up between repeats not counted\n",
+		       u->name, n, of, u->warmup, u->duration, copts.threshold_pct, delta, u->unit,
+		       u->sda, u->sdb, u->unit, n * u->secs);
+	} else {
+		printf("power: %s: %d repeats per side detect a %.2f%% change (%.3g %s) at p < 0.05 with 80%% power (between-repeat stddev %.3g / %.3g %s); at -w%d -d%d that is about %d s of runs per side\n",
+		       u->name, n, copts.threshold_pct, delta, u->unit, u->sda, u->sdb, u->unit,
+		       u->warmup, u->duration, n * u->secs);
+	}
+	print_budget(u);
+}
+
+/*
+ * The repeat as the unit.  A side of one repeat has no spread of its own:
+ * it is taken to be the other side's.
+ */
 static void print_power(const char *name, const char *unit, const struct side_obs *oa,
 			const struct side_obs *ob, const struct side *sa)
 {
-	double sda = oa->means.n >= 2 ? oa->means.stddev : NAN;
-	double sdb = ob->means.n >= 2 ? ob->means.stddev : NAN;
-	double delta = copts.threshold_pct / 100.0 * fabs(oa->means.mean);
-	int n, secs = sa->rf[0].warmup_sec + sa->rf[0].duration_sec;
+	const struct result_file *rf = &sa->rf[0];
+	struct power_unit u = {
+		.name = name, .unit = unit, .mean = fabs(oa->means.mean),
+		.sda = oa->means.n >= 2 ? oa->means.stddev : NAN,
+		.sdb = ob->means.n >= 2 ? ob->means.stddev : NAN,
+		.secs = rf->warmup_sec + rf->duration_sec,
+		.warmup = rf->warmup_sec, .duration = rf->duration_sec,
+	};
 
-	if (isnan(sda) && isnan(sdb)) {
+	if (isnan(u.sda) && isnan(u.sdb)) {
 		printf("power: %s: unknown: no side has two repeats to estimate the between-repeat spread from (use --repeat N)\n",
 		       name);
 		return;
 	}
-	if (isnan(sda))
-		sda = sdb;
-	if (isnan(sdb))
-		sdb = sda;
-	if (!(delta > 0)) {
-		printf("power: %s: needs a threshold above 0 and a non-zero base mean\n", name);
-		return;
-	}
-	n = repeats_for_power(sda, sdb, delta, 0.05, 0.80, 1000);
-	if (n < 0) {
-		printf("power: %s: more than 1000 repeats per side to detect %.2f%% (%.3g %s) at p < 0.05 with 80%% power (between-repeat stddev %.3g / %.3g %s)\n",
-		       name, copts.threshold_pct, delta, unit, sda, sdb, unit);
-		print_budget(name, sda, sdb, fabs(oa->means.mean), secs, 0);
-		return;
-	}
-	printf("power: %s: %d repeats per side detect a %.2f%% change (%.3g %s) at p < 0.05 with 80%% power (between-repeat stddev %.3g / %.3g %s); at -w%d -d%d that is about %d s of runs per side\n",
-	       name, n, copts.threshold_pct, delta, unit, sda, sdb, unit, sa->rf[0].warmup_sec,
-	       sa->rf[0].duration_sec, n * secs);
-	print_budget(name, sda, sdb, fabs(oa->means.mean), secs, 0);
+	if (isnan(u.sda))
+		u.sda = u.sdb;
+	if (isnan(u.sdb))
+		u.sdb = u.sda;
+	print_power_unit(&u);
 }
 
 /*
- * The same with the invocation as the unit: the spread of the file means
- * holds the invocations' drift and the repeats' spread, so more
- * invocations of the base's first file's repeats and -w/-d are the way
- * to a smaller detectable change.
+ * The invocation as the unit: the spread of the file means holds the
+ * invocations' drift and the repeats' spread, so more invocations of the
+ * base's first file's repeats and -w/-d are the way to a smaller
+ * detectable change.
  */
 static void print_power_invocations(const char *name, const char *unit,
 				    const struct invocations *ia, const struct invocations *ib,
 				    const struct side *sa)
 {
 	const struct result_file *rf = &sa->rf[0];
-	double sda = ia->means.stddev, sdb = ib->means.stddev;
-	double delta = copts.threshold_pct / 100.0 * fabs(ia->means.mean);
-	int n, reps = rf->repeat_cnt, secs = reps * (rf->warmup_sec + rf->duration_sec);
-	char of[32];
+	struct power_unit u = {
+		.name = name, .unit = unit, .mean = fabs(ia->means.mean),
+		.sda = ia->means.stddev, .sdb = ib->means.stddev,
+		.reps = rf->repeat_cnt,
+		.secs = rf->repeat_cnt * (rf->warmup_sec + rf->duration_sec),
+		.warmup = rf->warmup_sec, .duration = rf->duration_sec,
+	};
 
 	if (ia->means.n < 2 || ib->means.n < 2) {
 		printf("power: %s: unknown: a side has fewer than two invocations with a value to estimate the between-invocation spread from\n",
 		       name);
 		return;
 	}
-	if (!(delta > 0)) {
-		printf("power: %s: needs a threshold above 0 and a non-zero base mean\n", name);
-		return;
-	}
-	snprintf(of, sizeof(of), reps > 1 ? "%d repeats" : "one repeat", reps);
-	n = repeats_for_power(sda, sdb, delta, 0.05, 0.80, 1000);
-	if (n < 0)
-		printf("power: %s: more than 1000 invocations per side to detect %.2f%% (%.3g %s) at p < 0.05 with 80%% power (between-invocation stddev %.3g / %.3g %s)\n",
-		       name, copts.threshold_pct, delta, unit, sda, sdb, unit);
-	else
-		printf("power: %s: %d invocations per side of %s at -w%d -d%d detect a %.2f%% change (%.3g %s) at p < 0.05 with 80%% power (between-invocation stddev %.3g / %.3g %s); that is about %d s of runs per side, set-up between repeats not counted\n",
-		       name, n, of, rf->warmup_sec, rf->duration_sec, copts.threshold_pct, delta,
-		       unit, sda, sdb, unit, n * secs);
-	print_budget(name, sda, sdb, fabs(ia->means.mean), secs, reps);
+	print_power_unit(&u);
 }
 
 /*

@@ -173,6 +173,20 @@ require_bpf() {
 		fi
 		skip_all "$why"
 	fi
+	bpf_test_lock
+}
+
+# bpf_test_lock: one BPF test file at a time on this machine, whichever
+# checkout it comes from: the tests check that nothing of theirs is left
+# loaded, attached or in a cgroup, and another checkout's run would be
+# taken for a leftover.  The lock is held (fd 8, inherited by the runs)
+# until the test file exits; BENCH_TEST_LOCK names another lock file.
+bpf_test_lock() {
+	[ -n "${BENCH_TEST_LOCKED:-}" ] && return 0
+	command -v flock >/dev/null || return 0
+	exec 8>>"${BENCH_TEST_LOCK:-/tmp/bench-bpf-tests.lock}" || return 0
+	flock 8
+	export BENCH_TEST_LOCKED=1
 }
 
 # own_mem_source: "v2 DIR" or "v1 DIR", the memory cgroup we run in,

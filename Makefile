@@ -89,7 +89,7 @@ SKELS := $(patsubst $(SRCDIR)/progs/%.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 # everything but the runner and the benchmarks: unit tests link these
 LIB_SRCS := stats.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c output_file.c \
 	    result_file.c compare.c plot.c plot_gnuplot.c results.c run_context.c per_producer.c \
-	    latency.c
+	    latency.c sha256.c result_label.c export_kcidb.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))
 # benchmark helpers without BPF or the runner, so unit tests can link them
 LIB_OBJS += $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(wildcard $(SRCDIR)/benchs/lib_*.c))

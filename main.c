@@ -12,6 +12,7 @@
 #include "bench.h"
 #include "bench_args.h"
 #include "compare.h"
+#include "export.h"
 #include "plot.h"
 #include "runner.h"
 
@@ -49,6 +50,7 @@ static const struct command {
 } commands[] = {
 	{ "compare", bench_compare_main },
 	{ "plot", bench_plot_main },
+	{ "export", bench_export_main },
 };
 
 /*

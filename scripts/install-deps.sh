@@ -18,6 +18,7 @@ PACKAGES=(
 	valgrind		# memcheck tests: without it they would only skip
 	gnuplot-nox		# bench plot draws with it (svg, pngcairo, dumb)
 	libxml2-utils		# xmllint: the plot tests parse the SVGs
+	python3-jsonschema	# the tests validate KCIDB exports (Draft-07)
 	git			# the version (git describe) and the build test
 	qemu-system-x86 busybox-static kmod	# scripts/vmtest.sh: a VM, its initramfs, depmod
 )

@@ -9,9 +9,15 @@
 /* Minimal TAP producer for the C unit tests. */
 static int tap_n, tap_failed;
 
+/*
+ * Each assertion evaluates its arguments once: a check written around a
+ * call, ok(parse(...) == 0), runs the call once, as it reads.
+ */
 #define ok(cond, ...) do {						\
+	int __tap_pass = !!(cond);					\
+									\
 	tap_n++;							\
-	if (cond) {							\
+	if (__tap_pass) {						\
 		printf("ok %d - ", tap_n);				\
 	} else {							\
 		tap_failed++;						\
@@ -19,7 +25,7 @@ static int tap_n, tap_failed;
 	}								\
 	printf(__VA_ARGS__);						\
 	printf("\n");							\
-	if (!(cond))							\
+	if (!__tap_pass)						\
 		fprintf(stderr, "#   failed at %s:%d\n", __FILE__, __LINE__);	\
 } while (0)
 
@@ -31,10 +37,11 @@ static int tap_n, tap_failed;
 } while (0)
 
 #define is_near(got, want, tol, ...) do {				\
-	double __g = (got), __w = (want);				\
-	ok(fabs(__g - __w) <= (tol), __VA_ARGS__);			\
-	if (!(fabs(__g - __w) <= (tol)))				\
-		fprintf(stderr, "#   got %.12g, want %.12g (tol %g)\n", __g, __w, (double)(tol)); \
+	double __g = (got), __w = (want), __t = (tol);			\
+	int __near = fabs(__g - __w) <= __t;				\
+	ok(__near, __VA_ARGS__);					\
+	if (!__near)							\
+		fprintf(stderr, "#   got %.12g, want %.12g (tol %g)\n", __g, __w, __t); \
 } while (0)
 
 #define is_str(got, want, ...) do {					\

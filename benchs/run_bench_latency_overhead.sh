@@ -21,6 +21,7 @@
 # LOCK         if set, a file each bench run is wrapped in flock(1) on
 
 set -uo pipefail
+# shellcheck source-path=SCRIPTDIR source=run_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/run_common.sh"
 
 ROUNDS=${ROUNDS:-3}

@@ -68,8 +68,9 @@ done
 BENCH=$(realpath "$BENCH")
 
 [ -n "$DIR" ] || DIR=$ROOT/.output/kernel-ab/$(date +%Y%m%d-%H%M%S)
-mkdir -p "$DIR" 2>/dev/null && [ -w "$DIR" ] ||
+if ! { mkdir -p "$DIR" 2>/dev/null && [ -w "$DIR" ]; }; then
 	die_usage "bad result directory '$DIR' for -o (accepted: a writable directory, created if missing)"
+fi
 DIR=$(realpath "$DIR")
 if compgen -G "$DIR/[AB]-*.json" >/dev/null; then
 	die_usage "result directory '$DIR' already holds results: give a new one with -o"

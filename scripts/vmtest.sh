@@ -83,8 +83,9 @@ while getopts ':k:M:c:m:t:o:e:vh' opt; do
 	k) KERNEL=$OPTARG ;;
 	M) MODULES=$OPTARG ;;
 	c)
-		[[ $OPTARG =~ ^[1-9][0-9]{0,2}$ ]] && [ "$OPTARG" -le 255 ] ||
+		if ! [[ $OPTARG =~ ^[1-9][0-9]{0,2}$ ]] || [ "$OPTARG" -gt 255 ]; then
 			die_usage "bad CPU count '$OPTARG' for -c (accepted: 1..255)"
+		fi
 		CPUS=$OPTARG
 		;;
 	m)
@@ -163,8 +164,9 @@ elif ! [[ $KERNEL =~ ^[a-z0-9][a-z0-9+.-]+$ ]]; then
 	die_usage "bad kernel '$KERNEL' (accepted: a Debian kernel package name, a .deb, or a bzImage path)"
 fi
 
-mkdir -p "$OUTDIR" 2>/dev/null && [ -d "$OUTDIR" ] && [ -w "$OUTDIR" ] ||
+if ! { mkdir -p "$OUTDIR" 2>/dev/null && [ -d "$OUTDIR" ] && [ -w "$OUTDIR" ]; }; then
 	die_usage "bad output directory '$OUTDIR' for -o (accepted: a writable directory, created if missing)"
+fi
 OUTDIR=$(realpath "$OUTDIR")
 [ "$OUTDIR" != / ] || die_usage "bad output directory '/' for -o (the guest would write over everything)"
 
@@ -172,6 +174,7 @@ OUTDIR=$(realpath "$OUTDIR")
 TMP=""
 VM_PID=""
 PARTIAL=""
+# shellcheck disable=SC2317 # called by the traps below
 cleanup() {
 	if [ -n "$VM_PID" ]; then
 		kill -TERM "$VM_PID" 2>/dev/null
@@ -181,6 +184,7 @@ cleanup() {
 	[ -z "$PARTIAL" ] || rm -rf "$PARTIAL"
 	[ -z "$TMP" ] || rm -rf "$TMP"
 }
+# shellcheck disable=SC2317 # called by the traps below
 on_signal() {	# on_signal <name> <exit status>
 	trap '' INT TERM HUP
 	echo "$PROG: got SIG$1: killing the VM" >&2

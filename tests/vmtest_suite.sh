@@ -51,6 +51,7 @@ done
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vmtest-suite.XXXXXX") || exit 1
 PIDS=()
+# shellcheck disable=SC2317 # called by the traps below
 stop() {	# stop <exit status>: end every VM (vmtest.sh kills its qemu)
 	trap '' INT TERM HUP
 	for p in "${PIDS[@]}"; do
@@ -65,12 +66,13 @@ trap 'stop 143' TERM
 trap 'stop 129' HUP
 
 run_group() {	# run_group <n>: one VM running group n's files
-	local -a files
+	local -a files flags
 
 	read -r -a files <<<"${GROUP[$1]}"
+	read -r -a flags <<<"${PROVE_FLAGS:-}"
 	# exec: the PID stop() signals is vmtest.sh's, which kills its VM
 	exec "$VMTEST" "${VMOPTS[@]}" -e CI=true -e BENCH -e OUTPUT -e PROVE_FLAGS -- \
-		"$PROVE" --exec '' ${PROVE_FLAGS:-} "${files[@]}"
+		"$PROVE" --exec '' "${flags[@]}" "${files[@]}"
 }
 
 locked_up() {	# locked_up <status> <log>: the guest kernel, not a test, failed

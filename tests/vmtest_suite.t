@@ -78,7 +78,10 @@ rm -f "$CALLS" "$CALLS.term" "$CALLS.child"
 MODE=hang VMTEST=$FAKE "$SUITE" -j 2 -- a.t b.t >"$TEST_TMP/hang" 2>&1 &
 pid=$!
 lines_are() {	# lines_are <file> <n>
-	[ "$(cat "$1" 2>/dev/null | wc -l)" -eq "$2" ]
+	local n
+
+	n=$(wc -l 2>/dev/null <"$1") || n=0
+	[ "$n" -eq "$2" ]
 }
 eventually lines_are "$CALLS.child" 2
 ok $? "two stand-ins started"

@@ -215,6 +215,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
  */
 static const struct argp *opt_owner;
 static const char *opt_owner_name;
+/* the first option of another family than opt_owner's: one of the two is foreign */
+static const struct argp *opt_other;
+static const char *opt_other_name;
 static const struct argp *child_orig[BENCH_MAX_BENCHS];
 static struct argp child_argps[BENCH_MAX_BENCHS];
 static struct argp_child children[BENCH_MAX_BENCHS + 1];
@@ -248,15 +251,20 @@ static bool is_option_key(int key)
 static error_t child_trampoline(int key, char *arg, struct argp_state *state)
 {
 	const struct argp *orig = state->input;
-	static char name[64];
+	static char name[64], other_name[64];
 	error_t err;
 
 	if (!orig || !orig->parser)
 		return ARGP_ERR_UNKNOWN;
 	err = orig->parser(key, arg, state);
-	if (err == 0 && is_option_key(key) && !opt_owner) {
+	if (err || !is_option_key(key))
+		return err;
+	if (!opt_owner) {
 		opt_owner = orig;
 		opt_owner_name = option_name(orig, key, name, sizeof(name));
+	} else if (orig != opt_owner && !opt_other) {
+		opt_other = orig;
+		opt_other_name = option_name(orig, key, other_name, sizeof(other_name));
 	}
 	return err;
 }
@@ -274,32 +282,46 @@ static error_t root_parser(int key, char *arg, struct argp_state *state)
 }
 
 /* one child per benchmark family (several benchmarks may share an argp) */
-static void build_children(void)
+static void add_child(const struct bench *b)
 {
-	size_t i;
+	const struct argp *a = b->argp;
 	int j;
 
-	for (i = 0; i < tbl_n; i++) {
-		const struct argp *a = tbl[i]->argp;
+	if (!a)
+		return;
+	for (j = 0; j < children_cnt; j++)
+		if (child_orig[j] == a)
+			return;
+	child_orig[children_cnt] = a;
+	child_argps[children_cnt] = (struct argp){
+		.options = a->options,
+		.parser = child_trampoline,
+	};
+	children[children_cnt] = (struct argp_child){
+		.argp = &child_argps[children_cnt],
+		.header = b->name,
+	};
+	children_cnt++;
+}
 
-		if (!a)
-			continue;
-		for (j = 0; j < children_cnt; j++)
-			if (child_orig[j] == a)
+/*
+ * The family of the benchmark the command line names goes first: getopt
+ * gives an option name two families share (--nr_entries) to the first.
+ */
+static void build_children(int argc, char **argv)
+{
+	size_t i;
+	int k;
+
+	for (k = 1; k < argc; k++)
+		for (i = 0; i < tbl_n; i++)
+			if (!strcmp(argv[k], tbl[i]->name)) {
+				add_child(tbl[i]);
+				k = argc;
 				break;
-		if (j < children_cnt)
-			continue;
-		child_orig[children_cnt] = a;
-		child_argps[children_cnt] = (struct argp){
-			.options = a->options,
-			.parser = child_trampoline,
-		};
-		children[children_cnt] = (struct argp_child){
-			.argp = &child_argps[children_cnt],
-			.header = tbl[i]->name,
-		};
-		children_cnt++;
-	}
+			}
+	for (i = 0; i < tbl_n; i++)
+		add_child(tbl[i]);
 }
 
 void bench_args_list(const struct bench *const *table, size_t n)
@@ -338,7 +360,7 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 	*benchp = NULL;
 	tbl = table;
 	tbl_n = n < BENCH_MAX_BENCHS ? n : BENCH_MAX_BENCHS;
-	build_children();
+	build_children(argc, argv);
 	err = argp_parse(&argp_root, argc, argv, 0, NULL, NULL);
 	if (err)
 		return err;
@@ -362,9 +384,9 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 		fputc('\n', stderr);
 		return EINVAL;
 	}
-	if (opt_owner && opt_owner != bench->argp) {
+	if ((opt_owner && opt_owner != bench->argp) || opt_other) {
 		fprintf(stderr, "option %s does not apply to benchmark '%s'\n",
-			opt_owner_name, bench->name);
+			opt_owner != bench->argp ? opt_owner_name : opt_other_name, bench->name);
 		return EINVAL;
 	}
 	if (env.zero_seed && !(bench->caps & BENCH_CAP_ZERO_SEED)) {

@@ -46,6 +46,8 @@ bad "another benchmark's option" "option --use-case does not apply to benchmark 
 	count-local --use-case overwrite
 bad "another benchmark's option, given first" "option --key_size does not apply to benchmark 'htab-mem'" \
 	--key_size 8 htab-mem
+bad "another benchmark's option after one of its own" "option --key_size does not apply to benchmark 'htab-mem'" \
+	htab-mem --value-size 8 --key_size 8
 bad "htab-mem bad value size" "invalid value size 'abc'" htab-mem --value-size abc
 bad "--json with an empty name" "invalid --json ''" --json "" count-local
 bad "--latency without per-trigger map work (count)" \

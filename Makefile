@@ -202,7 +202,7 @@ test: deps
 # tests/bpf_hashmap_lookup.t is not in the default set: its thirty runs
 # take over ten minutes under TCG, past the budget of the whole target;
 # VMTEST_TESTS="tests/bpf_hashmap_lookup.t" make vmtest runs it.
-VMTEST_TESTS ?= tests/htab_mem.t tests/results_bpf.t tests/lookup_scripts.t \
+VMTEST_TESTS ?= tests/htab_mem.t tests/results_bpf.t tests/lookup_scripts.t tests/lpm_trie.t \
 	tests/map_lookup.t tests/run_bench_htab_mem.t tests/trig_base.t \
 	tests/htab_mem_cgroup.t
 VMTEST_VMS ?= 2

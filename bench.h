@@ -74,6 +74,8 @@ struct bench_res {
 	long drops;
 	/* operations that failed inside the benchmark (e.g. map updates) */
 	long fails;
+	/* ns the benchmark's timed work took in this interval (lpm-trie-*), else 0 */
+	long busy_ns;
 	/* bytes charged to the benchmark's cgroup now, -1 when unavailable */
 	long long mem_bytes;
 	/* measured length of this sample's interval */

@@ -27,6 +27,8 @@ extern const struct bench bench_percpu_array_lookup;
 extern const struct bench bench_lru_hash_lookup;
 extern const struct bench bench_trig_base;
 extern const struct bench bench_htab_mem;
+extern const struct bench bench_lpm_trie_noop, bench_lpm_trie_baseline, bench_lpm_trie_lookup,
+	bench_lpm_trie_insert, bench_lpm_trie_update, bench_lpm_trie_delete, bench_lpm_trie_free;
 
 static const struct bench *const benchs[] = {
 	&bench_count_global,
@@ -39,6 +41,8 @@ static const struct bench *const benchs[] = {
 	&bench_lru_hash_lookup,
 	&bench_trig_base,
 	&bench_htab_mem,
+	&bench_lpm_trie_noop, &bench_lpm_trie_baseline, &bench_lpm_trie_lookup,
+	&bench_lpm_trie_insert, &bench_lpm_trie_update, &bench_lpm_trie_delete, &bench_lpm_trie_free,
 };
 
 _Static_assert(ARRAY_SIZE(benchs) <= BENCH_MAX_BENCHS, "raise BENCH_MAX_BENCHS");

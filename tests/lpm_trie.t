@@ -1,0 +1,226 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lpm-trie-* on the real kernel: upstream's Summary lines, counts that
+# add up (every lookup, update and delete finds its key, every insert
+# into the empty trie succeeds, no failure at all), producers told apart
+# in a pid namespace, a fresh trie per --repeat, --latency, JSON, compare
+# and plot, refusals of bad values, and nothing left behind after a run,
+# a refusal or a signal.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+require_bpf
+
+NR=1000
+PROGS='lpm_run_batch|lpm_free_start|lpm_free_end'
+OPS='noop baseline lookup update insert delete free'
+NUM='([0-9]+\.[0-9]{3})'
+# upstream's ops_report_final and frac_second_report_final
+WALL="^Summary: throughput +$NUM ± $NUM M ops/s \\( *${NUM}M ops/prod\\), latency +$NUM ns/op\$"
+PASS="^Summary: throughput +$NUM ± $NUM ([MK]) ops/s \\( *${NUM}[MK] ops/prod\\), latency +$NUM (ns|ms)/op\$"
+
+# the lines lpm-trie-* may print on stderr besides noise warnings
+FREE_LINE='^lpm-trie-free: the freeing work is timed on the workqueue_execute_start/end raw tracepoints \(upstream: fentry/fexit on bpf_map_free_deferred, which needs BPF trampolines\)$'
+BATCH_LINE='^lpm-trie-[a-z]+: this kernel has no batch updates for LPM tries \(.+\): tries are filled one key per syscall, outside the timed work$'
+lpm_stderr_clean() {
+	! grep -Ev -e '^warning: ' -e "$FREE_LINE" -e "$BATCH_LINE" "$1" | grep -q .
+}
+
+# "OPS FAILS" summed over every sample of a --json file, warm-up included
+json_counts() {
+	jq -r '[.samples[].counters] | "\(map(.hits) | add) \(map(.fails) | add)"' "$1"
+}
+
+# what every operation of a run must have done
+declare -A EVERY=(
+	[noop]="nothing failed" [baseline]="nothing failed"
+	[lookup]="every lookup found its key" [update]="every update found its key"
+	[insert]="every insert into the empty trie succeeded"
+	[delete]="every delete found its key" [free]="nothing failed"
+)
+
+none_loaded() { [ "$(loaded_bench_progs "$PROGS")" -eq 0 ]; }
+
+CG_PARENT=$(own_mem_cgroup)
+# check_clean <pid> <what>: no program of ours loaded, no cgroup of the run left
+check_clean() {
+	eventually none_loaded
+	ok $? "$2: nothing left loaded"
+	if [ -n "$CG_PARENT" ]; then
+		! compgen -G "$CG_PARENT/bench-lpm-trie-*.$1*" >/dev/null
+		ok $? "$2: the run's cgroup is gone"
+	fi
+}
+
+# ---- every operation, one producer: the format, the counts ----
+for op in $OPS; do
+	b=lpm-trie-$op
+	out=$TEST_TMP/$op
+	rc=0
+	# lookup and free also time their batches (--latency)
+	lat_opt=
+	case $op in lookup | free) lat_opt=--latency ;; esac
+	run_bench "$out" -w0 -d1 $lat_opt --json "$out.json" "$b" --nr_entries $NR || rc=$?
+	[ "$rc" -eq 0 ] && lpm_stderr_clean "$out.err"
+	ok $? "$b: exit status 0, nothing unexpected on stderr"
+	[ "$rc" -eq 0 ] || diag "rc $rc: $(head -c 1000 "$out.err")"
+	case $op in
+	insert | delete | free) re=$PASS ;;
+	*) re=$WALL ;;
+	esac
+	like "$out" "$re" "$b: upstream's Summary line"
+	line=$(grep -E "$re" "$out")
+	diag "$line"
+	rate=$(sed -E "s#$re#\\1#" <<<"$line")
+	if [ "$re" = "$WALL" ]; then
+		lat=$(sed -E "s#$re#\\4#" <<<"$line")
+	else
+		lat=$(sed -E "s#$re#\\5#" <<<"$line")
+	fi
+	awk -v r="$rate" -v l="$lat" 'BEGIN { exit !(r > 0 && l > 0) }'
+	ok $? "$b: positive throughput ($rate) and latency ($lat)"
+	if [ "$re" = "$WALL" ]; then
+		# upstream's latency is 1000 / throughput (ns, per producer)
+		awk -v r="$rate" -v l="$lat" 'BEGIN { d = 1000 / r - l; exit !(d * d < 0.01 + l * l * 1e-6) }'
+		ok $? "$b: latency is 1000 / throughput"
+	fi
+	read -r ops fails <<<"$(json_counts "$out.json")"
+	awk -v o="$ops" -v f="$fails" 'BEGIN { exit !(o > 0 && f == 0) }'
+	ok $? "$b: ${EVERY[$op]} ($ops operations, $fails failed)"
+	like "$out" '^Iter +0 \(.*\): hits +[0-9]+\.[0-9]{3}[MK]/s \( *[0-9]+\.[0-9]{3}[MK]/prod\)$' \
+		"$b: upstream's progress line"
+done
+# a pass over all the keys ends with the trie emptied or refilled, each
+# checked key by key: the passes must have happened for that to mean anything
+for op in insert delete; do
+	read -r ops _ <<<"$(json_counts "$TEST_TMP/$op.json")"
+	cmp_ok "$ops" -ge $((2 * NR)) "lpm-trie-$op: two passes or more, so a refill was checked"
+done
+is "$(grep -cE "$FREE_LINE" "$TEST_TMP/free.err")" 1 "lpm-trie-free: says once on stderr what it times instead of upstream's fentry"
+jq -e '.summary.metrics.throughput.unit == "K/s" and .summary.metrics.latency.unit == "ms"' \
+	"$TEST_TMP/free.json" >/dev/null
+ok $? "lpm-trie-free: JSON throughput in K/s, latency in ms"
+jq -e '.summary.metrics.bpf_ns_per_op.mean > 0 and .summary.metrics.memory.n > 0' \
+	"$TEST_TMP/lookup.json" >/dev/null
+ok $? "lpm-trie-lookup: JSON has the in-BPF time per op and the cgroup's memory"
+
+# ---- two producers where upstream allows them; each is counted ----
+for run in "lookup" "update --random"; do
+	read -r op rnd <<<"$run"
+	b=lpm-trie-$op
+	out=$TEST_TMP/$op-p2
+	run_bench "$out" -w0 -d1 -p2 -a --json "$out.json" "$b" --nr_entries $NR ${rnd:+"$rnd"}
+	ok $? "$b -p2 -a $rnd: exit status 0"
+	line=$(grep -E "$WALL" "$out")
+	awk -v r="$(sed -E "s#$WALL#\\1#" <<<"$line")" -v p="$(sed -E "s#$WALL#\\3#" <<<"$line")" \
+		'BEGIN { exit !(r > 0 && (r / 2 - p) ^ 2 < 0.0001) }'
+	ok $? "$b -p2 -a: per-producer throughput is half ($line)"
+	jq -e '[.samples[].counters.prod_hits] | transpose | map(add) | length == 2 and all(. > 0)' \
+		"$out.json" >/dev/null
+	ok $? "$b -p2 -a: both producers did operations"
+	read -r ops fails <<<"$(json_counts "$out.json")"
+	is "$fails" 0 "$b -p2 -a $rnd: ${EVERY[$op]}"
+done
+
+# ---- in a pid namespace: producers are told apart all the same ----
+if unshare -p -f --mount-proc true 2>/dev/null; then
+	out=$TEST_TMP/pidns
+	unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$out.json" lpm-trie-update \
+		--nr_entries $NR >"$out" 2>"$out.err"
+	ok $? "unshare -p: lpm-trie-update -p2: exit status 0"
+	jq -e '[.samples[].counters.prod_hits] | transpose | map(add) | all(. > 0)' "$out.json" >/dev/null
+	ok $? "unshare -p: both producers did operations"
+	is "$(json_counts "$out.json" | cut -d' ' -f2)" 0 "unshare -p: every update found its key"
+else
+	skip "unshare -p -f --mount-proc does not work here" "unshare -p: lpm-trie-update -p2"
+fi
+
+# ---- --repeat: a fresh trie per repeat ----
+for op in insert delete; do
+	out=$TEST_TMP/rep-$op
+	run_bench "$out" -w0 -d1 --repeat 2 --json "$out.json" "lpm-trie-$op" --nr_entries $NR
+	ok $? "lpm-trie-$op --repeat 2: exit status 0"
+	is "$(grep -c '^Repeat [12]/2: Summary: throughput' "$out")" 2 "lpm-trie-$op --repeat 2: a Summary per repeat"
+	is "$(json_counts "$out.json" | cut -d' ' -f2)" 0 "lpm-trie-$op --repeat 2: ${EVERY[$op]}, in both tries"
+done
+
+# ---- --latency: the timed batches ----
+like "$TEST_TMP/lookup" '^Latency: per-op p50 [0-9.]+ ns, .* \([0-9]+ triggers, 10000 ops each\)$' \
+	"lpm-trie-lookup --latency: per-op percentiles of batches of 10000"
+like "$TEST_TMP/free" '^Latency: per-op p50 [0-9.]+ ns, .* \([0-9]+ triggers, 1 ops each\)$' \
+	"lpm-trie-free --latency: one free per timing"
+
+# ---- compare and plot read the results ----
+cp "$TEST_TMP/lookup.json" "$TEST_TMP/lookup2.json"
+"$BENCH" compare "$TEST_TMP/lookup.json" "$TEST_TMP/lookup2.json" >"$TEST_TMP/cmp" 2>&1
+ok $? "compare of an lpm-trie-lookup run with itself: exit status 0"
+like "$TEST_TMP/cmp" '^throughput \(M/s\) ' "compare: a throughput verdict"
+like "$TEST_TMP/cmp" '^latency \(ns\) ' "compare: a latency verdict"
+"$BENCH" compare "$TEST_TMP/lookup.json" "$TEST_TMP/delete.json" >/dev/null 2>&1
+is $? 2 "compare of lookup against delete: refused without --force"
+if command -v gnuplot >/dev/null; then
+	"$BENCH" plot timeline "$TEST_TMP/lookup.json" "$TEST_TMP/lookup2.json" --text \
+		>"$TEST_TMP/plot" 2>/dev/null
+	ok $? "plot timeline of lpm-trie-lookup runs: exit status 0"
+	like "$TEST_TMP/plot" 'lpm-trie-lookup timeline: throughput per second' "plot: the title"
+elif [ "${CI:-}" = true ]; then
+	ok 1 "plot: gnuplot is missing under CI (scripts/install-deps.sh installs it)"
+else
+	skip "gnuplot not installed" "plot timeline of two lpm-trie-lookup runs"
+fi
+
+# ---- set-up alone, for every operation ----
+for op in $OPS; do
+	BENCH_TEST_EXIT_AFTER_SETUP=1 run_bench "$TEST_TMP/eas" "lpm-trie-$op" --nr_entries $NR
+	ok $? "lpm-trie-$op: set-up loads, and exits 0 with BENCH_TEST_EXIT_AFTER_SETUP=1"
+done
+check_clean "" "after the runs"
+
+# ---- bad values: one line naming it, non-zero, nothing started ----
+refuse() {	# refuse <description> <args...>
+	local what=$1 rc=0
+	shift
+	run_bench "$TEST_TMP/bad" "$@" || rc=$?
+	[ "$rc" -ne 0 ] && [ "$(wc -l <"$TEST_TMP/bad.err")" -eq 1 ] && [ ! -s "$TEST_TMP/bad" ]
+	ok $? "$what: refused in one line (rc $rc: $(cat "$TEST_TMP/bad.err"))"
+}
+refuse "--nr_entries 0" lpm-trie-lookup --nr_entries 0
+refuse "--nr_entries 12x" lpm-trie-lookup --nr_entries 12x
+refuse "--nr_entries above the trie's capacity" lpm-trie-lookup --nr_entries 100000001
+refuse "no --nr_entries" lpm-trie-lookup
+refuse "--prefix_len 33" lpm-trie-lookup --nr_entries $NR --prefix_len 33
+refuse "--prefix_len 0" lpm-trie-lookup --nr_entries $NR --prefix_len 0
+refuse "--prefix_len too small for --nr_entries" lpm-trie-lookup --nr_entries $NR --prefix_len 9
+for op in insert delete free; do
+	refuse "lpm-trie-$op -p2" -p2 "lpm-trie-$op" --nr_entries $NR
+	refuse "lpm-trie-$op --random" "lpm-trie-$op" --nr_entries $NR --random
+done
+refuse "-c 1" -c 1 lpm-trie-lookup --nr_entries $NR
+refuse "bpf-hashmap-lookup's --key_size" lpm-trie-lookup --nr_entries $NR --key_size 8
+run_bench "$TEST_TMP/bad" lpm-trie-lookup --nr_entries $NR --prefix_len 33
+like "$TEST_TMP/bad.err" "^invalid --prefix_len '33': expected an integer in 1\\.\\.32" \
+	"--prefix_len 33: the message names the value and what is accepted"
+# --nr_entries is also bpf-hashmap-lookup's: each benchmark gets its own
+BENCH_TEST_EXIT_AFTER_SETUP=1 run_bench "$TEST_TMP/hl" bpf-hashmap-lookup --nr_entries 100
+ok $? "bpf-hashmap-lookup --nr_entries still goes to bpf-hashmap-lookup"
+check_clean "" "after the refusals"
+
+# ---- signals end a run cleanly ----
+for run in "INT update -p2" "TERM free"; do
+	read -r sig op prods <<<"$run"
+	out=$TEST_TMP/sig$sig
+	"$BENCH" -w1 -d30 ${prods:+"$prods"} "lpm-trie-$op" --nr_entries $NR >"$out" 2>"$out.err" &
+	pid=$!
+	watchdog "$pid"
+	wait_iter "$out" "$pid" 60
+	ok $? "SIG$sig lpm-trie-$op: the run got going"
+	[ "$(loaded_bench_progs "$PROGS")" -ge 1 ]
+	ok $? "SIG$sig lpm-trie-$op: mid-run, its program is loaded (so the clean-up check means something)"
+	kill -s "$sig" "$pid"
+	reap "$pid"
+	rc=$?
+	is "$rc" $((128 + $(kill -l "$sig"))) "SIG$sig lpm-trie-$op: exit status 128 + signal"
+	check_clean "$pid" "SIG$sig lpm-trie-$op"
+done
+
+done_testing

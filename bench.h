@@ -31,6 +31,8 @@
 
 /* Upper bounds that keep every per-thread array a fixed, checked size. */
 #define BENCH_MAX_THREADS 1024
+/* memory breakdown fields per sample (run_mem.c checks the real count) */
+#define BENCH_MEM_FIELDS_MAX 8
 
 struct env {
 	const char *bench_name;
@@ -78,6 +80,8 @@ struct bench_res {
 	long busy_ns;
 	/* bytes charged to the benchmark's cgroup now, -1 when unavailable */
 	long long mem_bytes;
+	/* where they go (cgroup_helpers.h's fields: slab, percpu, ...), -1: absent */
+	long long mem_stat[BENCH_MEM_FIELDS_MAX];
 	/* measured length of this sample's interval */
 	long delta_ns;
 	/* per-producer hits in this interval (producer_cnt entries) or NULL */

@@ -465,3 +465,283 @@ void cg_setup_self(struct bench_cgroup *cg, const char *prefix)
 		cg->kind = CG_MEM_NONE;
 	}
 }
+
+/* ---- where the memory goes: the cgroup's statistics ---- */
+
+static const char *const mem_field_names[CG_MEM_NR_FIELDS] = {
+	[CG_MEM_SLAB] = "slab",
+	[CG_MEM_PERCPU] = "percpu",
+	[CG_MEM_VMALLOC] = "vmalloc",
+	[CG_MEM_KERNEL] = "kernel",
+	[CG_MEM_KMEM] = "kmem",
+	[CG_MEM_SOCK] = "sock",
+	[CG_MEM_ANON] = "anon",
+};
+
+/* v2 memory.stat keys that are a field as they are */
+static const struct {
+	enum cg_mem_field field;
+	const char *key;
+} v2_stat_keys[] = {
+	{ CG_MEM_SLAB, "slab" },
+	{ CG_MEM_PERCPU, "percpu" },
+	{ CG_MEM_VMALLOC, "vmalloc" },
+	{ CG_MEM_KERNEL, "kernel" },
+	{ CG_MEM_SOCK, "sock" },
+	{ CG_MEM_ANON, "anon" },
+};
+
+const char *cg_mem_field_name(enum cg_mem_field f)
+{
+	return f >= 0 && f < CG_MEM_NR_FIELDS ? mem_field_names[f] : NULL;
+}
+
+int cg_mem_field_of_metric(const char *metric)
+{
+	size_t n = strlen(CG_MEM_METRIC_PREFIX);
+	int f;
+
+	if (strncmp(metric, CG_MEM_METRIC_PREFIX, n))
+		return -1;
+	for (f = 0; f < CG_MEM_NR_FIELDS; f++)
+		if (!strcmp(metric + n, mem_field_names[f]))
+			return f;
+	return -1;
+}
+
+/*
+ * The whole file from its start, NUL-terminated: a cgroup file read again
+ * from offset 0 is generated afresh, so the descriptor can stay open.
+ * Returns the length, or a negative errno (-EFBIG: it does not fit).
+ */
+static int pread_all(int fd, char *buf, size_t sz)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	for (;;) {
+		if (len == sz - 1)
+			return -EFBIG;
+		n = pread(fd, buf + len, sz - 1 - len, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+/* the value of "key value" in a flat-keyed file such as memory.stat, or -1 */
+static long long stat_value(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = text;
+	char *end;
+	long long v;
+
+	while (p && *p) {
+		if (!strncmp(p, key, n) && p[n] == ' ') {
+			errno = 0;
+			v = strtoll(p + n + 1, &end, 10);
+			if (errno || end == p + n + 1 || v < 0 || (*end && *end != '\n'))
+				return -1;
+			return v;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+/* a file holding one number, as memory.kmem.usage_in_bytes; -1 when it does not */
+static long long number_value(const char *text)
+{
+	long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)text[0]))
+		return -1;
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (errno || (*end && strcmp(end, "\n")))
+		return -1;
+	return v;
+}
+
+/*
+ * v1's per-cgroup slabinfo (version 2.1, before Linux 5.9): the pages of
+ * every cache's slabs, num_slabs x pagesperslab.  -1 when the file holds
+ * no slabinfo (later kernels leave it empty) or a line does not parse.
+ */
+static long long slabinfo_bytes(const char *text)
+{
+	unsigned long pages_per_slab, num_slabs;
+	long long pages = 0;
+	const char *p = text;
+
+	if (strncmp(text, "slabinfo - version:", 19))
+		return -1;
+	for (p = strchr(p, '\n'); p && *++p; p = strchr(p, '\n')) {
+		if (*p == '#')
+			continue;
+		if (sscanf(p, "%*s %*u %*u %*u %*u %lu : tunables %*u %*u %*u : slabdata %*u %lu",
+			   &pages_per_slab, &num_slabs) != 2)
+			return -1;
+		pages += (long long)pages_per_slab * num_slabs;
+	}
+	return pages * sysconf(_SC_PAGESIZE);
+}
+
+static int open_in(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	int n, fd;
+
+	n = snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* one file's reading into val; the fields it does not give stay as they are */
+static int read_stat_file(struct cg_mem_stat *st, long long val[CG_MEM_NR_FIELDS])
+{
+	long long a, b;
+	size_t i;
+	int len;
+
+	len = pread_all(st->stat_fd, st->buf, sizeof(st->buf));
+	if (len < 0)
+		return len;
+	if (st->kind == CG_MEM_V1) {
+		val[CG_MEM_ANON] = stat_value(st->buf, "rss");
+		return 0;
+	}
+	for (i = 0; i < sizeof(v2_stat_keys) / sizeof(v2_stat_keys[0]); i++)
+		val[v2_stat_keys[i].field] = stat_value(st->buf, v2_stat_keys[i].key);
+	/* "slab" itself since Linux 5.9 */
+	st->slab_summed = val[CG_MEM_SLAB] < 0;
+	if (st->slab_summed) {
+		a = stat_value(st->buf, "slab_reclaimable");
+		b = stat_value(st->buf, "slab_unreclaimable");
+		val[CG_MEM_SLAB] = a >= 0 && b >= 0 ? a + b : -1;
+	}
+	return 0;
+}
+
+static int read_v1_files(struct cg_mem_stat *st, long long val[CG_MEM_NR_FIELDS])
+{
+	int len, err = 0;
+
+	if (st->kmem_fd >= 0) {
+		len = pread_all(st->kmem_fd, st->buf, sizeof(st->buf));
+		if (len >= 0)
+			val[CG_MEM_KMEM] = number_value(st->buf);
+		else
+			err = len;
+	}
+	if (st->slabinfo_fd >= 0) {
+		len = pread_all(st->slabinfo_fd, st->buf, sizeof(st->buf));
+		if (len >= 0)
+			val[CG_MEM_SLAB] = slabinfo_bytes(st->buf);
+		else if (!err)
+			err = len;
+	}
+	return err;
+}
+
+static int read_fields(struct cg_mem_stat *st, long long val[CG_MEM_NR_FIELDS])
+{
+	int f, err = 0, e;
+
+	for (f = 0; f < CG_MEM_NR_FIELDS; f++)
+		val[f] = -1;
+	if (st->stat_fd >= 0)
+		err = read_stat_file(st, val);
+	if (st->kind == CG_MEM_V1) {
+		e = read_v1_files(st, val);
+		if (!err)
+			err = e;
+	}
+	return err;
+}
+
+static void name_sources(struct cg_mem_stat *st, const long long val[CG_MEM_NR_FIELDS])
+{
+	size_t i;
+	int f;
+
+	if (st->kind == CG_MEM_V2) {
+		for (i = 0; i < sizeof(v2_stat_keys) / sizeof(v2_stat_keys[0]); i++) {
+			st->file[v2_stat_keys[i].field] = "memory.stat";
+			st->key[v2_stat_keys[i].field] = v2_stat_keys[i].key;
+		}
+		if (st->slab_summed)
+			st->key[CG_MEM_SLAB] = "slab_reclaimable + slab_unreclaimable";
+	} else {
+		st->file[CG_MEM_ANON] = "memory.stat";
+		st->key[CG_MEM_ANON] = "rss";
+		st->file[CG_MEM_KMEM] = "memory.kmem.usage_in_bytes";
+		st->file[CG_MEM_SLAB] = "memory.kmem.slabinfo";
+		st->key[CG_MEM_SLAB] = "num_slabs x pagesperslab";
+	}
+	for (f = 0; f < CG_MEM_NR_FIELDS; f++) {
+		st->have[f] = val[f] >= 0;
+		if (!st->have[f])
+			st->file[f] = st->key[f] = NULL;
+	}
+}
+
+int cg_mem_stat_open(const struct bench_cgroup *cg, struct cg_mem_stat *st)
+{
+	long long val[CG_MEM_NR_FIELDS];
+	int fd;
+
+	memset(st, 0, sizeof(*st));
+	st->stat_fd = st->kmem_fd = st->slabinfo_fd = -1;
+	st->kind = cg->kind;
+	if ((cg->kind != CG_MEM_V1 && cg->kind != CG_MEM_V2) || !cg->created)
+		return -ENODATA;
+	fd = open_in(cg->path, "memory.stat");
+	st->stat_fd = fd < 0 ? -1 : fd;
+	if (cg->kind == CG_MEM_V1) {
+		fd = open_in(cg->path, "memory.kmem.usage_in_bytes");
+		st->kmem_fd = fd < 0 ? -1 : fd;
+		fd = open_in(cg->path, "memory.kmem.slabinfo");
+		st->slabinfo_fd = fd < 0 ? -1 : fd;
+	}
+	/* what this kernel offers: the fields that read now */
+	read_fields(st, val);
+	name_sources(st, val);
+	return 0;
+}
+
+int cg_mem_stat_read(struct cg_mem_stat *st, long long val[CG_MEM_NR_FIELDS])
+{
+	int f, err;
+
+	err = read_fields(st, val);
+	/* only what the kernel offered at the start, so a field never comes and goes */
+	for (f = 0; f < CG_MEM_NR_FIELDS; f++)
+		if (!st->have[f])
+			val[f] = -1;
+	return err;
+}
+
+void cg_mem_stat_close(struct cg_mem_stat *st)
+{
+	if (st->stat_fd >= 0)
+		close(st->stat_fd);
+	if (st->kmem_fd >= 0)
+		close(st->kmem_fd);
+	if (st->slabinfo_fd >= 0)
+		close(st->slabinfo_fd);
+	st->stat_fd = st->kmem_fd = st->slabinfo_fd = -1;
+	memset(st->have, 0, sizeof(st->have));
+}

@@ -89,6 +89,69 @@ int cg_read_mem(const struct bench_cgroup *cg, long long *current, long long *pe
 void cg_destroy(struct bench_cgroup *cg);
 
 /*
+ * Where a cgroup's memory goes: fields of its statistics, in bytes, read
+ * at every sample next to current usage.  Each kernel and hierarchy
+ * offers its own set; a field it does not offer is absent (-1), never 0.
+ *
+ *   v2: memory.stat's slab (or slab_reclaimable + slab_unreclaimable
+ *       before Linux 5.9), percpu, vmalloc, kernel, sock and anon;
+ *   v1: memory.kmem.usage_in_bytes (kmem), memory.kmem.slabinfo (slab,
+ *       only before Linux 5.9: later kernels leave it empty) and
+ *       memory.stat's rss (anon).
+ */
+enum cg_mem_field {
+	CG_MEM_SLAB,
+	CG_MEM_PERCPU,
+	CG_MEM_VMALLOC,
+	CG_MEM_KERNEL,	/* v2: all kernel memory: slab, percpu, vmalloc, stacks, ... */
+	CG_MEM_KMEM,	/* v1's kernel memory counter */
+	CG_MEM_SOCK,
+	CG_MEM_ANON,
+	CG_MEM_NR_FIELDS,
+};
+
+/* the metric names are "memory_" followed by the field's name */
+#define CG_MEM_METRIC_PREFIX "memory_"
+
+/* "slab", "percpu", ...; NULL out of range */
+const char *cg_mem_field_name(enum cg_mem_field f);
+/* the field a metric name ("memory_slab") stands for, or -1 */
+int cg_mem_field_of_metric(const char *metric);
+
+struct cg_mem_stat {
+	enum cg_mem_kind kind;
+	/* kept open across samples: reading them again re-generates them */
+	int stat_fd;		/* memory.stat */
+	int kmem_fd;		/* v1: memory.kmem.usage_in_bytes */
+	int slabinfo_fd;	/* v1: memory.kmem.slabinfo */
+	bool have[CG_MEM_NR_FIELDS];
+	bool slab_summed;	/* v2 before Linux 5.9: no "slab" line */
+	/*
+	 * where each field comes from: a file of the cgroup and the line(s)
+	 * of it the field is made of (NULL: the file holds just the number)
+	 */
+	const char *file[CG_MEM_NR_FIELDS];
+	const char *key[CG_MEM_NR_FIELDS];
+	char buf[16384];
+};
+
+/*
+ * Open the statistics files of a created cgroup (cg->path) and find which
+ * fields its kernel offers.  Returns 0 (also when it offers none: every
+ * have[] false) or a negative errno for a cgroup without memory
+ * accounting.  st needs cg_mem_stat_close() in every case.
+ */
+int cg_mem_stat_open(const struct bench_cgroup *cg, struct cg_mem_stat *st);
+/*
+ * One reading: val[f] in bytes for each field st->have, -1 for the others
+ * and for a field whose file could not be read now.  Returns 0, or the
+ * first read error (the fields that were read are still filled).
+ */
+int cg_mem_stat_read(struct cg_mem_stat *st, long long val[CG_MEM_NR_FIELDS]);
+/* idempotent; st then reads nothing */
+void cg_mem_stat_close(struct cg_mem_stat *st);
+
+/*
  * All of the above for the running process, with the real /proc and
  * mounts.  Never fails the run: when memory cannot be accounted it sets
  * cg->kind = CG_MEM_NONE and explains why in cg->why.

@@ -495,6 +495,12 @@ static int check_metric_sets(const struct result_file *ra, const struct result_f
 		for (j = 0; j < rf[i]->nmetrics; j++) {
 			m = &rf[i]->metrics[j];
 			o = result_file_metric(rf[!i], m->name);
+			/* a memory field one kernel or hierarchy offers and the other not */
+			if (!o && m->mem_field) {
+				printf("note: %s only in %s: the other run's kernel or cgroup hierarchy does not report it\n",
+				       m->name, rf[i]->path);
+				continue;
+			}
 			if (!o && !copts.force) {
 				fprintf(stderr, "compare: %s: summary.metrics.%s: missing, but %s has it (--force compares the metrics both have)\n",
 					rf[!i]->path, m->name, rf[i]->path);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup_helpers.h"
 #include "latency.h"
 #include "result_file.h"
 #include "results.h"
@@ -574,6 +575,47 @@ static int check_latency(struct loader *ld, struct result_file *rf, json_t *lat)
 	return 0;
 }
 
+/*
+ * The memory breakdown (absent in files written before it): every field
+ * has its source recorded and a metric in MiB, and every breakdown metric
+ * a source.
+ */
+static int check_mem_fields(struct loader *ld, struct result_file *rf)
+{
+	json_t *src = json_object_get(rf->doc, "memory_source"), *fields, *f, *v;
+	size_t n = strlen(CG_MEM_METRIC_PREFIX);
+	struct result_metric *rm;
+	char field[160], buf[64];
+	const char *key;
+	int i;
+
+	fields = json_is_object(src) ? json_object_get(src, "fields") : NULL;
+	if (fields && !json_is_object(fields))
+		return bad(ld, "memory_source.fields", "expected an object, got %s",
+			   jdesc(fields, buf, sizeof(buf)));
+	json_object_foreach(fields, key, f) {
+		snprintf(field, sizeof(field), "memory_source.fields.%s", key);
+		if (!json_is_object(f) || !json_is_string(json_object_get(f, "file")))
+			return bad(ld, field, "expected {\"file\": NAME, \"key\": ...}, got %s",
+				   jdesc(f, buf, sizeof(buf)));
+		v = json_object_get(f, "key");
+		if (!json_is_string(v) && !json_is_null(v))
+			return bad(ld, field, "key: expected a string or null, got %s",
+				   jdesc(v, buf, sizeof(buf)));
+		rm = (struct result_metric *)result_file_metric(rf, key);
+		if (strncmp(key, CG_MEM_METRIC_PREFIX, n) || !rm || strcmp(rm->unit, "MiB"))
+			return bad(ld, field, "not a memory metric in MiB of summary.metrics");
+		rm->mem_field = true;
+	}
+	for (i = 0; i < rf->nmetrics; i++) {
+		rm = &rf->metrics[i];
+		if (!strncmp(rm->name, CG_MEM_METRIC_PREFIX, n) && !rm->mem_field)
+			return bad(ld, "memory_source.fields", "no source for summary.metrics.%s",
+				   rm->name);
+	}
+	return 0;
+}
+
 int result_file_load(const char *path, struct result_file *rf, char *err, size_t errsz)
 {
 	struct loader ld = { .path = path, .err = err, .errsz = errsz };
@@ -619,6 +661,8 @@ int result_file_load(const char *path, struct result_file *rf, char *err, size_t
 		ret = check_samples(&ld, rf, metrics);
 	if (!ret)
 		ret = check_summary(&ld, rf, summary, metrics);
+	if (!ret)
+		ret = check_mem_fields(&ld, rf);
 	if (!ret && json_object_get(rf->doc, "latency"))
 		ret = check_latency(&ld, rf, json_object_get(rf->doc, "latency"));
 	if (ret)

@@ -21,6 +21,12 @@ struct result_metric {
 	const char *unit;
 	bool higher_is_better;
 	double resolution;	/* in the unit; 0 when unknown */
+	/*
+	 * a field of the memory breakdown (memory_source.fields): whether a
+	 * run has it depends on its kernel and cgroup hierarchy, not on its
+	 * configuration
+	 */
+	bool mem_field;
 	/* values carried by summary.metrics.NAME.values, not by the samples */
 	bool own_values;
 	double *values;		/* NaN: that sample has no value */

@@ -65,13 +65,45 @@ static json_t *run_opts_json(const struct bench_run *run)
 	return json_pack("{s:o, s:o}", "runner", runner, "benchmark", out.obj);
 }
 
+/* each breakdown metric's file and the line(s) of it that make it */
+static json_t *mem_fields_json(const struct bench_run *run)
+{
+	const struct run_mem_field *f;
+	json_t *o = json_object();
+	int i;
+
+	for (i = 0; i < BENCH_MEM_FIELDS_MAX; i++) {
+		f = &run->mem.fields[i];
+		if (!f->metric)
+			continue;
+		json_object_set_new(o, f->metric->name,
+				    json_pack("{s:s, s:o}", "file", f->file, "key",
+					      f->key ? json_string(f->key) : json_null()));
+	}
+	return o;
+}
+
 static json_t *memory_source_json(const struct bench_run *run)
 {
 	if (!run->mem.cgroup)
 		return json_null();
-	return json_pack("{s:s, s:s, s:s}", "cgroup", run->mem.cgroup,
+	return json_pack("{s:s, s:s, s:s, s:o}", "cgroup", run->mem.cgroup,
 			 "current_file", run->mem.current_file,
-			 "peak_file", run->mem.peak_file);
+			 "peak_file", run->mem.peak_file, "fields", mem_fields_json(run));
+}
+
+/* the breakdown's bytes, the fields the kernel offers only (null: not read this time) */
+static json_t *mem_stat_json(const struct bench_run *run, const struct bench_res *r)
+{
+	json_t *o = json_object();
+	int i;
+
+	for (i = 0; i < BENCH_MEM_FIELDS_MAX; i++)
+		if (run->mem.fields[i].metric)
+			json_object_set_new(o, run->mem.fields[i].metric->name,
+					    r->mem_stat[i] >= 0 ? json_integer(r->mem_stat[i]) :
+					    json_null());
+	return o;
 }
 
 static json_t *sample_json(const struct bench_run *run, const struct bench_res *r, int iter,
@@ -85,6 +117,8 @@ static json_t *sample_json(const struct bench_run *run, const struct bench_res *
 			     "drops", (json_int_t)r->drops, "fails", (json_int_t)r->fails);
 	json_object_set_new(counters, "mem_bytes",
 			    r->mem_bytes >= 0 ? json_integer(r->mem_bytes) : json_null());
+	if (run->mem.cgroup)
+		json_object_set_new(counters, "mem_stat_bytes", mem_stat_json(run, r));
 	if (run->lat) {
 		json_object_set_new(counters, "latency_triggers", json_integer(r->lat_triggers));
 		json_object_set_new(counters, "latency_edge_triggers", json_integer(r->lat_edge));

@@ -16,11 +16,19 @@
 #define RUN_MAX_WARNINGS 16
 #define RUN_MAX_EXTRA_METRICS 64
 
+/* one field of the memory breakdown (res->mem_stat[i]) */
+struct run_mem_field {
+	const struct bench_metric *metric;	/* NULL: the kernel does not offer it */
+	char file[PATH_MAX + 32];
+	const char *key;		/* the file's line(s) it is made of; NULL: the whole file */
+};
+
 /* where memory figures came from */
 struct run_mem_source {
 	const char *cgroup;		/* "v2", "v1" or NULL: memory not measured */
 	char current_file[PATH_MAX + 32];
 	char peak_file[PATH_MAX + 32];
+	struct run_mem_field fields[BENCH_MEM_FIELDS_MAX];
 };
 
 struct run_extra_metric {

@@ -205,19 +205,25 @@ static void free_state(void)
 	run_latency_free(&run);
 }
 
-/* the benchmark's metrics, then the runner's */
+/* the benchmark's metrics, then the runner's (after prepare_needs(): memory's fields) */
 static int collect_metrics(const struct bench *bench)
 {
 	const struct bench_metric *m;
-	int n = 0;
+	int n = 0, err;
 
 	for (m = bench->metrics; m && m->name; m++) {
 		if (n == (int)ARRAY_SIZE(state.metrics) - 4)
 			return -E2BIG;
 		state.metrics[n++] = m;
 	}
-	if (bench->needs & BENCH_NEEDS_MEMCG)
+	if (bench->needs & BENCH_NEEDS_MEMCG) {
 		state.metrics[n++] = &bench_memory_metric;
+		/* where it goes: the fields this kernel's cgroup offers */
+		err = run_mem_metrics(&run, state.metrics + n, ARRAY_SIZE(state.metrics) - 3 - n);
+		if (err < 0)
+			return err;
+		n += err;
+	}
 	if (env.latency) {
 		state.metrics[n++] = &lat_p50_metric;
 		state.metrics[n++] = &lat_p99_metric;
@@ -517,6 +523,14 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 		err = bench->report_final(run_measured(&run), run_measured_cnt(&run));
 		if (err)
 			return err;
+		/*
+		 * where the memory went: the line after the Summary, which
+		 * stays upstream's; not after results that are no Summary of
+		 * samples (bpf-hashmap-lookup's per-CPU lines, which -q -a
+		 * reduces to bare numbers)
+		 */
+		if (!(bench->caps & BENCH_CAP_NO_REPEAT))
+			run_mem_print_breakdown(&run);
 	} else {
 		const struct bench_metric *const *m;
 		int r;
@@ -533,6 +547,7 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 			if (err)
 				return err;
 		}
+		run_mem_print_breakdown(&run);
 		for (m = run.metrics; *m; m++)
 			print_two_level(*m);
 	}
@@ -590,8 +605,6 @@ int runner_run(const struct bench *bench)
 		goto out_free;
 	}
 	err = alloc_state();
-	if (!err)
-		err = collect_metrics(bench);
 	if (err)
 		goto out_free;
 
@@ -616,6 +629,8 @@ int runner_run(const struct bench *bench)
 			goto out_free;
 	}
 	err = prepare_needs(bench);
+	if (!err)
+		err = collect_metrics(bench);
 	if (err)
 		goto out_release;
 

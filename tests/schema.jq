@@ -53,6 +53,17 @@ def stats_ok: (t == "object") and (.n | isint)
 	check(.memory_source; (t == "null") or ((.cgroup | . == "v1" or . == "v2")
 		and (.current_file | isstr_or_null) and (.peak_file | isstr_or_null));
 		"memory_source not null or {cgroup v1/v2, current_file, peak_file}"),
+	# the memory breakdown (absent in older files): a source per field, each a metric
+	check(.memory_source.fields; (. == null) or ((t == "object")
+		and all(.[]; (.file | t == "string") and (.key | isstr_or_null))
+		and all(keys[]; test("^memory_[a-z]+$")));
+		"memory_source.fields not {memory_NAME: {file, key}}"),
+	(.memory_source.fields // {} | keys[] as $k |
+		check($d.summary.metrics[$k]; stats_ok and .unit == "MiB";
+			"memory_source.fields.\($k) has no summary.metrics.\($k) in MiB")),
+	(.summary.metrics // {} | keys[] | select(test("^memory_")) as $k |
+		check($d.memory_source.fields[$k]; t == "object";
+			"summary.metrics.\($k) has no source in memory_source.fields")),
 	check(.samples; t == "array"; "samples not an array"),
 	(.samples | to_entries[] | .key as $i | .value |
 		check(.iter; . == $i; "samples[\($i)].iter is not \($i)"),
@@ -60,7 +71,10 @@ def stats_ok: (t == "object") and (.n | isint)
 		check(.interval_ns; isint and . > 0; "samples[\($i)].interval_ns not a positive integer"),
 		check(.counters; (t == "object") and (.hits | isint) and (.drops | isint)
 			and (.fails | isint) and (.mem_bytes | isint_or_null)
-			and ((.prod_hits == null) or (.prod_hits | intarr and length == $d.options.runner.producers));
+			and ((.prod_hits == null) or (.prod_hits | intarr and length == $d.options.runner.producers))
+			and ((.mem_stat_bytes == null) or ((.mem_stat_bytes | t == "object")
+				and all(.mem_stat_bytes[]; isint_or_null)
+				and (.mem_stat_bytes | keys) == ($d.memory_source.fields // {} | keys)));
 			"samples[\($i)].counters malformed"),
 		check(.metrics; (t == "object") and all(.[]; isnum_or_null); "samples[\($i)].metrics malformed"),
 		check(.repeat; (. == null) or (isint and . >= 0 and . < ($d.options.runner.repeat // 1));

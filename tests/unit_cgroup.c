@@ -336,6 +336,160 @@ static void test_stale(void)
 	ok(cg_create(&cg, "bench-busy", me, 0) == -EEXIST, "create: a leftover that cannot be removed is -EEXIST");
 }
 
+/* a fake cgroup directory under tmp, created, of the given kind */
+static void fake_cg(struct bench_cgroup *cg, enum cg_mem_kind kind, const char *name)
+{
+	memset(cg, 0, sizeof(*cg));
+	cg->kind = kind;
+	cg->created = true;
+	snprintf(cg->path, sizeof(cg->path), "%s/%s", tmp, name);
+	mkdirs("%s", cg->path);
+}
+
+static void test_mem_stat_v2(void)
+{
+	long long v[CG_MEM_NR_FIELDS];
+	struct bench_cgroup cg;
+	struct cg_mem_stat st;
+	int f;
+
+	/* Linux 6.x: slab itself, percpu, vmalloc, kernel, sock, anon */
+	fake_cg(&cg, CG_MEM_V2, "stat-v2");
+	put("anon 4096\nfile 0\nkernel 1228800\nkernel_stack 16384\npagetables 0\n"
+	    "sec_pagetables 0\npercpu 73728\nsock 0\nvmalloc 8192\nshmem 0\n"
+	    "slab_reclaimable 20480\nslab_unreclaimable 1040384\nslab 1060864\n",
+	    "%s/memory.stat", cg.path);
+	is_int(cg_mem_stat_open(&cg, &st), 0, "stat v2: opened");
+	for (f = 0; f < CG_MEM_NR_FIELDS; f++)
+		ok(st.have[f] == (f != CG_MEM_KMEM), "stat v2: %s %s", cg_mem_field_name(f),
+		   f == CG_MEM_KMEM ? "absent (a v1 file)" : "present");
+	is_int(cg_mem_stat_read(&st, v), 0, "stat v2: read");
+	is_int(v[CG_MEM_SLAB], 1060864, "stat v2: slab from its own line");
+	is_int(v[CG_MEM_PERCPU], 73728, "stat v2: percpu");
+	is_int(v[CG_MEM_VMALLOC], 8192, "stat v2: vmalloc");
+	is_int(v[CG_MEM_KERNEL], 1228800, "stat v2: kernel");
+	is_int(v[CG_MEM_SOCK], 0, "stat v2: sock 0 is a real 0: the kernel reports it");
+	is_int(v[CG_MEM_ANON], 4096, "stat v2: anon");
+	is_int(v[CG_MEM_KMEM], -1, "stat v2: kmem -1, never 0");
+	is_str(st.file[CG_MEM_SLAB], "memory.stat", "stat v2: slab's source file");
+	is_str(st.key[CG_MEM_SLAB], "slab", "stat v2: slab's source line");
+
+	/* the descriptor stays open: the next reading sees the file's new content */
+	put("anon 8192\nkernel 2457600\npercpu 73728\nsock 4096\nvmalloc 8192\n"
+	    "slab 2097152\n", "%s/memory.stat", cg.path);
+	is_int(cg_mem_stat_read(&st, v), 0, "stat v2: read again through the same descriptor");
+	is_int(v[CG_MEM_SLAB], 2097152, "stat v2: the new slab");
+	is_int(v[CG_MEM_SOCK], 4096, "stat v2: the new sock");
+	put("anon 8192\nkernel 2457600\nsock 4096\nvmalloc 8192\nslab 2097152\n",
+	    "%s/memory.stat", cg.path);
+	is_int(cg_mem_stat_read(&st, v), 0, "stat v2: a line gone");
+	is_int(v[CG_MEM_PERCPU], -1, "stat v2: a field gone from one reading is -1, not 0");
+	cg_mem_stat_close(&st);
+	is_int(cg_mem_stat_read(&st, v), 0, "stat v2: closed: reads nothing");
+	ok(v[CG_MEM_SLAB] == -1 && v[CG_MEM_ANON] == -1, "stat v2: closed: every field -1");
+	cg_mem_stat_close(&st);
+	ok(1, "stat v2: a second close is harmless");
+
+	/* before Linux 5.9: no slab line, the two halves; before 5.7 no percpu */
+	fake_cg(&cg, CG_MEM_V2, "stat-v2-old");
+	put("anon 4096\nfile 0\nkernel_stack 16384\nsock 0\nslab_reclaimable 20480\n"
+	    "slab_unreclaimable 40960\n", "%s/memory.stat", cg.path);
+	is_int(cg_mem_stat_open(&cg, &st), 0, "stat v2 (5.8): opened");
+	is_int(cg_mem_stat_read(&st, v), 0, "stat v2 (5.8): read");
+	is_int(v[CG_MEM_SLAB], 61440, "stat v2 (5.8): slab = reclaimable + unreclaimable");
+	is_str(st.key[CG_MEM_SLAB], "slab_reclaimable + slab_unreclaimable",
+	       "stat v2 (5.8): slab's source says so");
+	ok(!st.have[CG_MEM_PERCPU] && !st.have[CG_MEM_KERNEL] && !st.have[CG_MEM_VMALLOC],
+	   "stat v2 (5.8): percpu, kernel and vmalloc absent");
+	ok(v[CG_MEM_PERCPU] == -1 && v[CG_MEM_KERNEL] == -1, "stat v2 (5.8): absent fields -1");
+	cg_mem_stat_close(&st);
+
+	/* a malformed value is no value */
+	fake_cg(&cg, CG_MEM_V2, "stat-v2-bad");
+	put("anon x\nslab -5\npercpu 12abc\nsock 7\n", "%s/memory.stat", cg.path);
+	is_int(cg_mem_stat_open(&cg, &st), 0, "stat v2 malformed: opened");
+	ok(!st.have[CG_MEM_ANON] && !st.have[CG_MEM_SLAB] && !st.have[CG_MEM_PERCPU] &&
+	   st.have[CG_MEM_SOCK], "stat v2 malformed: only the well-formed line is a field");
+	cg_mem_stat_close(&st);
+
+	/* a cgroup without memory accounting has no fields */
+	memset(&cg, 0, sizeof(cg));
+	cg.kind = CG_MEM_NONE;
+	ok(cg_mem_stat_open(&cg, &st) == -ENODATA, "stat none: -ENODATA");
+	is_int(cg_mem_stat_read(&st, v), 0, "stat none: read");
+	ok(v[CG_MEM_SLAB] == -1 && v[CG_MEM_KMEM] == -1, "stat none: every field -1");
+	cg_mem_stat_close(&st);
+}
+
+static void test_mem_stat_v1(void)
+{
+	long long v[CG_MEM_NR_FIELDS];
+	struct bench_cgroup cg;
+	struct cg_mem_stat st;
+	long page = sysconf(_SC_PAGESIZE);
+
+	/* Linux 5.9 and later: kmem, an empty slabinfo, rss in memory.stat */
+	fake_cg(&cg, CG_MEM_V1, "stat-v1");
+	put("cache 0\nrss 77824\nrss_huge 0\nshmem 0\n", "%s/memory.stat", cg.path);
+	put("237568\n", "%s/memory.kmem.usage_in_bytes", cg.path);
+	put("", "%s/memory.kmem.slabinfo", cg.path);
+	is_int(cg_mem_stat_open(&cg, &st), 0, "stat v1: opened");
+	ok(st.have[CG_MEM_KMEM] && st.have[CG_MEM_ANON], "stat v1: kmem and anon present");
+	ok(!st.have[CG_MEM_SLAB], "stat v1: an empty memory.kmem.slabinfo: slab absent, not 0");
+	ok(!st.have[CG_MEM_PERCPU] && !st.have[CG_MEM_KERNEL] && !st.have[CG_MEM_SOCK] &&
+	   !st.have[CG_MEM_VMALLOC], "stat v1: percpu, kernel, sock, vmalloc absent (v1 has none)");
+	is_int(cg_mem_stat_read(&st, v), 0, "stat v1: read");
+	is_int(v[CG_MEM_KMEM], 237568, "stat v1: kmem from memory.kmem.usage_in_bytes");
+	is_int(v[CG_MEM_ANON], 77824, "stat v1: anon from memory.stat's rss");
+	is_int(v[CG_MEM_SLAB], -1, "stat v1: slab -1");
+	is_str(st.file[CG_MEM_KMEM], "memory.kmem.usage_in_bytes", "stat v1: kmem's source file");
+	ok(st.key[CG_MEM_KMEM] == NULL, "stat v1: kmem is the whole file");
+	is_str(st.key[CG_MEM_ANON], "rss", "stat v1: anon's source line");
+	put("241664\n", "%s/memory.kmem.usage_in_bytes", cg.path);
+	cg_mem_stat_read(&st, v);
+	is_int(v[CG_MEM_KMEM], 241664, "stat v1: kmem read again through the same descriptor");
+	cg_mem_stat_close(&st);
+
+	/* before Linux 5.9: a per-cgroup slabinfo */
+	fake_cg(&cg, CG_MEM_V1, "stat-v1-old");
+	put("cache 0\nrss 4096\n", "%s/memory.stat", cg.path);
+	put("1048576\n", "%s/memory.kmem.usage_in_bytes", cg.path);
+	put("slabinfo - version: 2.1\n"
+	    "# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n"
+	    "kmalloc-128          128    128    128   32    1 : tunables    0    0    0 : slabdata      4      4      0\n"
+	    "kmalloc-4k            16     16   4096    8    8 : tunables    0    0    0 : slabdata      2      2      0\n",
+	    "%s/memory.kmem.slabinfo", cg.path);
+	is_int(cg_mem_stat_open(&cg, &st), 0, "stat v1 (5.8): opened");
+	ok(st.have[CG_MEM_SLAB], "stat v1 (5.8): slab present from slabinfo");
+	cg_mem_stat_read(&st, v);
+	is_int(v[CG_MEM_SLAB], (4 * 1 + 2 * 8) * page, "stat v1 (5.8): slab = num_slabs x pagesperslab pages");
+	cg_mem_stat_close(&st);
+
+	/* no kmem file (a kernel without kmem accounting): kmem absent */
+	fake_cg(&cg, CG_MEM_V1, "stat-v1-nokmem");
+	put("cache 0\nrss 4096\n", "%s/memory.stat", cg.path);
+	is_int(cg_mem_stat_open(&cg, &st), 0, "stat v1 without kmem files: opened");
+	ok(!st.have[CG_MEM_KMEM] && !st.have[CG_MEM_SLAB] && st.have[CG_MEM_ANON],
+	   "stat v1 without kmem files: kmem and slab absent, anon present");
+	cg_mem_stat_close(&st);
+}
+
+static void test_mem_field_names(void)
+{
+	int f;
+
+	for (f = 0; f < CG_MEM_NR_FIELDS; f++) {
+		char metric[64];
+
+		snprintf(metric, sizeof(metric), CG_MEM_METRIC_PREFIX "%s", cg_mem_field_name(f));
+		is_int(cg_mem_field_of_metric(metric), f, "field %s: its metric is %s",
+		       cg_mem_field_name(f), metric);
+	}
+	is_int(cg_mem_field_of_metric("memory"), -1, "\"memory\" is the total, not a field");
+	is_int(cg_mem_field_of_metric("memory_bogus"), -1, "an unknown field is -1");
+	ok(cg_mem_field_name(CG_MEM_NR_FIELDS) == NULL, "no name past the last field");
+}
+
 int main(void)
 {
 	snprintf(tmp, sizeof(tmp), "/tmp/unit_cgroup.XXXXXX");
@@ -348,6 +502,9 @@ int main(void)
 	test_v1();
 	test_none();
 	test_stale();
+	test_mem_stat_v2();
+	test_mem_stat_v1();
+	test_mem_field_names();
 	nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return done_testing();
 }

@@ -220,9 +220,12 @@ static int find_map_offsets(void)
 /* runs before anything is created, so refusing here leaves nothing behind */
 static int lpm_validate(void)
 {
+	bool free_op;
+
 	ctx.op = find_op(env.bench_name);
 	if (!ctx.op)
 		return bench_failed(-EINVAL, "find the operation of %s", env.bench_name);
+	free_op = ctx.op->op == LPM_OP_FREE;
 	if (!args.nr_entries) {
 		fprintf(stderr, "%s: missing --nr_entries: the number of keys in the trie, 1..%d\n",
 			env.bench_name, LPM_MAX_ENTRIES);
@@ -234,16 +237,17 @@ static int lpm_validate(void)
 		return -EINVAL;
 	}
 	if (ctx.op->passes && env.producer_cnt != 1) {
-		fprintf(stderr, "%s requires a single producer (got -p %d): its passes over the keys change the trie\n",
-			env.bench_name, env.producer_cnt);
+		fprintf(stderr, "%s requires a single producer (got -p %d): %s\n", env.bench_name,
+			env.producer_cnt, free_op ? "the kernel workers that free the tries cannot tell producers apart" :
+			"its passes over the keys change the trie");
 		return -EINVAL;
 	}
 	if (ctx.op->passes && args.random) {
-		fprintf(stderr, "%s does not support --random: its passes go over every key once\n",
-			env.bench_name);
+		fprintf(stderr, "%s does not support --random: %s\n", env.bench_name,
+			free_op ? "its tries are filled with every key" : "its passes go over every key once");
 		return -EINVAL;
 	}
-	return ctx.op->op == LPM_OP_FREE ? find_map_offsets() : 0;
+	return free_op ? find_map_offsets() : 0;
 }
 
 /* the keys of a full trie; made once, producers use them for good */

@@ -110,7 +110,7 @@ for run in "lookup" "update --random"; do
 	b=lpm-trie-$op
 	out=$TEST_TMP/$op-p2
 	run_bench "$out" -w0 -d1 -p2 -a --json "$out.json" "$b" --nr_entries $NR ${rnd:+"$rnd"}
-	ok $? "$b -p2 -a $rnd: exit status 0"
+	ok $? "$b -p2 -a${rnd:+ $rnd}: exit status 0"
 	line=$(grep -E "$WALL" "$out")
 	awk -v r="$(sed -E "s#$WALL#\\1#" <<<"$line")" -v p="$(sed -E "s#$WALL#\\3#" <<<"$line")" \
 		'BEGIN { exit !(r > 0 && (r / 2 - p) ^ 2 < 0.0001) }'
@@ -119,7 +119,7 @@ for run in "lookup" "update --random"; do
 		"$out.json" >/dev/null
 	ok $? "$b -p2 -a: both producers did operations"
 	read -r ops fails <<<"$(json_counts "$out.json")"
-	is "$fails" 0 "$b -p2 -a $rnd: ${EVERY[$op]}"
+	is "$fails" 0 "$b -p2 -a${rnd:+ $rnd}: ${EVERY[$op]}"
 done
 
 # ---- in a pid namespace: producers are told apart all the same ----

@@ -27,6 +27,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "kernel_env.h"
 #include "producers.h"
 #include "lpm_trie_bench.skel.h"
 #include "progs/lpm_trie_bench.h"
@@ -426,6 +427,22 @@ static int prepare_trie(struct lpm_trie_bench *skel)
 	return 0;
 }
 
+/* what the kernel must have, asked before load so that a refusal is one line */
+static int check_kernel(bool free_op)
+{
+	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_LPM_TRIE, NULL) != 1) {
+		fprintf(stderr, "%s: this kernel has no LPM trie maps (BPF_MAP_TYPE_LPM_TRIE)\n",
+			env.bench_name);
+		return -EOPNOTSUPP;
+	}
+	if (!free_op && libbpf_probe_bpf_helper(BPF_PROG_TYPE_XDP, BPF_FUNC_loop, NULL) != 1) {
+		fprintf(stderr, "%s: this kernel has no bpf_loop() for XDP programs (Linux 5.17 and later have it)\n",
+			env.bench_name);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 static int lpm_setup(void)
 {
 	bool free_op = ctx.op->op == LPM_OP_FREE;
@@ -436,7 +453,9 @@ static int lpm_setup(void)
 	pthread_once(&lock_once, init_lock);
 	/* again for each --repeat: the new object's counters start at 0 */
 	ctx.prev_busy_ns = ctx.prev_fails = 0;
-	err = make_keys();
+	err = check_kernel(free_op);
+	if (!err)
+		err = make_keys();
 	if (err)
 		return err;
 	ctx.skel = skel = lpm_trie_bench__open();
@@ -468,9 +487,12 @@ static int lpm_setup(void)
 	if (err)
 		return err;
 	if (free_op) {
+		/* libbpf's account of a missing tracepoint is ours to give in one line */
+		libbpf_mute(true);
 		err = lpm_trie_bench__attach(skel);
+		libbpf_mute(false);
 		if (err)
-			return bench_failed(err, "attach lpm-trie-free's programs to the workqueue tracepoints");
+			return bench_failed(err, "attach lpm-trie-free's programs to the workqueue_execute_start/end raw tracepoints");
 		/* one line, even with -q: what is timed differs from upstream's hook */
 		fprintf(stderr, "lpm-trie-free: the freeing work is timed on the workqueue_execute_start/end raw tracepoints (upstream: fentry/fexit on bpf_map_free_deferred, which needs BPF trampolines)\n");
 	}

@@ -616,17 +616,58 @@ static int check_mem_fields(struct loader *ld, struct result_file *rf)
 	return 0;
 }
 
+/* the checks, on a document already parsed */
+static int check_doc(struct loader *ld, struct result_file *rf)
+{
+	json_t *summary = NULL, *metrics = NULL;
+	char buf[64];
+	int ret;
+
+	if (!json_is_object(rf->doc))
+		return bad(ld, "(top level)", "expected an object, got %s: not a bench result",
+			   jdesc(rf->doc, buf, sizeof(buf)));
+	ret = check_header(ld, rf);
+	if (!ret)
+		ret = get_obj(ld, json_object_get(rf->doc, "summary"), "summary", &summary);
+	if (!ret)
+		ret = get_obj(ld, json_object_get(summary, "metrics"), "summary.metrics", &metrics);
+	if (!ret && !json_object_size(metrics))
+		ret = bad(ld, "summary.metrics", "no metric at all: the run measured nothing");
+	if (!ret)
+		ret = check_samples(ld, rf, metrics);
+	if (!ret)
+		ret = check_summary(ld, rf, summary, metrics);
+	if (!ret)
+		ret = check_mem_fields(ld, rf);
+	if (!ret && json_object_get(rf->doc, "latency"))
+		ret = check_latency(ld, rf, json_object_get(rf->doc, "latency"));
+	return ret;
+}
+
+int result_file_load_doc(const char *name, json_t *doc, struct result_file *rf, char *err,
+			 size_t errsz)
+{
+	struct loader ld = { .path = name, .err = err, .errsz = errsz };
+	int ret;
+
+	memset(rf, 0, sizeof(*rf));
+	rf->path = name;
+	rf->doc = doc;
+	*err = '\0';
+	ret = check_doc(&ld, rf);
+	if (ret)
+		result_file_free(rf);
+	return ret;
+}
+
 int result_file_load(const char *path, struct result_file *rf, char *err, size_t errsz)
 {
-	struct loader ld = { .path = path, .err = err, .errsz = errsz };
-	json_t *summary = NULL, *metrics = NULL;
 	json_error_t jerr;
-	char buf[64];
+	json_t *doc;
 	FILE *f;
 	int ret;
 
 	memset(rf, 0, sizeof(*rf));
-	rf->path = path;
 	*err = '\0';
 	f = fopen(path, "r");
 	if (!f) {
@@ -634,43 +675,19 @@ int result_file_load(const char *path, struct result_file *rf, char *err, size_t
 		snprintf(err, errsz, "failed to read %s: %s", path, strerror(-ret));
 		return ret;
 	}
-	rf->doc = json_loadf(f, 0, &jerr);
-	if (!rf->doc && ferror(f)) {
-		ret = -EIO;
+	doc = json_loadf(f, 0, &jerr);
+	ret = !doc && ferror(f) ? -EIO : 0;
+	fclose(f);
+	if (ret) {
 		snprintf(err, errsz, "failed to read %s: %s", path, strerror(EIO));
-	} else if (!rf->doc) {
-		ret = -EINVAL;
+		return ret;
+	}
+	if (!doc) {
 		snprintf(err, errsz, "%s: line %d, column %d: not valid JSON: %s", path, jerr.line,
 			 jerr.column, jerr.text);
-	} else if (!json_is_object(rf->doc)) {
-		ret = bad(&ld, "(top level)", "expected an object, got %s: not a bench result",
-			  jdesc(rf->doc, buf, sizeof(buf)));
-	} else {
-		ret = check_header(&ld, rf);
+		return -EINVAL;
 	}
-	fclose(f);
-	if (ret)
-		goto err;
-
-	ret = get_obj(&ld, json_object_get(rf->doc, "summary"), "summary", &summary);
-	if (!ret)
-		ret = get_obj(&ld, json_object_get(summary, "metrics"), "summary.metrics", &metrics);
-	if (!ret && !json_object_size(metrics))
-		ret = bad(&ld, "summary.metrics", "no metric at all: the run measured nothing");
-	if (!ret)
-		ret = check_samples(&ld, rf, metrics);
-	if (!ret)
-		ret = check_summary(&ld, rf, summary, metrics);
-	if (!ret)
-		ret = check_mem_fields(&ld, rf);
-	if (!ret && json_object_get(rf->doc, "latency"))
-		ret = check_latency(&ld, rf, json_object_get(rf->doc, "latency"));
-	if (ret)
-		goto err;
-	return 0;
-err:
-	result_file_free(rf);
-	return ret;
+	return result_file_load_doc(path, doc, rf, err, errsz);
 }
 
 void result_file_free(struct result_file *rf)

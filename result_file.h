@@ -68,6 +68,9 @@ struct result_file {
  * result_file_free() only after success.
  */
 int result_file_load(const char *path, struct result_file *rf, char *err, size_t errsz);
+/* the same checks on a parsed document, named name in messages; doc is rf's after it */
+int result_file_load_doc(const char *name, json_t *doc, struct result_file *rf, char *err,
+			 size_t errsz);
 void result_file_free(struct result_file *rf);
 /* the metric named name, or NULL */
 const struct result_metric *result_file_metric(const struct result_file *rf, const char *name);

@@ -53,6 +53,9 @@ endif
 ifneq ($(shell $(PKG_CONFIG) --exists jansson && echo y),y)
 $(error jansson development files not found by pkg-config: run 'scripts/install-deps.sh' to install libjansson-dev)
 endif
+ifneq ($(shell $(PKG_CONFIG) --exists sqlite3 && echo y),y)
+$(error sqlite3 development files not found by pkg-config: run 'scripts/install-deps.sh' to install libsqlite3-dev)
+endif
 ifeq ($(VMLINUX_H),)
 ifeq ($(wildcard $(VMLINUX_BTF)),)
 $(error $(VMLINUX_BTF) not found: the kernel needs CONFIG_DEBUG_INFO_BTF, or pass VMLINUX_BTF=file or VMLINUX_H=header)
@@ -71,12 +74,14 @@ LIBBPF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
 LIBBPF_LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null)
 JSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 JSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
+SQLITE_CFLAGS := $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
+SQLITE_LIBS := $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null)
 
 CFLAGS ?= -g -O2
 # argp tables and callback signatures, as in the kernel's tools/ builds
 CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 -I$(SRCDIR) -I$(OUTPUT) \
-	  $(LIBBPF_CFLAGS) $(JSON_CFLAGS)
-LDLIBS += $(LIBBPF_LIBS) $(JSON_LIBS) -lelf -lz -lpthread -lm
+	  $(LIBBPF_CFLAGS) $(JSON_CFLAGS) $(SQLITE_CFLAGS)
+LDLIBS += $(LIBBPF_LIBS) $(JSON_LIBS) $(SQLITE_LIBS) -lelf -lz -lpthread -lm
 ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
@@ -89,7 +94,7 @@ SKELS := $(patsubst $(SRCDIR)/progs/%.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 # everything but the runner and the benchmarks: unit tests link these
 LIB_SRCS := stats.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c output_file.c \
 	    result_file.c compare.c plot.c plot_gnuplot.c results.c run_context.c per_producer.c \
-	    latency.c sha256.c result_label.c export_kcidb.c
+	    latency.c sha256.c result_label.c export_kcidb.c history_db.c history.c history_plot.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))
 # benchmark helpers without BPF or the runner, so unit tests can link them
 LIB_OBJS += $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(wildcard $(SRCDIR)/benchs/lib_*.c))

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "history.h"
 #include "result_file.h"
 #include "stats.h"
 #include "testing_helpers.h"
@@ -929,7 +930,10 @@ static int load_side(struct side *sd, const char *which, const char *const *file
 		return 2;
 	}
 	for (i = 0; i < n; i++) {
-		if (result_file_load(files[i], &sd->rf[i], err, sizeof(err))) {
+		/* history:ID is a run stored by bench history add */
+		if (history_is_spec(files[i]) ?
+		    history_load_result(files[i], &sd->rf[i], err, sizeof(err)) :
+		    result_file_load(files[i], &sd->rf[i], err, sizeof(err))) {
 			fprintf(stderr, "compare: %s\n", err);
 			return 2;
 		}

@@ -13,6 +13,7 @@
 #include "bench_args.h"
 #include "compare.h"
 #include "export.h"
+#include "history.h"
 #include "plot.h"
 #include "runner.h"
 
@@ -55,6 +56,7 @@ static const struct command {
 	{ "compare", bench_compare_main },
 	{ "plot", bench_plot_main },
 	{ "export", bench_export_main },
+	{ "history", bench_history_main },
 };
 
 /*

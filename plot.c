@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "history.h"
 #include "latency.h"
 #include "plot.h"
 #include "result_file.h"
@@ -1331,35 +1332,61 @@ static const struct argp plot_argp = {
 };
 
 /* the format the output name asks for */
-static int pick_format(void)
+int plot_pick_format(const char *output, bool text, enum plot_format *format)
 {
 	const char *dot;
 
-	if (!cli.output || !strcmp(cli.output, "-")) {
-		if (!cli.output && !cli.text && !cli.table) {
-			fprintf(stderr, "plot needs -o FILE (.svg, .png, .txt) or -o - / --text for text on the terminal\n");
-			return -EINVAL;
-		}
-		cli.o.format = PLOT_TEXT;
+	if (!output || !strcmp(output, "-")) {
+		*format = PLOT_TEXT;
 		return 0;
 	}
-	dot = strrchr(base_name(cli.output), '.');
-	if (dot && !strcmp(dot, ".svg") && !cli.text)
-		cli.o.format = PLOT_SVG;
-	else if (dot && !strcmp(dot, ".png") && !cli.text)
-		cli.o.format = PLOT_PNG;
+	dot = strrchr(base_name(output), '.');
+	if (dot && !strcmp(dot, ".svg") && !text)
+		*format = PLOT_SVG;
+	else if (dot && !strcmp(dot, ".png") && !text)
+		*format = PLOT_PNG;
 	else if (dot && !strcmp(dot, ".txt"))
-		cli.o.format = PLOT_TEXT;
-	else if (cli.text) {
+		*format = PLOT_TEXT;
+	else if (text) {
 		fprintf(stderr, "invalid -o '%s' with --text: text goes to a .txt file or to - (stdout)\n",
-			cli.output);
+			output);
 		return -EINVAL;
 	} else {
 		fprintf(stderr, "invalid -o '%s': unknown extension; accepted: .svg, .png, .txt, or - for text on stdout\n",
-			cli.output);
+			output);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int pick_format(void)
+{
+	if (!cli.output && !cli.text && !cli.table) {
+		fprintf(stderr, "plot needs -o FILE (.svg, .png, .txt) or -o - / --text for text on the terminal\n");
+		return -EINVAL;
+	}
+	return plot_pick_format(cli.output, cli.text, &cli.o.format);
+}
+
+/* what bench plot history draws with: the same terminal, strings and titles */
+void plot_put_terminal(FILE *f, const struct plot_opts *o)
+{
+	put_terminal(f, o);
+}
+
+void plot_put_str(FILE *f, const char *s)
+{
+	put_str(f, s);
+}
+
+void plot_put_title(FILE *f, const struct plot_opts *o, const char *first, const char *second)
+{
+	put_title(f, o, first, second);
+}
+
+void plot_put_ylabels(FILE *f, const struct plot_opts *o, const char *left, const char *right)
+{
+	put_ylabels(f, o, left, right);
 }
 
 /* the one place a result file is loaded and checked: as compare does */
@@ -1388,9 +1415,11 @@ int bench_plot_main(int argc, char **argv)
 			argp_help(&plot_argp, stdout, ARGP_HELP_STD_HELP, "bench plot");
 			return 0;
 		}
-		fprintf(stderr, "plot needs a chart type first: timeline, scaling, compare or latency\n");
+		fprintf(stderr, "plot needs a chart type first: timeline, scaling, compare, latency or history\n");
 		return 2;
 	}
+	if (!strcmp(argv[1], "history"))
+		return bench_plot_history_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "timeline"))
 		cli.o.kind = PLOT_TIMELINE;
 	else if (!strcmp(argv[1], "scaling"))
@@ -1400,7 +1429,7 @@ int bench_plot_main(int argc, char **argv)
 	else if (!strcmp(argv[1], "latency"))
 		cli.o.kind = PLOT_LATENCY;
 	else {
-		fprintf(stderr, "unknown chart type '%s': expected timeline, scaling, compare or latency\n",
+		fprintf(stderr, "unknown chart type '%s': expected timeline, scaling, compare, latency or history\n",
 			argv[1]);
 		return 2;
 	}

@@ -55,6 +55,15 @@ int plot_scaling_table(const struct plot_opts *o, struct plot_run *runs, int n, 
 /* run gnuplot on script; its output in *out (malloc'ed), 0 or -errno after one line */
 int plot_run_gnuplot(const char *script, char **out, size_t *len);
 
+/* the format -o FILE asks for (NULL or "-": text); -EINVAL after one line */
+int plot_pick_format(const char *output, bool text, enum plot_format *format);
+
+/* gnuplot pieces bench plot history shares: terminal, quoted string, title, y labels */
+void plot_put_terminal(FILE *f, const struct plot_opts *o);
+void plot_put_str(FILE *f, const char *s);
+void plot_put_title(FILE *f, const struct plot_opts *o, const char *first, const char *second);
+void plot_put_ylabels(FILE *f, const struct plot_opts *o, const char *left, const char *right);
+
 /* fail early, before gnuplot runs, when path cannot be written */
 int plot_check_output(const char *path);
 

@@ -14,6 +14,7 @@ PACKAGES=(
 	bpftool			# vmlinux.h and skeletons
 	libbpf-dev libelf-dev zlib1g-dev	# libbpf and what it links against
 	libjansson-dev		# JSON results
+	libsqlite3-dev sqlite3	# bench history's database; the tests read it with sqlite3
 	perl jq shellcheck	# prove (TAP), JSON checks and script lint in tests
 	valgrind		# memcheck tests: without it they would only skip
 	gnuplot-nox		# bench plot draws with it (svg, pngcairo, dumb)

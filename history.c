@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench history add|list|show: result files into the history (history_db.c)
+ * and back out as tables.  add checks every file as compare does and adds
+ * all of them in one transaction or none; list shows the selected runs;
+ * show the trend of one metric across kernels: per kernel and machine, the
+ * mean of its runs' means, the spread between them and the change against
+ * the machine's first kernel (a VM's figures are not a host's).
+ */
+#define _GNU_SOURCE
+#include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "history_cli.h"
+#include "stats.h"
+#include "testing_helpers.h"
+
+
+struct history_cli hcli;
+
+enum { ARG_DB = 1000, ARG_BENCHMARK, ARG_CONFIG, ARG_KERNEL, ARG_MACHINE, ARG_LIKE, ARG_METRIC };
+
+static const struct argp_option sel_options[] = {
+	{ "db", ARG_DB, "FILE", 0, "The database (default $XDG_DATA_HOME/bench/history.db, else ~/.local/share/bench/history.db)" },
+	{ "benchmark", ARG_BENCHMARK, "NAME", 0, "Only runs of this benchmark" },
+	{ "config", ARG_CONFIG, "LABEL", 0, "Only runs of this configuration (as list shows it: the use case and flags, or the options)" },
+	{ "kernel", ARG_KERNEL, "RELEASE", 0, "Only runs on this kernel release" },
+	{ "machine", ARG_MACHINE, "TEXT", 0, "Only runs on machines whose name contains TEXT (add: the machine name to file the runs under)" },
+	{ "like", ARG_LIKE, "ID", 0, "Only runs of run ID's benchmark with its options (producers, affinity, the benchmark's own)" },
+	{ "metric", ARG_METRIC, "NAME", 0, "The metric to show (default: each run's first, the primary rate)" },
+	{},
+};
+
+static error_t sel_parse(int key, char *arg, struct argp_state *state)
+{
+	long v;
+
+	switch (key) {
+	case ARG_DB:
+		hcli.db = arg;
+		break;
+	case ARG_BENCHMARK:
+		hcli.sel.benchmark = arg;
+		break;
+	case ARG_CONFIG:
+		hcli.sel.config = arg;
+		break;
+	case ARG_KERNEL:
+		hcli.sel.kernel = arg;
+		break;
+	case ARG_MACHINE:
+		hcli.sel.machine = arg;
+		break;
+	case ARG_LIKE:
+		if (parse_long(arg, 1, LONG_MAX, &v)) {
+			fprintf(stderr, "invalid --like '%s': expected a run id (bench history list shows them)\n",
+				arg);
+			return EINVAL;
+		}
+		hcli.sel.like = v;
+		break;
+	case ARG_METRIC:
+		hcli.sel.metric = arg;
+		break;
+	case ARGP_KEY_ARG:
+		if (hcli.nfiles == HISTORY_MAX_FILES) {
+			fprintf(stderr, "history takes at most %d files; extra argument '%s'\n",
+				HISTORY_MAX_FILES, arg);
+			return EINVAL;
+		}
+		hcli.files[hcli.nfiles++] = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp history_sel_argp = { .options = sel_options, .parser = sel_parse };
+
+int history_cli_open(struct history *h, bool create)
+{
+	static char path[PATH_MAX];
+	int err;
+
+	if (!hcli.db) {
+		if (history_default_path(path, sizeof(path)))
+			return -EINVAL;
+		hcli.db = path;
+		hcli.db_is_default = true;
+	}
+	err = history_open(h, hcli.db, create, hcli.db_is_default);
+	if (err && h->err[0])
+		fprintf(stderr, "%s\n", h->err);
+	return err;
+}
+
+int history_cli_parse(const char *cmd, const char *args_doc, const char *doc, int argc,
+		      char **argv)
+{
+	static const struct argp_child children[] = { { &history_sel_argp }, {} };
+	struct argp a = { .args_doc = args_doc, .doc = doc, .children = children };
+	char name[64], *arg0 = argv[0];
+	int err;
+
+	hcli = (struct history_cli){};
+	/* usage and errors read "bench history show ..." */
+	snprintf(name, sizeof(name), "bench %s", cmd);
+	argv[0] = name;
+	argp_err_exit_status = 2;
+	err = argp_parse(&a, argc, argv, 0, NULL, NULL);
+	argv[0] = arg0;
+	return err ? -EINVAL : 0;
+}
+
+/* ---- add ---- */
+
+static int add_main(int argc, char **argv)
+{
+	struct result_file *rfs;
+	struct history h;
+	char err[512];
+	long long id;
+	int i, n, ret = 2;
+	bool dup;
+
+	if (history_cli_parse("history add", "RUN.json...",
+			      "Add result files (bench --json) to the history, all or none.  --machine "
+			      "files them under a name of yours instead of \"CPU model, N CPUs, "
+			      "hypervisor\".", argc, argv))
+		return 2;
+	if (!hcli.nfiles) {
+		fprintf(stderr, "history add needs result files (bench --json FILE); got none\n");
+		return 2;
+	}
+	if (hcli.sel.benchmark || hcli.sel.config || hcli.sel.kernel || hcli.sel.like || hcli.sel.metric) {
+		fprintf(stderr, "history add takes --db and --machine only: the rest comes from the files\n");
+		return 2;
+	}
+	rfs = calloc(hcli.nfiles, sizeof(*rfs));
+	if (!rfs) {
+		fprintf(stderr, "failed to allocate the history add: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	for (n = 0; n < hcli.nfiles; n++)
+		if (result_file_load(hcli.files[n], &rfs[n], err, sizeof(err))) {
+			fprintf(stderr, "history add: %s\n", err);
+			goto out;
+		}
+	if (history_cli_open(&h, true))
+		goto out;
+	ret = history_begin(&h) ? 1 : 0;
+	for (i = 0; !ret && i < n; i++) {
+		if (history_add(&h, &rfs[i], hcli.sel.machine, hcli.files[i], &id, &dup))
+			ret = 1;
+		else if (dup)
+			printf("%s: already in the history as run %lld\n", hcli.files[i], id);
+		else
+			printf("%s: added as run %lld\n", hcli.files[i], id);
+	}
+	if (!ret)
+		ret = history_commit(&h) ? 1 : 0;
+	else
+		history_rollback(&h);
+	history_close(&h);
+out:
+	for (i = 0; i < n; i++)
+		result_file_free(&rfs[i]);
+	free(rfs);
+	return ret;
+}
+
+/* ---- list ---- */
+
+static void fmt_mean(const struct history_row *r, char *buf, size_t sz)
+{
+	if (!r->has_metric || isnan(r->mean))
+		snprintf(buf, sz, "-");
+	else
+		snprintf(buf, sz, "%.3f %s", r->mean, r->unit);
+}
+
+static int width(const struct history_rows *rows, size_t off, int min)
+{
+	int i, w = min, l;
+
+	for (i = 0; i < rows->n; i++) {
+		l = strlen(*(char **)((char *)&rows->row[i] + off));
+		if (l > w)
+			w = l;
+	}
+	return w;
+}
+
+#define WIDTH(rows, field, title) width(rows, offsetof(struct history_row, field), strlen(title))
+
+static int list_main(int argc, char **argv)
+{
+	struct history_rows rows;
+	struct history h;
+	char mean[64];
+	int i, wk, wb, wc, wm;
+
+	if (history_cli_parse("history list", "",
+			      "List the stored runs, selected by benchmark, configuration, kernel and "
+			      "machine, with their first metric's (or --metric's) mean.", argc, argv))
+		return 2;
+	if (hcli.nfiles) {
+		fprintf(stderr, "history list takes no files; extra argument '%s'\n", hcli.files[0]);
+		return 2;
+	}
+	if (history_cli_open(&h, false))
+		return 2;
+	if (history_query(&h, &hcli.sel, &rows)) {
+		history_close(&h);
+		return 1;
+	}
+	history_close(&h);
+	wk = WIDTH(&rows, kernel, "kernel");
+	wb = WIDTH(&rows, benchmark, "benchmark");
+	wc = WIDTH(&rows, config, "configuration");
+	wm = WIDTH(&rows, machine, "machine");
+	printf("%4s  %-*s  %-*s  %-*s  %3s  %-*s  %-20s  %s\n", "id", wk, "kernel", wb, "benchmark",
+	       wc, "configuration", "p", wm, "machine", "added", "metric: mean");
+	for (i = 0; i < rows.n; i++) {
+		const struct history_row *r = &rows.row[i];
+
+		fmt_mean(r, mean, sizeof(mean));
+		printf("%4lld  %-*s  %-*s  %-*s  %3d  %-*s  %-20s  %s: %s\n", r->id, wk, r->kernel,
+		       wb, r->benchmark, wc, r->config, r->producers, wm, r->machine, r->added,
+		       r->has_metric ? r->metric : "-", mean);
+	}
+	if (!rows.n)
+		fprintf(stderr, "history list: no run in %s matches\n", hcli.db);
+	history_rows_free(&rows);
+	return 0;
+}
+
+/* ---- show ---- */
+
+int history_cli_select_trend(struct history_rows *rows)
+{
+	struct history h;
+	const struct history_row *first = NULL;
+	int i, kept = 0;
+
+	if (history_cli_open(&h, false))
+		return -EINVAL;
+	if (history_query(&h, &hcli.sel, rows)) {
+		history_close(&h);
+		return -EIO;
+	}
+	history_close(&h);
+	/* runs without the metric have no point in its trend */
+	for (i = 0; i < rows->n; i++) {
+		struct history_row *r = &rows->row[i];
+
+		if (!r->has_metric || isnan(r->mean))
+			continue;
+		if (!first) {
+			first = r;
+		} else if (strcmp(r->benchmark, first->benchmark) || strcmp(r->config_key, first->config_key)) {
+			fprintf(stderr, "history: runs %lld (%s %s) and %lld (%s %s) are of different configurations: select one with --benchmark, --config or --like ID\n",
+				first->id, first->benchmark, first->config, r->id, r->benchmark, r->config);
+			return -EINVAL;
+		} else if (strcmp(r->metric, first->metric)) {
+			fprintf(stderr, "history: runs %lld and %lld lead with different metrics (%s, %s): choose one with --metric\n",
+				first->id, r->id, first->metric, r->metric);
+			return -EINVAL;
+		}
+		kept++;
+	}
+	if (!kept) {
+		fprintf(stderr, "history: no run in %s matches%s%s with a value\n", hcli.db,
+			hcli.sel.metric ? " and has metric " : "", hcli.sel.metric ? hcli.sel.metric : "");
+		return -EINVAL;
+	}
+	history_rows_sort_kernels(rows);
+	return 0;
+}
+
+/* the next group of rows: one kernel on one machine, from *i on; 0 at the end */
+int history_next_group(const struct history_rows *rows, int *i, struct history_group *g)
+{
+	const struct history_row *r;
+	double *means;
+
+	while (*i < rows->n && (!rows->row[*i].has_metric || isnan(rows->row[*i].mean)))
+		(*i)++;
+	if (*i >= rows->n)
+		return 0;
+	means = calloc(rows->n, sizeof(*means));
+	if (!means) {
+		fprintf(stderr, "history: failed to group the runs: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	memset(g, 0, sizeof(*g));
+	g->first = &rows->row[*i];
+	g->from = *i;
+	for (; *i < rows->n; (*i)++) {
+		r = &rows->row[*i];
+		if (strcmp(r->kernel, g->first->kernel) || strcmp(r->machine, g->first->machine))
+			break;
+		if (r->has_metric && !isnan(r->mean))
+			means[g->n++] = r->mean;
+	}
+	g->to = *i;
+	stats_compute(means, g->n, &g->st);
+	free(means);
+	return 1;
+}
+
+static void print_ids(const struct history_rows *rows, const struct history_group *g)
+{
+	const char *sep = "";
+	int j;
+
+	for (j = g->from; j < g->to; j++) {
+		if (!rows->row[j].has_metric || isnan(rows->row[j].mean))
+			continue;
+		printf("%s%lld", sep, rows->row[j].id);
+		sep = ",";
+	}
+	printf("\n");
+}
+
+/* the base of a group's change: the first group of its machine, in kernel order */
+static double machine_base(const struct history_rows *rows, const struct history_group *g,
+			   bool *is_base)
+{
+	struct history_group b;
+	int i = 0;
+
+	while (history_next_group(rows, &i, &b) > 0)
+		if (!strcmp(b.first->machine, g->first->machine)) {
+			*is_base = b.from == g->from;
+			return b.st.mean;
+		}
+	*is_base = true;
+	return g->st.mean;
+}
+
+static int show_main(int argc, char **argv)
+{
+	struct history_rows rows;
+	struct history_group g;
+	const struct history_row *f;
+	char sd[32], change[32];
+	int i = 0, wk, wm;
+	bool is_base;
+	double base;
+
+	if (history_cli_parse("history show", "",
+			      "The trend of one metric across kernels, as a table: per kernel release "
+			      "(in version order) and machine, the mean of its runs' means, their "
+			      "standard deviation, and the change against the machine's first kernel.  "
+			      "The selection must be one benchmark and configuration.", argc, argv))
+		return 2;
+	if (hcli.nfiles) {
+		fprintf(stderr, "history show takes no files; extra argument '%s'\n", hcli.files[0]);
+		return 2;
+	}
+	if (history_cli_select_trend(&rows))
+		return 2;
+	while (i < rows.n && (!rows.row[i].has_metric || isnan(rows.row[i].mean)))
+		i++;
+	f = &rows.row[i];
+	wk = WIDTH(&rows, kernel, "kernel");
+	wm = WIDTH(&rows, machine, "machine");
+	printf("%s %s (%d producers): %s (%s, %s is better), mean of each kernel's runs\n",
+	       f->benchmark, f->config, f->producers, f->metric, f->unit,
+	       f->higher_is_better ? "higher" : "lower");
+	printf("%-*s  %-*s  %4s  %12s  %10s  %8s  %s\n", wk, "kernel", wm, "machine", "runs",
+	       "mean", "stddev", "change", "run ids");
+	i = 0;
+	while (history_next_group(&rows, &i, &g) > 0) {
+		base = machine_base(&rows, &g, &is_base);
+		snprintf(sd, sizeof(sd), g.n > 1 ? "%.3f" : "-", g.st.stddev);
+		if (is_base)
+			snprintf(change, sizeof(change), "base");
+		else if (base == 0)
+			snprintf(change, sizeof(change), "n/a");
+		else
+			snprintf(change, sizeof(change), "%+.2f%%", (g.st.mean - base) / fabs(base) * 100);
+		printf("%-*s  %-*s  %4d  %12.3f  %10s  %8s  ", wk, g.first->kernel, wm, g.first->machine,
+		       g.n, g.st.mean, sd, change);
+		print_ids(&rows, &g);
+	}
+	history_rows_free(&rows);
+	return 0;
+}
+
+int bench_history_main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "add"))
+		return add_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "list"))
+		return list_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "show"))
+		return show_main(argc - 1, argv + 1);
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-?"))) {
+		printf("Usage: bench history add [--db FILE] [--machine NAME] RUN.json...\n"
+		       "       bench history list [--db FILE] [SELECTION]\n"
+		       "       bench history show [--db FILE] [SELECTION] [--metric NAME]\n"
+		       "SELECTION: --benchmark NAME --config LABEL --kernel RELEASE --machine TEXT --like ID\n"
+		       "(bench history COMMAND --help for each; bench plot history draws show's trend)\n");
+		return 0;
+	}
+	fprintf(stderr, "history needs a command first: '%s' is not one; accepted: add, list, show\n",
+		argc < 2 ? "" : argv[1]);
+	return 2;
+}

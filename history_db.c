@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The results history's store: one SQLite database.  Its layout carries a
+ * version (PRAGMA user_version) and an owner (PRAGMA application_id); a
+ * database this bench did not write, cannot read, or that is damaged is
+ * refused before anything is written to it, and an older layout is brought
+ * up to date in one transaction.  Writers take the write lock at the start
+ * of their transaction and wait for each other (a busy timeout), so runs
+ * added at once are all kept.
+ *
+ * Layout versions:
+ *   1  runs: one row per result document (the document itself, its
+ *      SHA-256, and the keys: benchmark, configuration label and key,
+ *      kernel release, machine)
+ *   2  metrics: each run's summary figures, filled from the documents, so
+ *      that list, show and plot need not parse every document
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "history.h"
+#include "result_label.h"
+#include "testing_helpers.h"
+
+/* long enough for a writer to finish whatever another writer waits on */
+#define HISTORY_BUSY_MS 60000
+
+static int fill_metrics(struct history *h);
+
+static const struct migration {
+	const char *sql;
+	int (*fill)(struct history *h);		/* after sql, or NULL */
+} migrations[HISTORY_SCHEMA_VERSION] = {
+	/* 0 -> 1 */
+	{ "CREATE TABLE runs ("
+	  " id INTEGER PRIMARY KEY,"
+	  " sha256 TEXT NOT NULL UNIQUE,"
+	  " added TEXT NOT NULL,"
+	  " benchmark TEXT NOT NULL,"
+	  " config TEXT NOT NULL,"
+	  " config_key TEXT NOT NULL,"
+	  " kernel TEXT NOT NULL,"
+	  " machine TEXT NOT NULL,"
+	  " producers INTEGER NOT NULL,"
+	  " source TEXT NOT NULL,"
+	  " doc TEXT NOT NULL);"
+	  "CREATE INDEX runs_key ON runs (benchmark, config, kernel, machine);" },
+	/* 1 -> 2 */
+	{ "CREATE TABLE metrics ("
+	  " run_id INTEGER NOT NULL REFERENCES runs (id),"
+	  " ord INTEGER NOT NULL,"
+	  " name TEXT NOT NULL,"
+	  " unit TEXT NOT NULL,"
+	  " n INTEGER NOT NULL,"
+	  " mean REAL,"
+	  " stddev REAL,"
+	  " higher_is_better INTEGER NOT NULL,"
+	  " PRIMARY KEY (run_id, name));", fill_metrics },
+};
+
+/* why the database cannot be used, into h->err: history_open's callers print it */
+static int __attribute__((format(printf, 3, 4)))
+refuse(struct history *h, int err, const char *fmt, ...)
+{
+	char msg[sizeof(h->err)];
+	size_t i, o = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* sqlite's integrity reports are one problem per line: one line here */
+	for (i = 0; msg[i] && o + 3 < sizeof(h->err); i++) {
+		if (msg[i] == '\n') {
+			h->err[o++] = ';';
+			h->err[o++] = ' ';
+		} else {
+			h->err[o++] = msg[i];
+		}
+	}
+	h->err[o] = '\0';
+	return err;
+}
+
+static int db_fail(struct history *h, const char *what)
+{
+	fprintf(stderr, "history: failed to %s in %s: %s\n", what, h->path, sqlite3_errmsg(h->db));
+	return -EIO;
+}
+
+static int exec(struct history *h, const char *sql, const char *what)
+{
+	return sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : db_fail(h, what);
+}
+
+/* one integer from a query; -1 on error, with the message in h->db */
+static long long query_int(struct history *h, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int history_default_path(char *buf, size_t sz)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	int len;
+
+	/* the XDG base directory spec: a relative XDG_DATA_HOME is ignored */
+	if (xdg && xdg[0] == '/')
+		len = snprintf(buf, sz, "%s/bench/history.db", xdg);
+	else if (home && home[0] == '/')
+		len = snprintf(buf, sz, "%s/.local/share/bench/history.db", home);
+	else {
+		fprintf(stderr, "history: neither XDG_DATA_HOME nor HOME is an absolute path: give --db FILE\n");
+		return -EINVAL;
+	}
+	if (len < 0 || (size_t)len >= sz) {
+		fprintf(stderr, "history: the default database path is too long: give --db FILE\n");
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/* mkdir -p of path's directory */
+static int make_parent(struct history *h, const char *path)
+{
+	char dir[PATH_MAX], *p;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	p = strrchr(dir, '/');
+	if (!p || p == dir)
+		return 0;
+	*p = '\0';
+	for (p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0777) && errno != EEXIST)
+			goto fail;
+		*p = '/';
+	}
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		goto fail;
+	return 0;
+fail:
+	return refuse(h, -errno, "history: failed to create directory %s: %s", dir, strerror(errno));
+}
+
+/* the refusals: before anything is written, nothing is */
+static int check_db(struct history *h, long long *version)
+{
+	long long app, tables;
+	sqlite3_stmt *st;
+	const char *res = NULL;
+	int ok = 0;
+
+	app = query_int(h, "PRAGMA application_id");
+	*version = query_int(h, "PRAGMA user_version");
+	tables = query_int(h, "SELECT count(*) FROM sqlite_master");
+	if (app < 0 || *version < 0 || tables < 0)
+		return refuse(h, -EINVAL, "history: %s: not a bench history database (%s): refusing to touch it",
+			      h->path, sqlite3_errmsg(h->db));
+	if (app != HISTORY_APP_ID && (app || tables || *version))
+		return refuse(h, -EINVAL, "history: %s: not a bench history database (application id %#llx, %lld tables): refusing to touch it",
+			      h->path, app, tables);
+	if (*version > HISTORY_SCHEMA_VERSION)
+		return refuse(h, -EINVAL, "history: %s: schema version %lld is newer than this bench reads (%d): refusing to touch it; use the bench that wrote it",
+			      h->path, *version, HISTORY_SCHEMA_VERSION);
+	if (sqlite3_prepare_v2(h->db, "PRAGMA quick_check", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			res = (const char *)sqlite3_column_text(st, 0);
+		ok = res && !strcmp(res, "ok");
+		if (!ok)
+			refuse(h, -EINVAL, "history: %s: the database is damaged (%s): refusing to touch it",
+			       h->path, res ? res : sqlite3_errmsg(h->db));
+		sqlite3_finalize(st);
+	} else {
+		refuse(h, -EINVAL, "history: %s: the database is damaged (%s): refusing to touch it",
+		       h->path, sqlite3_errmsg(h->db));
+	}
+	return ok ? 0 : -EINVAL;
+}
+
+/* bring the layout from its version to ours, in one transaction */
+static int migrate(struct history *h)
+{
+	long long v;
+	char sql[96];
+	int err;
+
+	err = history_begin(h);
+	if (err)
+		return err;
+	/* another writer may have done it while we waited for the lock */
+	v = query_int(h, "PRAGMA user_version");
+	for (err = v < 0 ? db_fail(h, "read the schema version") : 0;
+	     !err && v < HISTORY_SCHEMA_VERSION; v++) {
+		err = exec(h, migrations[v].sql, "update the database's layout");
+		if (!err && migrations[v].fill)
+			err = migrations[v].fill(h);
+	}
+	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
+		 HISTORY_APP_ID, HISTORY_SCHEMA_VERSION);
+	if (!err)
+		err = exec(h, sql, "set the schema version");
+	if (!err)
+		return history_commit(h);
+	history_rollback(h);
+	return err;
+}
+
+int history_open(struct history *h, const char *path, bool create, bool default_path)
+{
+	long long version;
+	struct stat st;
+	int err, flags = SQLITE_OPEN_READWRITE;
+
+	h->db = NULL;
+	h->path = path;
+	h->err[0] = '\0';
+	if (stat(path, &st)) {
+		if (errno != ENOENT || !create)
+			return refuse(h, -errno, "history: no database at %s%s", path,
+				      errno == ENOENT ? " (bench history add creates it)" : "");
+		if (default_path && (err = make_parent(h, path)))
+			return err;
+		flags |= SQLITE_OPEN_CREATE;
+	} else if (!S_ISREG(st.st_mode)) {
+		return refuse(h, -EINVAL, "history: %s: not a regular file: refusing to touch it", path);
+	}
+	if (sqlite3_open_v2(path, &h->db, flags, NULL) != SQLITE_OK) {
+		refuse(h, -EIO, "history: failed to open %s: %s", path,
+		       h->db ? sqlite3_errmsg(h->db) : strerror(ENOMEM));
+		history_close(h);
+		return -EIO;
+	}
+	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
+	err = check_db(h, &version);
+	if (!err && version < HISTORY_SCHEMA_VERSION)
+		err = migrate(h);
+	if (err)
+		history_close(h);
+	return err;
+}
+
+void history_close(struct history *h)
+{
+	sqlite3_close(h->db);
+	h->db = NULL;
+}
+
+int history_begin(struct history *h)
+{
+	return exec(h, "BEGIN IMMEDIATE", "start a transaction");
+}
+
+int history_commit(struct history *h)
+{
+	return exec(h, "COMMIT", "commit");
+}
+
+void history_rollback(struct history *h)
+{
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static int add_metric(struct history *h, long long run, int ord, const char *name,
+		      const char *unit, int n, double mean, double stddev, bool hib)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(h->db, "INSERT INTO metrics (run_id, ord, name, unit, n, mean, stddev, higher_is_better) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_fail(h, "store a metric");
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_int(st, 2, ord);
+	sqlite3_bind_text(st, 3, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, unit, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 5, n);
+	if (n && isfinite(mean))
+		sqlite3_bind_double(st, 6, mean);
+	if (n && isfinite(stddev))
+		sqlite3_bind_double(st, 7, stddev);
+	sqlite3_bind_int(st, 8, hib);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(h, "store a metric");
+}
+
+/* a run's summary figures, and its peak memory as one more */
+static int add_metrics(struct history *h, long long run, const struct result_file *rf)
+{
+	bool peak = !isnan(rf->peak_memory_mib);
+	int i, err = 0;
+
+	for (i = 0; !err && i < rf->nmetrics; i++) {
+		const struct result_metric *m = &rf->metrics[i];
+
+		err = add_metric(h, run, i, m->name, m->unit, m->st.n, m->st.mean, m->st.stddev,
+				 m->higher_is_better);
+	}
+	if (!err)
+		err = add_metric(h, run, i, "peak_memory", "MiB", peak, rf->peak_memory_mib, NAN,
+				 false);
+	return err;
+}
+
+/* 1 -> 2: the metrics of every stored document */
+static int fill_metrics(struct history *h)
+{
+	struct result_file rf;
+	sqlite3_stmt *st;
+	char spec[64], err[512];
+	json_t *doc;
+	int rc, ret = 0;
+
+	if (sqlite3_prepare_v2(h->db, "SELECT id, doc FROM runs ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(h, "read the stored runs");
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		snprintf(spec, sizeof(spec), "run %lld", (long long)sqlite3_column_int64(st, 0));
+		doc = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
+		if (!doc || result_file_load_doc(spec, doc, &rf, err, sizeof(err))) {
+			fprintf(stderr, "history: %s: %s: the stored document does not load: %s\n",
+				h->path, spec, doc ? err : "not JSON");
+			ret = -EINVAL;
+			break;
+		}
+		ret = add_metrics(h, sqlite3_column_int64(st, 0), &rf);
+		result_file_free(&rf);
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = db_fail(h, "read the stored runs");
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static long long find_run(struct history *h, const char *sha)
+{
+	sqlite3_stmt *st;
+	long long id = 0;
+
+	if (sqlite3_prepare_v2(h->db, "SELECT id FROM runs WHERE sha256 = ?", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, sha, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+static const char *ctx_str(json_t *doc, const char *key)
+{
+	const char *s = json_string_value(json_object_get(json_object_get(doc, "context"), key));
+
+	return s ? s : "unknown";
+}
+
+int history_add(struct history *h, const struct result_file *rf, const char *machine,
+		const char *source, long long *id, bool *dup)
+{
+	char sha[SHA256_HEX_LEN + 1], label[256], mach[512], added[32];
+	char *key, *doc;
+	sqlite3_stmt *st = NULL;
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc = SQLITE_ERROR;
+
+	*dup = false;
+	if (result_doc_hash(rf->doc, sha))
+		return -ENOMEM;
+	*id = find_run(h, sha);
+	if (*id < 0)
+		return db_fail(h, "look the run up");
+	if (*id) {
+		*dup = true;
+		return 0;
+	}
+	result_config_label(rf->doc, label, sizeof(label));
+	if (!machine)
+		result_machine_label(rf->doc, mach, sizeof(mach));
+	gmtime_r(&now, &tm);
+	strftime(added, sizeof(added), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	key = result_config_key(rf->doc);
+	doc = json_dumps(rf->doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	if (key && doc &&
+	    sqlite3_prepare_v2(h->db, "INSERT INTO runs (sha256, added, benchmark, config, config_key, kernel, machine, producers, source, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, sha, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 2, added, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, rf->benchmark, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 4, label, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 5, key, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 6, ctx_str(rf->doc, "kernel_release"), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 7, machine ? machine : mach, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 8, json_integer_value(json_object_get(
+			json_object_get(json_object_get(rf->doc, "options"), "runner"), "producers")));
+		sqlite3_bind_text(st, 9, source, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 10, doc, -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+	free(key);
+	free(doc);
+	if (rc != SQLITE_DONE)
+		return db_fail(h, "store the run");
+	*id = sqlite3_last_insert_rowid(h->db);
+	return add_metrics(h, *id, rf);
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return strdup(s ? (const char *)s : "");
+}
+
+static int read_row(sqlite3_stmt *st, struct history_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = sqlite3_column_int64(st, 0);
+	r->added = col_dup(st, 1);
+	r->benchmark = col_dup(st, 2);
+	r->config = col_dup(st, 3);
+	r->config_key = col_dup(st, 4);
+	r->kernel = col_dup(st, 5);
+	r->machine = col_dup(st, 6);
+	r->producers = sqlite3_column_int(st, 7);
+	r->source = col_dup(st, 8);
+	r->has_metric = sqlite3_column_type(st, 9) != SQLITE_NULL;
+	r->metric = col_dup(st, 9);
+	r->unit = col_dup(st, 10);
+	r->n = sqlite3_column_int(st, 11);
+	r->mean = sqlite3_column_type(st, 12) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 12);
+	r->stddev = sqlite3_column_type(st, 13) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 13);
+	r->higher_is_better = sqlite3_column_int(st, 14);
+	if (!r->added || !r->benchmark || !r->config || !r->config_key || !r->kernel ||
+	    !r->machine || !r->source || !r->metric || !r->unit)
+		return -ENOMEM;
+	return 0;
+}
+
+static void bind_opt(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+}
+
+int history_query(struct history *h, const struct history_sel *sel, struct history_rows *out)
+{
+	static const char sql[] =
+		"SELECT r.id, r.added, r.benchmark, r.config, r.config_key, r.kernel, r.machine,"
+		" r.producers, r.source, m.name, m.unit, m.n, m.mean, m.stddev, m.higher_is_better"
+		" FROM runs r LEFT JOIN metrics m ON m.run_id = r.id AND m.name ="
+		"  coalesce(?6, (SELECT name FROM metrics WHERE run_id = r.id ORDER BY ord LIMIT 1))"
+		" WHERE (?1 IS NULL OR r.benchmark = ?1) AND (?2 IS NULL OR r.config = ?2)"
+		" AND (?3 IS NULL OR r.kernel = ?3) AND (?4 IS NULL OR instr(r.machine, ?4) > 0)"
+		" AND (?5 IS NULL OR (r.benchmark, r.config_key) ="
+		"  (SELECT benchmark, config_key FROM runs WHERE id = ?5))"
+		" ORDER BY r.id";
+	struct history_row *grown;
+	sqlite3_stmt *st;
+	int rc, err = 0;
+
+	out->row = NULL;
+	out->n = 0;
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_fail(h, "read the history");
+	bind_opt(st, 1, sel->benchmark);
+	bind_opt(st, 2, sel->config);
+	bind_opt(st, 3, sel->kernel);
+	bind_opt(st, 4, sel->machine);
+	if (sel->like)
+		sqlite3_bind_int64(st, 5, sel->like);
+	bind_opt(st, 6, sel->metric);
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		grown = realloc(out->row, (out->n + 1) * sizeof(*out->row));
+		if (!grown) {
+			err = -ENOMEM;
+			break;
+		}
+		out->row = grown;
+		err = read_row(st, &out->row[out->n++]);
+	}
+	if (err == -ENOMEM)
+		fprintf(stderr, "history: failed to read the history: %s\n", strerror(ENOMEM));
+	else if (!err && rc != SQLITE_DONE)
+		err = db_fail(h, "read the history");
+	sqlite3_finalize(st);
+	if (err)
+		history_rows_free(out);
+	return err;
+}
+
+void history_rows_free(struct history_rows *rows)
+{
+	int i;
+
+	for (i = 0; i < rows->n; i++) {
+		struct history_row *r = &rows->row[i];
+
+		free(r->added);
+		free(r->benchmark);
+		free(r->config);
+		free(r->config_key);
+		free(r->kernel);
+		free(r->machine);
+		free(r->source);
+		free(r->metric);
+		free(r->unit);
+	}
+	free(rows->row);
+	rows->row = NULL;
+	rows->n = 0;
+}
+
+static int cmp_kernels(const void *pa, const void *pb)
+{
+	const struct history_row *a = pa, *b = pb;
+	int c = strverscmp(a->kernel, b->kernel);
+
+	if (!c)
+		c = strcmp(a->machine, b->machine);
+	return c ? c : (a->id > b->id) - (a->id < b->id);
+}
+
+void history_rows_sort_kernels(struct history_rows *rows)
+{
+	if (rows->n)
+		qsort(rows->row, rows->n, sizeof(*rows->row), cmp_kernels);
+}
+
+bool history_is_spec(const char *arg)
+{
+	return !strncmp(arg, "history:", 8);
+}
+
+int history_load_result(const char *spec, struct result_file *rf, char *err, size_t errsz)
+{
+	char path[PATH_MAX];
+	const char *rest = spec + 8, *colon = strrchr(rest, ':');
+	struct history h;
+	sqlite3_stmt *st;
+	json_t *doc = NULL;
+	long id;
+	int ret;
+
+	memset(rf, 0, sizeof(*rf));
+	if (parse_long(colon ? colon + 1 : rest, 1, LONG_MAX, &id)) {
+		snprintf(err, errsz, "invalid '%s': expected history:ID or history:DB:ID with a run id of bench history list",
+			 spec);
+		return -EINVAL;
+	}
+	if (colon)
+		snprintf(path, sizeof(path), "%.*s", (int)(colon - rest), rest);
+	else if (history_default_path(path, sizeof(path)))
+		return snprintf(err, errsz, "%s: no default database", spec), -EINVAL;
+	/* the store's refusals are on stderr already: err only names the run */
+	ret = history_open(&h, path, false, false);
+	if (ret)
+		return snprintf(err, errsz, "%s: %s", spec, h.err), ret;
+	if (sqlite3_prepare_v2(h.db, "SELECT doc FROM runs WHERE id = ?", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			doc = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
+		sqlite3_finalize(st);
+	}
+	history_close(&h);
+	if (!doc) {
+		snprintf(err, errsz, "%s: no run %ld in %s (bench history list shows the ids)", spec,
+			 id, path);
+		return -ENOENT;
+	}
+	return result_file_load_doc(spec, doc, rf, err, errsz);
+}

@@ -46,6 +46,8 @@ for b in $benchmarks; do
 	opts=
 	# 1e6 lookups per timing would not finish one in a one-second run here
 	[ "$b" = bpf-hashmap-lookup ] && opts="--nr_loops 1000"
+	# the LPM trie benchmarks have no default trie size
+	case $b in lpm-trie-*) opts="--nr_entries 1000" ;; esac
 	lkp_run "$b-1" benchmark="$b" bench_options="$opts"
 	ok $? "$b: run exits 0"
 	[ "$TAP_LAST_FAILED" -eq 0 ] || diag "$(tail -3 "$b-1/err")"

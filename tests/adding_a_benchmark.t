@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The README's recipe for adding a benchmark, followed to the letter on a
 # copy of the tree, so that it cannot rot: two new files (the example in
-# tests/example/) and two lines in main.c's table, then build and run.
+# tests/example/) and two lines in bench.c's table, then build and run.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,11 +22,11 @@ cp "$SRC/tests/example/bench_example.c" "$COPY/benchs/bench_example.c"
 cp "$SRC/tests/example/example.c" "$COPY/progs/example.c"
 # ... and two lines in the table, next to the last benchmark's
 sed -i -e '/^extern const struct bench bench_htab_mem;$/a extern const struct bench bench_example;' \
-	-e '/^\t&bench_htab_mem,$/a \\t&bench_example,' "$COPY/main.c"
-is "$(diff "$SRC/main.c" "$COPY/main.c" | grep -c '^>')" 2 "the table gains two lines"
+	-e '/^\t&bench_htab_mem,$/a \\t&bench_example,' "$COPY/bench.c"
+is "$(diff "$SRC/bench.c" "$COPY/bench.c" | grep -c '^>')" 2 "the table gains two lines"
 is "$(cd "$COPY" && find . -type f \( -name '*.[ch]' -o -name Makefile \) | sort |
 	while read -r f; do cmp -s "$f" "$SRC/$f" || echo "$f"; done | tr '\n' ' ')" \
-	"./benchs/bench_example.c ./main.c ./progs/example.c " "and nothing else changes"
+	"./bench.c ./benchs/bench_example.c ./progs/example.c " "and nothing else changes"
 
 # no edit to the Makefile: it finds both files by wildcard
 make -C "$COPY" -j2 OUTPUT="$TEST_TMP/out" >"$TEST_TMP/build.log" 2>&1

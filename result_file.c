@@ -18,7 +18,7 @@
 #include "cgroup_helpers.h"
 #include "latency.h"
 #include "result_file.h"
-#include "results.h"
+#include "result_json.h"
 #include "stats.h"
 
 /*

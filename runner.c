@@ -20,7 +20,7 @@
 #include "kernel_env.h"
 #include "output_file.h"
 #include "per_producer.h"
-#include "results.h"
+#include "result_json.h"
 #include "run_context.h"
 #include "run_latency.h"
 #include "run_mem.h"

@@ -18,7 +18,7 @@
 
 #include "output_file.h"
 #include "per_producer.h"
-#include "results.h"
+#include "result_json.h"
 #include "run_context.h"
 
 /* a benchmark's effective options */

@@ -116,15 +116,15 @@ static int check_header(struct loader *ld, struct result_file *rf)
 	int err;
 
 	v = json_object_get(doc, "schema");
-	if (!json_is_string(v) || strcmp(json_string_value(v), RESULTS_SCHEMA_NAME))
+	if (!json_is_string(v) || strcmp(json_string_value(v), RESULT_JSON_SCHEMA_NAME))
 		return bad(ld, "schema", "expected \"%s\", got %s: not a bench result",
-			   RESULTS_SCHEMA_NAME, jdesc(v, buf, sizeof(buf)));
+			   RESULT_JSON_SCHEMA_NAME, jdesc(v, buf, sizeof(buf)));
 	err = get_int(ld, json_object_get(doc, "schema_version"), "schema_version", 0, &x);
 	if (err)
 		return err;
-	if (x != RESULTS_SCHEMA_VERSION)
+	if (x != RESULT_JSON_SCHEMA_VERSION)
 		return bad(ld, "schema_version", "schema version %lld is not one this bench reads (it reads %d)",
-			   x, RESULTS_SCHEMA_VERSION);
+			   x, RESULT_JSON_SCHEMA_VERSION);
 	v = json_object_get(doc, "benchmark");
 	if (!json_is_string(v) || !*json_string_value(v))
 		return bad(ld, "benchmark", "expected a benchmark name, got %s",

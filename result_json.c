@@ -249,7 +249,7 @@ static json_t *warnings_json(const struct bench_run *run)
  * Refuse an unwritable destination before the benchmark runs, without
  * creating anything there.
  */
-int results_precheck(const char *path)
+int result_json_precheck(const char *path)
 {
 	int err = output_file_check(path);
 
@@ -258,7 +258,7 @@ int results_precheck(const char *path)
 	return err;
 }
 
-json_t *results_json(const struct bench_run *run)
+json_t *result_json_doc(const struct bench_run *run)
 {
 	json_t *samples = json_array();
 	int i;
@@ -269,7 +269,7 @@ json_t *results_json(const struct bench_run *run)
 	json_t *doc;
 
 	doc = json_pack("{s:s, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			"schema", RESULTS_SCHEMA_NAME, "schema_version", RESULTS_SCHEMA_VERSION,
+			"schema", RESULT_JSON_SCHEMA_NAME, "schema_version", RESULT_JSON_SCHEMA_VERSION,
 			"benchmark", run->bench->name, "options", run_opts_json(run),
 			"context", run_context_json(run),
 			"memory_source", memory_source_json(run),
@@ -280,9 +280,9 @@ json_t *results_json(const struct bench_run *run)
 	return doc;
 }
 
-char *results_render(const struct bench_run *run)
+char *result_json_render(const struct bench_run *run)
 {
-	json_t *doc = results_json(run);
+	json_t *doc = result_json_doc(run);
 	char *text = NULL;
 
 	if (doc)
@@ -293,7 +293,7 @@ char *results_render(const struct bench_run *run)
 	return text;
 }
 
-int results_write(const char *path, const char *text)
+int result_json_write(const char *path, const char *text)
 {
 	struct output_file *of;
 	int err;

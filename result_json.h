@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef __RESULTS_H
-#define __RESULTS_H
+#ifndef __RESULT_JSON_H
+#define __RESULT_JSON_H
 
 /*
  * The JSON document of a run (`--json`): the one definition of its schema
@@ -11,22 +11,22 @@
 #include "json_util.h"
 #include "run.h"
 
-#define RESULTS_SCHEMA_NAME "bench-result"
-#define RESULTS_SCHEMA_VERSION 1
+#define RESULT_JSON_SCHEMA_NAME "bench-result"
+#define RESULT_JSON_SCHEMA_VERSION 1
 
 /* the whole document; NULL when out of memory */
-json_t *results_json(const struct bench_run *run);
+json_t *result_json_doc(const struct bench_run *run);
 /*
  * Refuse an unwritable destination before the benchmark runs; 0 or a
  * negative errno after one line on stderr.
  */
-int results_precheck(const char *path);
+int result_json_precheck(const char *path);
 /* the document as text (malloc'ed), or NULL after one line on stderr */
-char *results_render(const struct bench_run *run);
+char *result_json_render(const struct bench_run *run);
 /*
  * Write text to path through output_file; 0 or a negative errno after one
  * line on stderr (-EINTR: a signal ended the wait for a FIFO's reader).
  */
-int results_write(const char *path, const char *text);
+int result_json_write(const char *path, const char *text);
 
-#endif /* __RESULTS_H */
+#endif /* __RESULT_JSON_H */

@@ -559,7 +559,7 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 		per_producer_report(&run);
 	*out_err = std_output_error();
 	if (env.json_path && !*out_err) {
-		*json_text = results_render(&run);
+		*json_text = result_json_render(&run);
 		if (!*json_text)
 			return -ENOMEM;
 	}
@@ -593,7 +593,7 @@ int runner_run(const struct bench *bench)
 	if (!err && env.latency)
 		err = run_latency_check(bench);
 	if (!err && env.json_path)
-		err = results_precheck(env.json_path);
+		err = result_json_precheck(env.json_path);
 	if (err)
 		goto out_free;
 	/* stdout carries the JSON document alone: the rest goes to stderr */
@@ -703,7 +703,7 @@ out_release:
 	release_needs();
 	/* written after teardown: a FIFO waiting for its reader holds nothing else */
 	if (!err && !out_err && !status && json_text) {
-		err = results_write(env.json_path, json_text);
+		err = result_json_write(env.json_path, json_text);
 		if (err == -EINTR) {
 			/* a signal ended the wait for a FIFO's reader */
 			sig = sigtimedwait(&sigs, NULL, &zero);

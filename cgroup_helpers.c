@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * cgroup mounts, the cgroup this process is in, and a child cgroup of the
+ * run's own: created, joined, its memory read (v2, or the v1 fallback) and
+ * removed.  Roots and files are parameters, so unit tests use fake trees.
+ */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>

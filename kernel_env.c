@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel environment: libbpf's messages, privileges, tracefs in a
+ * mount namespace of our own, and where a run ran (hypervisor, cgroup mode).
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>

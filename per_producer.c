@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Each producer's rate over the measured samples and how fair they were:
+ * the --per-producer lines and their JSON block.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The userspace half of progs/bench_producer.h: which threads are the
+ * producers (their ids, registered with every BPF object) and the
+ * per-producer counters a BPF program fills.
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The run's memory cgroup (BENCH_NEEDS_MEMCG): joined before set-up,
+ * sampled at every tick, its peak read once before it is removed.
+ */
 #include <math.h>
 #include <stdio.h>
 #include <unistd.h>

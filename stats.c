@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The one place statistics are computed: mean, deviation, median, Student's
+ * t and Welch's test, the two levels of repeats and of invocations, power
+ * and fairness.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

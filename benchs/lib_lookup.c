@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf-hashmap-lookup's pure helpers (options, keys), apart from the
+ * benchmark so the unit tests link them without BPF or the runner.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

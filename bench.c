@@ -2,8 +2,24 @@
 /*
  * bench: a generic producer/consumer benchmark runner for BPF.
  *
- * This file holds the two tables: the commands (a benchmark run, or a
- * subcommand that reads result files) and the benchmarks.
+ * This file holds main() and the two tables: the commands (a benchmark
+ * run, or a subcommand that reads result files) and the benchmarks.
+ *
+ * Upstream's tools/testing/selftests/bpf/bench.c, mapped onto this tree
+ * (a benchmark patch written for upstream ports with a path change):
+ *   the benchs[] table, main()        here
+ *   struct env, the argp options and
+ *     parse_arg(), find_benchmark()   bench_args.c
+ *   setup_benchmark(), the threads,
+ *     set_thread_affinity(), the
+ *     SIGALRM timer and
+ *     collect_measurements()          runner.c (a sigtimedwait() loop in
+ *                                     the main thread, no work in a handler)
+ *   setup_libbpf()                    kernel_env.c
+ *   hits_drops_report_progress() and
+ *     hits_drops_report_final()       reporters.c
+ *   struct bench, struct bench_res    bench.h, as upstream's
+ *   benchs/bench_NAME.c, progs/NAME.c the same paths
  */
 #define _GNU_SOURCE
 #include <errno.h>

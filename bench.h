@@ -186,6 +186,8 @@ enum bench_caps {
  */
 struct bench {
 	const char *name;
+	/* an older name that still selects it (upstream's, before a rename) */
+	const char *alias;
 	const char *desc;	/* one line, for --list */
 	const struct argp *argp;
 	unsigned int needs;	/* enum bench_needs */

@@ -331,8 +331,13 @@ void bench_args_list(const struct bench *const *table, size_t n)
 	size_t i;
 
 	printf("Benchmarks:\n");
-	for (i = 0; i < tbl_n; i++)
-		printf("  %-24s %s\n", tbl[i]->name, tbl[i]->desc ? tbl[i]->desc : "");
+	/* one line per benchmark, its alias on it: scripts read the first word */
+	for (i = 0; i < tbl_n; i++) {
+		printf("  %-24s %s", tbl[i]->name, tbl[i]->desc ? tbl[i]->desc : "");
+		if (tbl[i]->alias)
+			printf(" (alias: %s)", tbl[i]->alias);
+		putchar('\n');
+	}
 }
 
 static void print_known(FILE *f)
@@ -373,7 +378,8 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 		return EINVAL;
 	}
 	for (i = 0; i < tbl_n; i++) {
-		if (!strcmp(tbl[i]->name, env.bench_name)) {
+		if (!strcmp(tbl[i]->name, env.bench_name) ||
+		    (tbl[i]->alias && !strcmp(tbl[i]->alias, env.bench_name))) {
 			bench = tbl[i];
 			break;
 		}

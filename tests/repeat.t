@@ -31,8 +31,8 @@ bad "--repeat over a day" "invalid --repeat 2: 2 x \(-w 1 \+ -d 86400\) seconds 
 	"$BENCH" --repeat 2 -d 86400 count-local
 bad "--zero-seed without a hash map" "--zero-seed does not apply to benchmark 'count-local': it measures no hash map" \
 	"$BENCH" --zero-seed count-local
-bad "--zero-seed on trig-base" "--zero-seed does not apply to benchmark 'trig-base'" \
-	"$BENCH" --zero-seed trig-base
+bad "--zero-seed on trig-syscall-count" "--zero-seed does not apply to benchmark 'trig-syscall-count'" \
+	"$BENCH" --zero-seed trig-syscall-count
 bad "--repeat on bpf-hashmap-lookup" "--repeat 2 does not apply to benchmark 'bpf-hashmap-lookup'" \
 	"$BENCH" --repeat 2 bpf-hashmap-lookup
 

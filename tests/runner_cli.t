@@ -8,6 +8,9 @@ run_bench "$TEST_TMP/list" -l
 ok $? "bench -l exits 0"
 like "$TEST_TMP/list" '^  count-global +[a-z]' "-l lists count-global with a description"
 like "$TEST_TMP/list" '^  count-local +[a-z]' "-l lists count-local with a description"
+like "$TEST_TMP/list" '^  trig-syscall-count +[a-z].* \(alias: trig-base\)$' \
+	"-l lists trig-syscall-count, upstream's name, and says trig-base is its alias"
+is "$(grep -c '^  trig-base ' "$TEST_TMP/list")" 0 "-l lists the alias on no line of its own"
 
 run_bench "$TEST_TMP/help" --help
 ok $? "--help exits 0"
@@ -52,8 +55,9 @@ bad "htab-mem bad value size" "invalid value size 'abc'" htab-mem --value-size a
 bad "--json with an empty name" "invalid --json ''" --json "" count-local
 bad "--latency without per-trigger map work (count)" \
 	"invalid --latency for benchmark 'count-global': it does no map operations per trigger" --latency count-global
-bad "--latency without per-trigger map work (trig-base)" \
-	"invalid --latency for benchmark 'trig-base': it does no map operations per trigger" trig-base --latency
+bad "--latency without per-trigger map work (trig-syscall-count)" \
+	"invalid --latency for benchmark 'trig-syscall-count': it does no map operations per trigger" \
+	trig-syscall-count --latency
 bad "consumers for a producer-only benchmark" "has no consumers; -c/--consumers must be 0 \\(got 2\\)" -c 2 count-local
 
 # a CPU this process may not use: restrict ourselves to CPU 0, ask for 1

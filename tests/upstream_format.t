@@ -5,7 +5,7 @@
 # extractors (tests/upstream_helpers.sh) find hits, drops and total
 # operations in the hits/drops reporter's output, with the numbers our
 # Summary prints, and the Iter lines carry the same fields.  No BPF here
-# (count-local, count-global, trig-base); upstream_format_bpf.t does the same
+# (count-local, count-global, trig-syscall-count); upstream_format_bpf.t does the same
 # for BPF benchmarks and htab-mem's extractor.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -71,7 +71,7 @@ check() {	# check <name> <warm-up> <duration> <bench args...>
 
 check count-local 1 3 -p2 count-local
 check count-global 1 2 -p2 count-global
-check trig-base 0 2 trig-base
+check trig-syscall-count 0 2 trig-syscall-count
 
 # -q prints only the Summary: the extractors still find every field
 run_bench "$TEST_TMP/q" -q -w0 -d2 count-local

@@ -963,6 +963,8 @@ int bench_compare_main(int argc, char **argv)
 			break;
 		}
 	copts.sides_split = split > 0;
+	/* an unknown option is bad input like any other: exit status 2, not argp's 64 */
+	argp_err_exit_status = 2;
 	if (argp_parse(&compare_argp, split ? split : argc, argv, 0, NULL, NULL))
 		return 2;
 	nbase = copts.nfiles;

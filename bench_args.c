@@ -6,6 +6,8 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <sysexits.h>
 
 #include "bench_args.h"
 #include "bench_version.h"
@@ -19,11 +21,14 @@ struct env env = {
 };
 
 /*
- * Exit status of a refused command line: 1 as upstream's runner, but 2
- * for the options of repeated measurement, whose refusals are documented
- * with compare's usage errors.
+ * Exit status of a refused command line, upstream's rule: what argp
+ * refuses while parsing (an unknown option, a malformed or out-of-range
+ * value, a second benchmark name, another benchmark's option) is 64,
+ * EX_USAGE, as argp_usage() and argp_error() exit; what is refused after
+ * parsing (no or an unknown benchmark, an option the named benchmark
+ * cannot honour) is 1, as upstream's find_benchmark() and validate().
  */
-static int usage_status = 1;
+static int usage_status = EX_USAGE;
 
 int bench_args_error_status(void)
 {
@@ -89,12 +94,30 @@ static const struct argp_option opts[] = {
 #define MAX_SECONDS 86400
 #define MAX_REPEAT 1000
 
-static void bad_value(const char *opt, const char *arg, const char *accepted)
+error_t bench_args_refuse(const char *fmt, ...)
 {
-	fprintf(stderr, "invalid %s '%s': expected %s\n", opt, arg, accepted);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EINVAL;
 }
 
-static int parse_cpus_opt(const char *opt, const char *arg, struct cpu_list *out)
+error_t bench_args_bad_value(const char *opt, const char *arg, const char *accepted_fmt, ...)
+{
+	char accepted[256];
+	va_list ap;
+
+	va_start(ap, accepted_fmt);
+	vsnprintf(accepted, sizeof(accepted), accepted_fmt, ap);
+	va_end(ap);
+	return bench_args_refuse("invalid %s '%s': expected %s", opt, arg, accepted);
+}
+
+/* 0, or the positive error argp_parse() hands back, after one line */
+static error_t parse_cpus_opt(const char *opt, const char *arg, struct cpu_list *out)
 {
 	int err;
 
@@ -102,16 +125,12 @@ static int parse_cpus_opt(const char *opt, const char *arg, struct cpu_list *out
 	err = parse_cpu_list(arg, out);
 	if (err == -ENOMEM) {
 		fprintf(stderr, "failed to parse %s: %s\n", opt, strerror(ENOMEM));
-		return err;
+		return ENOMEM;
 	}
-	if (err == -ERANGE) {
-		bad_value(opt, arg, "CPU numbers in 0..1023");
-		return err;
-	}
-	if (err) {
-		bad_value(opt, arg, "a CPU list such as 0-3,5 (no duplicates)");
-		return err;
-	}
+	if (err == -ERANGE)
+		return bench_args_bad_value(opt, arg, "CPU numbers in 0..1023");
+	if (err)
+		return bench_args_bad_value(opt, arg, "a CPU list such as 0-3,5 (no duplicates)");
 	return 0;
 }
 
@@ -133,48 +152,38 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.affinity = true;
 		break;
 	case 'd':
-		if (parse_long(arg, 1, MAX_SECONDS, &v)) {
-			bad_value("duration", arg, "whole seconds in 1..86400");
-			return EINVAL;
-		}
+		if (parse_long(arg, 1, MAX_SECONDS, &v))
+			return bench_args_bad_value("duration", arg, "whole seconds in 1..%d",
+						    MAX_SECONDS);
 		env.duration_sec = v;
 		break;
 	case 'w':
-		if (parse_long(arg, 0, MAX_SECONDS, &v)) {
-			bad_value("warm-up", arg, "whole seconds in 0..86400");
-			return EINVAL;
-		}
+		if (parse_long(arg, 0, MAX_SECONDS, &v))
+			return bench_args_bad_value("warm-up", arg, "whole seconds in 0..%d",
+						    MAX_SECONDS);
 		env.warmup_sec = v;
 		break;
 	case 'p':
-		if (parse_long(arg, 1, BENCH_MAX_THREADS, &v)) {
-			bad_value("producer count", arg, "an integer in 1..1024");
-			return EINVAL;
-		}
+		if (parse_long(arg, 1, BENCH_MAX_THREADS, &v))
+			return bench_args_bad_value("producer count", arg, "an integer in 1..%d",
+						    BENCH_MAX_THREADS);
 		env.producer_cnt = v;
 		break;
 	case 'c':
-		if (parse_long(arg, 0, BENCH_MAX_THREADS, &v)) {
-			bad_value("consumer count", arg, "an integer in 0..1024");
-			return EINVAL;
-		}
+		if (parse_long(arg, 0, BENCH_MAX_THREADS, &v))
+			return bench_args_bad_value("consumer count", arg, "an integer in 0..%d",
+						    BENCH_MAX_THREADS);
 		env.consumer_cnt = v;
 		break;
 	case ARG_PROD_AFFINITY_SET:
 		env.affinity = true;
-		if (parse_cpus_opt("--prod-affinity", arg, &env.prod_cpus))
-			return EINVAL;
-		break;
+		return parse_cpus_opt("--prod-affinity", arg, &env.prod_cpus);
 	case ARG_CONS_AFFINITY_SET:
 		env.affinity = true;
-		if (parse_cpus_opt("--cons-affinity", arg, &env.cons_cpus))
-			return EINVAL;
-		break;
+		return parse_cpus_opt("--cons-affinity", arg, &env.cons_cpus);
 	case ARG_JSON:
-		if (!*arg) {
-			bad_value("--json", arg, "a file name");
-			return EINVAL;
-		}
+		if (!*arg)
+			return bench_args_bad_value("--json", arg, "a file name");
 		env.json_path = arg;
 		break;
 	case ARG_PER_PRODUCER:
@@ -184,22 +193,17 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.latency = true;
 		break;
 	case ARG_REPEAT:
-		if (parse_long(arg, 1, MAX_REPEAT, &v)) {
-			bad_value("--repeat", arg, "an integer in 1..1000");
-			usage_status = 2;
-			return EINVAL;
-		}
+		if (parse_long(arg, 1, MAX_REPEAT, &v))
+			return bench_args_bad_value("--repeat", arg, "an integer in 1..%d", MAX_REPEAT);
 		env.repeat_cnt = v;
 		break;
 	case ARG_ZERO_SEED:
 		env.zero_seed = true;
 		break;
 	case ARGP_KEY_ARG:
-		if (env.bench_name) {
-			fprintf(stderr, "two benchmark names given: '%s' and '%s'; run one at a time\n",
-				env.bench_name, arg);
-			return EINVAL;
-		}
+		if (env.bench_name)
+			return bench_args_refuse("two benchmark names given: '%s' and '%s'; run one at a time",
+						 env.bench_name, arg);
 		env.bench_name = arg;
 		break;
 	default:
@@ -349,6 +353,50 @@ static void print_known(FILE *f)
 		fprintf(f, " %s", tbl[i]->name);
 }
 
+/* the benchmark env.bench_name names, or NULL after one line (exit 1) */
+static const struct bench *find_bench(void)
+{
+	size_t i;
+
+	if (!env.bench_name) {
+		fprintf(stderr, "no benchmark given; ");
+		print_known(stderr);
+		fprintf(stderr, " (see bench -l)\n");
+		return NULL;
+	}
+	for (i = 0; i < tbl_n; i++)
+		if (!strcmp(tbl[i]->name, env.bench_name) ||
+		    (tbl[i]->alias && !strcmp(tbl[i]->alias, env.bench_name)))
+			return tbl[i];
+	fprintf(stderr, "unknown benchmark '%s'; ", env.bench_name);
+	print_known(stderr);
+	fputc('\n', stderr);
+	return NULL;
+}
+
+/* the runner's options the benchmark cannot honour: 0 or -EINVAL after one line (exit 1) */
+static int check_caps(const struct bench *bench)
+{
+	if (env.zero_seed && !(bench->caps & BENCH_CAP_ZERO_SEED)) {
+		fprintf(stderr, "--zero-seed does not apply to benchmark '%s': it measures no hash map (htab-mem, bpf-hashmap-lookup, hash-lookup, percpu-hash-lookup and lru-hash-lookup do)\n",
+			bench->name);
+		return -EINVAL;
+	}
+	if (env.repeat_cnt > 1 && (bench->caps & BENCH_CAP_NO_REPEAT)) {
+		fprintf(stderr, "--repeat %d does not apply to benchmark '%s': its results are not per-second samples (only --repeat 1)\n",
+			env.repeat_cnt, bench->name);
+		return -EINVAL;
+	}
+	/* every sample of every repeat is kept: bound the run's length too */
+	if ((long)env.repeat_cnt * (env.warmup_sec + env.duration_sec) > MAX_SECONDS) {
+		fprintf(stderr, "invalid --repeat %d: %d x (-w %d + -d %d) seconds is more than %d\n",
+			env.repeat_cnt, env.repeat_cnt, env.warmup_sec, env.duration_sec,
+			MAX_SECONDS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int bench_args_parse(int argc, char **argv, const struct bench *const *table, size_t n,
 		     const struct bench **benchp)
 {
@@ -358,8 +406,7 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 		.doc = argp_program_doc,
 		.children = children,
 	};
-	const struct bench *bench = NULL;
-	size_t i;
+	const struct bench *bench;
 	int err;
 
 	*benchp = NULL;
@@ -367,54 +414,28 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 	tbl_n = n < BENCH_MAX_BENCHS ? n : BENCH_MAX_BENCHS;
 	build_children(argc, argv);
 	err = argp_parse(&argp_root, argc, argv, 0, NULL, NULL);
-	if (err)
-		return err;
+	if (err) {
+		/* running out of memory is no usage error */
+		if (err == ENOMEM)
+			usage_status = 1;
+		return -err;
+	}
 	if (env.list)
 		return 0;
-	if (!env.bench_name) {
-		fprintf(stderr, "no benchmark given; ");
-		print_known(stderr);
-		fprintf(stderr, " (see bench -l)\n");
-		return EINVAL;
-	}
-	for (i = 0; i < tbl_n; i++) {
-		if (!strcmp(tbl[i]->name, env.bench_name) ||
-		    (tbl[i]->alias && !strcmp(tbl[i]->alias, env.bench_name))) {
-			bench = tbl[i];
-			break;
-		}
-	}
-	if (!bench) {
-		fprintf(stderr, "unknown benchmark '%s'; ", env.bench_name);
-		print_known(stderr);
-		fputc('\n', stderr);
-		return EINVAL;
-	}
+	usage_status = 1;
+	bench = find_bench();
+	if (!bench)
+		return -EINVAL;
+	/* upstream parses again with the named benchmark's options alone */
 	if ((opt_owner && opt_owner != bench->argp) || opt_other) {
+		usage_status = EX_USAGE;
 		fprintf(stderr, "option %s does not apply to benchmark '%s'\n",
 			opt_owner != bench->argp ? opt_owner_name : opt_other_name, bench->name);
-		return EINVAL;
+		return -EINVAL;
 	}
-	if (env.zero_seed && !(bench->caps & BENCH_CAP_ZERO_SEED)) {
-		fprintf(stderr, "--zero-seed does not apply to benchmark '%s': it measures no hash map (htab-mem, bpf-hashmap-lookup, hash-lookup, percpu-hash-lookup and lru-hash-lookup do)\n",
-			bench->name);
-		usage_status = 2;
-		return EINVAL;
-	}
-	if (env.repeat_cnt > 1 && (bench->caps & BENCH_CAP_NO_REPEAT)) {
-		fprintf(stderr, "--repeat %d does not apply to benchmark '%s': its results are not per-second samples (only --repeat 1)\n",
-			env.repeat_cnt, bench->name);
-		usage_status = 2;
-		return EINVAL;
-	}
-	/* every sample of every repeat is kept: bound the run's length too */
-	if ((long)env.repeat_cnt * (env.warmup_sec + env.duration_sec) > MAX_SECONDS) {
-		fprintf(stderr, "invalid --repeat %d: %d x (-w %d + -d %d) seconds is more than %d\n",
-			env.repeat_cnt, env.repeat_cnt, env.warmup_sec, env.duration_sec,
-			MAX_SECONDS);
-		usage_status = 2;
-		return EINVAL;
-	}
+	err = check_caps(bench);
+	if (err)
+		return err;
 	*benchp = bench;
 	return 0;
 }

@@ -12,14 +12,33 @@
 /*
  * Parse the runner's options and every benchmark family's (argp children),
  * refusing options that belong to another benchmark than the one named.
- * Fills env; *bench is NULL with --list.  Returns 0 or a positive errno
+ * Fills env; *bench is NULL with --list.  Returns 0 or a negative errno
  * after one line on stderr.
  */
 int bench_args_parse(int argc, char **argv, const struct bench *const *table, size_t n,
 		     const struct bench **bench);
 void bench_args_list(const struct bench *const *table, size_t n);
 void bench_args_free(void);
-/* the exit status for a command line bench_args_parse() refused */
+/*
+ * The exit status for a command line bench_args_parse() refused: 64
+ * (EX_USAGE) for what argp refuses while parsing, 1 for what is refused
+ * after it, as upstream's runner (README, "Exit status").
+ */
 int bench_args_error_status(void);
+
+/*
+ * How a benchmark family's argp parser refuses a bad value, the one way
+ * every parser does it: one line on stderr, "invalid OPT 'ARG': expected
+ * ACCEPTED", and the error to hand back to argp, which makes the runner
+ * exit 64 as upstream's argp_usage() does:
+ *
+ *	if (parse_long(arg, 1, MAX_VALUE_SIZE, &v))
+ *		return bench_args_bad_value("value size", arg, "an integer in 1..%d",
+ *					    MAX_VALUE_SIZE);
+ */
+error_t bench_args_bad_value(const char *opt, const char *arg, const char *accepted_fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* the same for a message of another shape, or one a pure parser wrote */
+error_t bench_args_refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* __BENCH_ARGS_H */

@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "bench_args.h"
 #include "kernel_env.h"
 #include "benchs/lib_lookup.h"
 #include "producers.h"
@@ -62,16 +63,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				return 0;
 			}
 		}
-		fprintf(stderr, "invalid --hook '%s': expected auto, fentry or tracepoint\n", arg);
-		return EINVAL;
+		return bench_args_bad_value("--hook", arg, "auto, fentry or tracepoint");
 	}
 	ret = hashmap_lookup_parse_opt(&args, key, arg, err, sizeof(err));
 	if (ret == -ENOENT)
 		return ARGP_ERR_UNKNOWN;
-	if (ret) {
-		fprintf(stderr, "%s\n", err);
-		return EINVAL;
-	}
+	/* the pure parser's message, in the same words, for its unit test */
+	if (ret)
+		return bench_args_refuse("%s", err);
 	return 0;
 }
 

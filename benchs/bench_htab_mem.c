@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "bench_args.h"
 #include "producers.h"
 #include "htab_mem_bench.skel.h"
 #include "progs/htab_mem_bench.h"
@@ -76,16 +77,20 @@ static const struct argp_option opts[] = {
 	{},
 };
 
-static void print_use_cases(FILE *f)
+/* "overwrite, batch_add_batch_del, ...", for the message refusing another */
+static const char *use_case_names(char *buf, size_t sz)
 {
-	size_t i;
+	size_t i, len = 0;
 
-	for (i = 0; i < ARRAY_SIZE(use_cases); i++)
-		fprintf(f, "%s%s", i ? ", " : "", use_cases[i].name);
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(use_cases) && len < sz; i++)
+		len += snprintf(buf + len, sz - len, "%s%s", i ? ", " : "", use_cases[i].name);
+	return buf;
 }
 
 static error_t htab_mem_parse_arg(int key, char *arg, struct argp_state *state)
 {
+	char names[128];
 	size_t i;
 
 	switch (key) {
@@ -93,20 +98,15 @@ static error_t htab_mem_parse_arg(int key, char *arg, struct argp_state *state)
 		for (i = 0; i < ARRAY_SIZE(use_cases); i++)
 			if (!strcmp(arg, use_cases[i].name))
 				break;
-		if (i == ARRAY_SIZE(use_cases)) {
-			fprintf(stderr, "invalid use case '%s': expected one of ", arg);
-			print_use_cases(stderr);
-			fputc('\n', stderr);
-			return EINVAL;
-		}
+		if (i == ARRAY_SIZE(use_cases))
+			return bench_args_bad_value("use case", arg, "one of %s",
+						    use_case_names(names, sizeof(names)));
 		args.use_case = &use_cases[i];
 		break;
 	case ARG_VALUE_SIZE:
-		if (parse_long(arg, 1, MAX_VALUE_SIZE, &args.value_size)) {
-			fprintf(stderr, "invalid value size '%s': expected an integer in 1..%d\n",
-				arg, MAX_VALUE_SIZE);
-			return EINVAL;
-		}
+		if (parse_long(arg, 1, MAX_VALUE_SIZE, &args.value_size))
+			return bench_args_bad_value("value size", arg, "an integer in 1..%d",
+						    MAX_VALUE_SIZE);
 		break;
 	case ARG_PREALLOCATED:
 		args.preallocated = true;

@@ -40,7 +40,7 @@ vg 0 "htab-mem --latency, JSON, warm-up and ops per trigger" -w1 -d1 -p2 --laten
 	--json "$TEST_TMP/lat.json" htab-mem --use-case add_del_on_diff_cpu
 vg 0 "hash-lookup --latency" -w0 -d1 hash-lookup --latency
 vg 1 "--latency refused" --latency trig-base
-vg 1 "htab-mem unknown use case" htab-mem --use-case nope
+vg 64 "htab-mem unknown use case" htab-mem --use-case nope
 vg 0 "trig-base" -w0 -d1 -p2 trig-base
 
 done_testing

@@ -9,31 +9,31 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-# bad <description> <stderr regex> <args...>: exit 2, one line on stderr,
-# nothing on stdout
+# bad <status> <description> <stderr regex> <args...>: that exit status
+# (README, "Exit status"), one line on stderr, nothing on stdout
 bad() {
-	local desc=$1 re=$2 rc
-	shift 2
+	local want=$1 desc=$2 re=$3 rc
+	shift 3
 	"$@" >"$TEST_TMP/bad.out" 2>"$TEST_TMP/bad.err"
 	rc=$?
-	is "$rc" 2 "$desc: exit 2"
+	is "$rc" "$want" "$desc: exit $want"
 	cmp_ok "$(wc -l <"$TEST_TMP/bad.err")" -eq 1 "$desc: one line on stderr"
 	like "$TEST_TMP/bad.err" "$re" "$desc: the message names the value"
 	cmp_ok "$(wc -c <"$TEST_TMP/bad.out")" -eq 0 "$desc: nothing on stdout"
 }
 
-bad "--repeat 0" "invalid --repeat '0': expected an integer in 1\.\.1000" \
+bad 64 "--repeat 0" "invalid --repeat '0': expected an integer in 1\.\.1000" \
 	"$BENCH" --repeat 0 count-local
-bad "huge --repeat" "invalid --repeat '1000000': expected an integer in 1\.\.1000" \
+bad 64 "huge --repeat" "invalid --repeat '1000000': expected an integer in 1\.\.1000" \
 	"$BENCH" --repeat 1000000 count-local
-bad "--repeat x" "invalid --repeat 'x'" "$BENCH" --repeat x count-local
-bad "--repeat over a day" "invalid --repeat 2: 2 x \(-w 1 \+ -d 86400\) seconds is more than 86400" \
+bad 64 "--repeat x" "invalid --repeat 'x'" "$BENCH" --repeat x count-local
+bad 1 "--repeat over a day" "invalid --repeat 2: 2 x \(-w 1 \+ -d 86400\) seconds is more than 86400" \
 	"$BENCH" --repeat 2 -d 86400 count-local
-bad "--zero-seed without a hash map" "--zero-seed does not apply to benchmark 'count-local': it measures no hash map" \
+bad 1 "--zero-seed without a hash map" "--zero-seed does not apply to benchmark 'count-local': it measures no hash map" \
 	"$BENCH" --zero-seed count-local
-bad "--zero-seed on trig-syscall-count" "--zero-seed does not apply to benchmark 'trig-syscall-count'" \
+bad 1 "--zero-seed on trig-syscall-count" "--zero-seed does not apply to benchmark 'trig-syscall-count'" \
 	"$BENCH" --zero-seed trig-syscall-count
-bad "--repeat on bpf-hashmap-lookup" "--repeat 2 does not apply to benchmark 'bpf-hashmap-lookup'" \
+bad 1 "--repeat on bpf-hashmap-lookup" "--repeat 2 does not apply to benchmark 'bpf-hashmap-lookup'" \
 	"$BENCH" --repeat 2 bpf-hashmap-lookup
 
 # ---- a run with repeats ----
@@ -64,10 +64,10 @@ assert "repeat means are the means of each repeat's samples" jq_true '
 
 # a damaged repeat tag is refused
 jq '.samples[3].repeat = 1' "$J" >"$TEST_TMP/bad-tag.json"
-bad "compare: a moved repeat tag" "samples\[3\]\.repeat: 1, but measured sample 1 belongs to repeat 0" \
+bad 2 "compare: a moved repeat tag" "samples\[3\]\.repeat: 1, but measured sample 1 belongs to repeat 0" \
 	"$BENCH" compare "$TEST_TMP/bad-tag.json" "$J"
 jq '.summary.metrics.hits.repeats.between_stddev *= 2' "$J" >"$TEST_TMP/bad-sd.json"
-bad "compare: an edited between-repeat stddev" "hits\.repeats\.between_stddev: .* the file was edited or corrupted" \
+bad 2 "compare: an edited between-repeat stddev" "hits\.repeats\.between_stddev: .* the file was edited or corrupted" \
 	"$BENCH" compare "$TEST_TMP/bad-sd.json" "$J"
 
 # ---- compare on repeat means, and on invocation means ----
@@ -146,17 +146,17 @@ ok $? "files without repeats on both sides: exit 0"
 like "$C/cmp5.out" "^  hits: Welch's t-test on 2 \+ 2 invocation means \(the invocation is the unit: each file's mean over its per-second samples\), df 2\.0; between-invocation CV 0\.00% / 0\.00%, within-invocation CV [0-9.]+% / [0-9.]+%$" \
 	"files without repeats: a file's mean over its samples, no between-repeat level"
 
-bad "compare: empty new side" "compare: no NEW result file after '--'" \
+bad 2 "compare: empty new side" "compare: no NEW result file after '--'" \
 	"$BENCH" compare "$C/c1.json" --
-bad "compare: empty base side" "compare: no BASE result file before '--'" \
+bad 2 "compare: empty base side" "compare: no BASE result file before '--'" \
 	"$BENCH" compare -- "$C/c1.json"
 run_bench "$C/g.out" -q -w0 -d1 --json "$C/g.json" count-global
-bad "compare: mixed benchmarks on one side" "benchmark 'count-global', but .*c1\.json on the same \(new\) side is 'count-local'" \
+bad 2 "compare: mixed benchmarks on one side" "benchmark 'count-global', but .*c1\.json on the same \(new\) side is 'count-local'" \
 	"$BENCH" compare "$C/c1.json" -- "$C/c1.json" "$C/g.json"
 jq '.options.runner.zero_seed = true' "$C/c2.json" >"$C/z.json"
-bad "compare: zero-seed against seeded" "options\.runner\.zero_seed true, but .*c1\.json has false: refusing to compare zero-seed and seeded" \
+bad 2 "compare: zero-seed against seeded" "options\.runner\.zero_seed true, but .*c1\.json has false: refusing to compare zero-seed and seeded" \
 	"$BENCH" compare "$C/c1.json" "$C/z.json"
-bad "compare: zero-seed and seeded on one side" "zero_seed true, but .*c1\.json on the same \(base\) side has false" \
+bad 2 "compare: zero-seed and seeded on one side" "zero_seed true, but .*c1\.json on the same \(base\) side has false" \
 	"$BENCH" compare "$C/c1.json" "$C/z.json" -- "$C/c3.json"
 run_bench "$C/zf.out" compare --force "$C/c1.json" "$C/z.json"
 ok $? "--force compares zero-seed against seeded"

@@ -31,8 +31,8 @@ san 0 "compare" compare --force "$TEST_TMP/a.json" "$TEST_TMP/b.json"
 san 2 "compare of a malformed file" compare "$TEST_TMP/a.json" /dev/null
 jq '.summary.metrics.hits.mean = 1' "$TEST_TMP/a.json" >"$TEST_TMP/edited.json"
 san 2 "compare of an edited result" compare "$TEST_TMP/a.json" "$TEST_TMP/edited.json"
-san 1 "bad CPU list" --cons-affinity 3-1 count-local
-san 1 "two names" count-local count-global
+san 64 "bad CPU list" --cons-affinity 3-1 count-local
+san 64 "two names" count-local count-global
 san 0 "list" -l
 # a node of our own as root: a runner that replaced it must not take /dev/full
 FULL=/dev/full

@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# README's "Exit status" table, row by row: at least one case of every
+# row, so that no status can drift from what the table says.  No BPF:
+# count-local runs, and result files made from one.
+
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+# ---- bench: 0 ----
+is_exit 0 "bench: a run that measured: 0" "$BENCH" -w0 -d1 count-local
+is_exit 0 "bench -l: 0" "$BENCH" -l
+is_exit 0 "bench --help: 0" "$BENCH" --help
+
+# ---- bench: 64, what argp refuses while parsing (upstream's argp_usage) ----
+is_exit 64 "bench: unknown option: 64" "$BENCH" --no-such-option count-local
+is_exit 64 "bench: missing option value: 64" "$BENCH" count-local -d
+is_exit 64 "bench: malformed runner value (-d 5x): 64" "$BENCH" -d 5x count-local
+is_exit 64 "bench: out-of-range runner value (-p 0): 64" "$BENCH" -p 0 count-local
+is_exit 64 "bench: malformed CPU list: 64" "$BENCH" --prod-affinity 0- count-local
+is_exit 64 "bench: --repeat out of range: 64" "$BENCH" --repeat 0 count-local
+is_exit 64 "bench: a benchmark's bad value (htab-mem --value-size 0): 64" \
+	"$BENCH" htab-mem --value-size 0
+is_exit 64 "bench: a benchmark's bad value (htab-mem --use-case x): 64" \
+	"$BENCH" htab-mem --use-case x
+is_exit 64 "bench: a benchmark's bad value (bpf-hashmap-lookup --key_size 0): 64" \
+	"$BENCH" bpf-hashmap-lookup --key_size 0
+is_exit 64 "bench: a benchmark's bad value (bpf-hashmap-lookup --hook x): 64" \
+	"$BENCH" bpf-hashmap-lookup --hook x
+is_exit 64 "bench: two benchmark names: 64" "$BENCH" count-local count-global
+is_exit 64 "bench: another benchmark's option: 64" "$BENCH" count-local --use-case overwrite
+
+# ---- bench: 1, parsed but cannot run (upstream's find_benchmark, validate) ----
+is_exit 1 "bench: no benchmark: 1" "$BENCH" -d1
+is_exit 1 "bench: unknown benchmark: 1" "$BENCH" nope
+is_exit 1 "bench: consumers for a benchmark without: 1" "$BENCH" -c2 count-local
+is_exit 1 "bench: an odd -p for add_del_on_diff_cpu: 1" \
+	"$BENCH" -p3 htab-mem --use-case add_del_on_diff_cpu
+is_exit 1 "bench: --latency where it does not apply: 1" "$BENCH" --latency count-local
+is_exit 1 "bench: --zero-seed where it does not apply: 1" "$BENCH" --zero-seed count-local
+is_exit 1 "bench: --repeat 2 where it does not apply: 1" "$BENCH" --repeat 2 bpf-hashmap-lookup
+is_exit 1 "bench: repeats longer than a day: 1" "$BENCH" --repeat 2 -d 86400 count-local
+is_exit 1 "bench: a CPU this process may not use: 1" "$BENCH" --prod-affinity 1000 count-local
+is_exit 1 "bench: --nr_entries above --max_entries: 1" \
+	"$BENCH" bpf-hashmap-lookup --max_entries 10 --nr_entries 20
+"$BENCH" -w0 -d1 count-local >/dev/full 2>"$TEST_TMP/full.err"
+is "$?" 1 "bench: an output that cannot be written: 1"
+# a run that measured nothing is 1 too: pidns.t checks it, with getpgid() denied
+
+# ---- bench: 128 + N, a signal ended the run ----
+"$BENCH" -w0 -d60 count-local >"$TEST_TMP/sig" 2>"$TEST_TMP/sig.err" &
+pid=$!
+if wait_iter "$TEST_TMP/sig" "$pid"; then
+	kill -TERM "$pid"
+fi
+wait "$pid"
+is "$?" 143 "bench: SIGTERM ended the run: 128 + 15"
+
+# ---- bench compare: 0, 1, 2 ----
+"$BENCH" -w0 -d3 --json "$TEST_TMP/a.json" count-local >/dev/null 2>&1
+is "$?" 0 "a result file to compare"
+# samples made up to a known ratio, as results.t does: steady ones around
+# 100 and the same halved (4.3026... is Student's t for 95% and 2 df)
+jq '.samples |= [to_entries[] | .value.metrics.hits = 99 + .key % 3 | .value] |
+    .summary.metrics.hits += {mean: 100, stddev: 1, median: 100, min: 99, max: 101,
+			      cv: 0.01, ci95: (4.302652729911275 / (3 | sqrt))}' \
+	"$TEST_TMP/a.json" >"$TEST_TMP/steady.json"
+jq '.samples |= map(.metrics.hits *= 0.5) |
+    .summary.metrics.hits |= with_entries(if .key | IN("mean", "stddev", "median", "min", "max", "ci95")
+					  then .value *= 0.5 else . end)' \
+	"$TEST_TMP/steady.json" >"$TEST_TMP/half.json"
+is_exit 0 "compare: compared, a regression without --fail-on-regression: 0" \
+	"$BENCH" compare "$TEST_TMP/steady.json" "$TEST_TMP/half.json"
+like "$TEST_TMP/is_exit.out" '^hits .* worse$' "compare: and it was a regression"
+is_exit 1 "compare --fail-on-regression with a metric worse: 1" \
+	"$BENCH" compare --fail-on-regression "$TEST_TMP/steady.json" "$TEST_TMP/half.json"
+is_exit 2 "compare: a bad option: 2" "$BENCH" compare --bogus "$TEST_TMP/a.json" "$TEST_TMP/a.json"
+is_exit 2 "compare: a file refused: 2" "$BENCH" compare "$TEST_TMP/a.json" "$TEST_TMP/none.json"
+
+# ---- bench plot: 0, 1, 2 ----
+is_exit 0 "plot: the chart written: 0" \
+	"$BENCH" plot compare "$TEST_TMP/a.json" "$TEST_TMP/a.json" -o "$TEST_TMP/c.txt"
+"$BENCH" plot compare "$TEST_TMP/a.json" "$TEST_TMP/a.json" -o - >/dev/full 2>"$TEST_TMP/pf.err"
+is "$?" 1 "plot: the chart could not be written: 1"
+is_exit 2 "plot: an unknown kind: 2" "$BENCH" plot nope "$TEST_TMP/a.json"
+is_exit 2 "plot: a bad option: 2" "$BENCH" plot compare --bogus "$TEST_TMP/a.json" "$TEST_TMP/a.json"
+is_exit 2 "plot: a file refused: 2" "$BENCH" plot compare "$TEST_TMP/a.json" "$TEST_TMP/none.json" \
+	-o "$TEST_TMP/n.txt"
+
+done_testing

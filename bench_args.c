@@ -39,7 +39,12 @@ static const struct bench *const *tbl;
 static size_t tbl_n;
 
 const char *argp_program_version = "bench " BENCH_VERSION;
-const char *argp_program_bug_address = "<bpf@vger.kernel.org>";
+/*
+ * No "Report bugs to" line under any --help (argp prints this one for the
+ * subcommands too): bpf@vger.kernel.org is upstream's list, and this is
+ * not upstream's runner.  The README says where things are.
+ */
+const char *argp_program_bug_address;
 static const char argp_program_doc[] =
 "bench    BPF benchmark runner.\n"
 "\n"

@@ -15,6 +15,13 @@ is "$(grep -c '^  trig-base ' "$TEST_TMP/list")" 0 "-l lists the alias on no lin
 run_bench "$TEST_TMP/help" --help
 ok $? "--help exits 0"
 like "$TEST_TMP/help" '--prod-affinity=CPUSET' "--help documents --prod-affinity"
+# upstream's list is not where this project's bugs go
+for cmd in "" compare plot; do
+	# shellcheck disable=SC2086 # no command: the runner's own --help
+	"$BENCH" $cmd --help >"$TEST_TMP/help" 2>&1
+	is "$(grep -c 'bpf@vger\|Report bugs' "$TEST_TMP/help")" 0 \
+		"bench ${cmd:+$cmd }--help gives no bug address of upstream's"
+done
 
 # bad <status> <description> <stderr regex> <args...>: that exit status
 # (README, "Exit status": 64 for what argp refuses, 1 after parsing), one

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "stats.h"
 #include "testing_helpers.h"
@@ -298,6 +299,15 @@ long long bench_peak_mem_bytes(void);
  */
 int bench_add_extra_metric(const char *name, const char *unit, bool higher_is_better,
 			   const double *values, int n);
+
+/* CLOCK_MONOTONIC in ns: the sampler's clock, and the one bpf_ktime_get_ns() reads */
+static inline long bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
 
 /* per-sample rate helpers: counters normalised by the measured interval */
 static inline double rate_per_sec(long count, long delta_ns)

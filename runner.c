@@ -271,14 +271,6 @@ static void release_needs(void)
 
 /* ---- sampling ---- */
 
-static long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
-
 /*
  * 0, or the error of a failed write to stdout or stderr.  SIGPIPE is
  * blocked, so a reader that went away shows here as EPIPE; errno must be 0
@@ -362,7 +354,7 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 		if (err)
 			return err;
 	}
-	last = now_ns();
+	last = bench_now_ns();
 	if (setitimer(ITIMER_REAL, &timer, NULL)) {
 		err = -errno;
 		fprintf(stderr, "failed to start the sampling timer: %s\n", strerror(-err));
@@ -381,7 +373,7 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 			*stop_sig = sig;
 			break;
 		}
-		now = now_ns();
+		now = bench_now_ns();
 		res = sample_slot(repeat, iter);
 		if (run.lat) {
 			err = run_latency_before_measure(&run);

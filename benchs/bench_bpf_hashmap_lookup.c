@@ -93,15 +93,6 @@ static struct {
 	.map_fd = -1,
 };
 
-static long now_ns(void)
-{
-	struct timespec ts;
-
-	/* the clock bpf_ktime_get_ns() reads */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
-
 static int validate(void)
 {
 	char msg[256];
@@ -320,7 +311,7 @@ static int setup(void)
 		if (err)
 			return err;
 	}
-	ctx.window_start_ns = now_ns();
+	ctx.window_start_ns = bench_now_ns();
 	return 0;
 }
 
@@ -341,7 +332,7 @@ static int measure(struct bench_res *res)
 	bench_producers_collect(&ctx.prod, res);
 	/* the runner calls us once per second; warm-up is the first warmup_sec */
 	if (++ctx.measure_calls == env.warmup_sec)
-		ctx.window_start_ns = now_ns();
+		ctx.window_start_ns = bench_now_ns();
 	return 0;
 }
 

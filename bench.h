@@ -276,6 +276,8 @@ int bench_failed(int err, const char *what_fmt, ...) __attribute__((format(print
 void bench_producer_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* generic reporters (reporters.c) */
+/* "Iter %3d (%7.3lfus): ", upstream's start of every Iter line */
+void bench_print_iter_prefix(int iter, long delta_ns);
 void hits_drops_report_progress(int iter, struct bench_res *res, long delta_ns);
 int hits_drops_report_final(struct bench_res res[], int res_cnt);
 extern const struct bench_metric hits_drops_metrics[];

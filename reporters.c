@@ -43,7 +43,7 @@ static double m_total(const struct bench_res *r)
  */
 static const struct bench_metric total_metric = { "total", "M/s", true, m_total };
 
-static void print_iter_prefix(int iter, long delta_ns)
+void bench_print_iter_prefix(int iter, long delta_ns)
 {
 	printf("Iter %3d (%7.3lfus): ", iter, (delta_ns - 1000000000) / 1000.0);
 }
@@ -52,7 +52,7 @@ void hits_drops_report_progress(int iter, struct bench_res *res, long delta_ns)
 {
 	double hits = m_hits(res);
 
-	print_iter_prefix(iter, delta_ns);
+	bench_print_iter_prefix(iter, delta_ns);
 	printf("hits %8.3lfM/s (%7.3lfM/prod), drops %8.3lfM/s, total operations %8.3lfM/s\n",
 	       hits, hits / env.producer_cnt, m_drops(res), m_total(res));
 }

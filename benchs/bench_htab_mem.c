@@ -324,7 +324,7 @@ static const struct bench_metric htab_mem_metrics[] = {
 
 static void htab_mem_report_progress(int iter, struct bench_res *res, long delta_ns)
 {
-	printf("Iter %3d (%7.3lfus): ", iter, (delta_ns - 1000000000) / 1000.0);
+	bench_print_iter_prefix(iter, delta_ns);
 	printf("per-prod-op %7.2lfk/s, ", m_per_prod_op(res));
 	if (res->mem_bytes < 0)
 		printf("memory usage     n/a\n");

@@ -55,22 +55,26 @@ static const struct argp_option compare_options[] = {
 	{},
 };
 
-static error_t compare_parse(int key, char *arg, struct argp_state *state)
+int compare_parse_threshold(const char *arg, double *pct)
 {
 	char *end;
 	double v;
 
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!*arg || *end || errno || !(v >= 0 && v <= 1000)) {
+		fprintf(stderr, "invalid --threshold '%s': expected a percentage in 0..1000\n", arg);
+		return EINVAL;
+	}
+	*pct = v;
+	return 0;
+}
+
+static error_t compare_parse(int key, char *arg, struct argp_state *state)
+{
 	switch (key) {
 	case 't':
-		errno = 0;
-		v = strtod(arg, &end);
-		if (!*arg || *end || errno || !(v >= 0 && v <= 1000)) {
-			fprintf(stderr, "invalid --threshold '%s': expected a percentage in 0..1000\n",
-				arg);
-			return EINVAL;
-		}
-		copts.threshold_pct = v;
-		break;
+		return compare_parse_threshold(arg, &copts.threshold_pct);
 	case 'f':
 		copts.force = true;
 		break;

@@ -12,6 +12,12 @@
 /* `bench compare BASE.json NEW.json`: 0, 1 (regression, when asked), 2 (error) */
 int bench_compare_main(int argc, char **argv);
 
+/*
+ * --threshold PCT, compare's and plot's: 0, or EINVAL (for argp) after one
+ * line naming the value and what is accepted
+ */
+int compare_parse_threshold(const char *arg, double *pct);
+
 /* number of configuration options that differ, described in out */
 int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz);
 /* the same, leaving out one runner option (e.g. "producers"; NULL: none) */

@@ -1264,9 +1264,6 @@ bad:
 
 static error_t plot_parse(int key, char *arg, struct argp_state *state)
 {
-	char *end;
-	double v;
-
 	switch (key) {
 	case 'o':
 		cli.output = arg;
@@ -1288,15 +1285,7 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 		cli.o.force = true;
 		break;
 	case ARG_THRESHOLD:
-		errno = 0;
-		v = strtod(arg, &end);
-		if (!*arg || *end || errno || !(v >= 0 && v <= 1000)) {
-			fprintf(stderr, "invalid --threshold '%s': expected a percentage in 0..1000\n",
-				arg);
-			return EINVAL;
-		}
-		cli.o.threshold_pct = v;
-		break;
+		return compare_parse_threshold(arg, &cli.o.threshold_pct);
 	case ARG_SIZE:
 		return parse_size(arg);
 	case ARG_TABLE:

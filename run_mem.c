@@ -13,7 +13,6 @@
 
 static struct bench_cgroup cg = { .kind = CG_MEM_NONE };
 static double m_memory_resolution(void);
-static long long peak_bytes = -1;
 /* the cgroup's statistics files, opened once for the whole run */
 static struct cg_mem_stat mstat = { .stat_fd = -1, .kmem_fd = -1, .slabinfo_fd = -1 };
 
@@ -140,14 +139,9 @@ void run_mem_read_peak(struct bench_run *run)
 {
 	long long cur;
 
-	cg_read_mem(&cg, &cur, &peak_bytes);
-	run->peak_mem_bytes = peak_bytes;
+	run->peak_mem_bytes = -1;
+	cg_read_mem(&cg, &cur, &run->peak_mem_bytes);
 	run->peak_mem_resolution_mib = m_memory_resolution();
-}
-
-long long bench_peak_mem_bytes(void)
-{
-	return peak_bytes;
 }
 
 void run_mem_destroy(void)

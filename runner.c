@@ -74,6 +74,12 @@ static int producer_failure(void)
 	return err;
 }
 
+/* the run's peak, stored once, in struct bench_run */
+long long bench_peak_mem_bytes(void)
+{
+	return run.peak_mem_bytes;
+}
+
 int bench_add_extra_metric(const char *name, const char *unit, bool higher_is_better,
 			   const double *values, int n)
 {

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_limits.h"
 #include "stats.h"
 #include "testing_helpers.h"
 
@@ -30,8 +31,6 @@
 #define BENCH_CACHELINE 128
 #define __cacheline_aligned __attribute__((aligned(BENCH_CACHELINE)))
 
-/* Upper bounds that keep every per-thread array a fixed, checked size. */
-#define BENCH_MAX_THREADS 1024
 /* memory breakdown fields per sample (run_mem.c checks the real count) */
 #define BENCH_MEM_FIELDS_MAX 8
 

@@ -90,14 +90,11 @@ static const struct argp_option opts[] = {
 	{ "latency", ARG_LATENCY, NULL, 0,
 	  "Time each trigger's batch of map operations in BPF: per-op percentiles per sample and per run" },
 	{ "repeat", ARG_REPEAT, "N", 0,
-	  "Run the warm-up and measured phase N times (1..1000, default 1), each with fresh state where the benchmark supports it (htab-mem: a new map, so a new hash seed)" },
+	  "Run the warm-up and measured phase N times (1.." BENCH_STR(BENCH_MAX_REPEAT) ", default 1), each with fresh state where the benchmark supports it (htab-mem: a new map, so a new hash seed)" },
 	{ "zero-seed", ARG_ZERO_SEED, NULL, 0,
 	  "Hash-map benchmarks: create the measured map with BPF_F_ZERO_SEED (one fixed bucket layout, for bisecting: that layout's bias)" },
 	{},
 };
-
-#define MAX_SECONDS 86400
-#define MAX_REPEAT 1000
 
 error_t bench_args_refuse(const char *fmt, ...)
 {
@@ -157,15 +154,15 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.affinity = true;
 		break;
 	case 'd':
-		if (parse_long(arg, 1, MAX_SECONDS, &v))
+		if (parse_long(arg, 1, BENCH_MAX_SECONDS, &v))
 			return bench_args_bad_value("duration", arg, "whole seconds in 1..%d",
-						    MAX_SECONDS);
+						    BENCH_MAX_SECONDS);
 		env.duration_sec = v;
 		break;
 	case 'w':
-		if (parse_long(arg, 0, MAX_SECONDS, &v))
+		if (parse_long(arg, 0, BENCH_MAX_SECONDS, &v))
 			return bench_args_bad_value("warm-up", arg, "whole seconds in 0..%d",
-						    MAX_SECONDS);
+						    BENCH_MAX_SECONDS);
 		env.warmup_sec = v;
 		break;
 	case 'p':
@@ -198,8 +195,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.latency = true;
 		break;
 	case ARG_REPEAT:
-		if (parse_long(arg, 1, MAX_REPEAT, &v))
-			return bench_args_bad_value("--repeat", arg, "an integer in 1..%d", MAX_REPEAT);
+		if (parse_long(arg, 1, BENCH_MAX_REPEAT, &v))
+			return bench_args_bad_value("--repeat", arg, "an integer in 1..%d", BENCH_MAX_REPEAT);
 		env.repeat_cnt = v;
 		break;
 	case ARG_ZERO_SEED:
@@ -393,10 +390,10 @@ static int check_caps(const struct bench *bench)
 		return -EINVAL;
 	}
 	/* every sample of every repeat is kept: bound the run's length too */
-	if ((long)env.repeat_cnt * (env.warmup_sec + env.duration_sec) > MAX_SECONDS) {
+	if ((long)env.repeat_cnt * (env.warmup_sec + env.duration_sec) > BENCH_MAX_SECONDS) {
 		fprintf(stderr, "invalid --repeat %d: %d x (-w %d + -d %d) seconds is more than %d\n",
 			env.repeat_cnt, env.repeat_cnt, env.warmup_sec, env.duration_sec,
-			MAX_SECONDS);
+			BENCH_MAX_SECONDS);
 		return -EINVAL;
 	}
 	return 0;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_limits.h"
 #include "cgroup_helpers.h"
 #include "latency.h"
 #include "result_file.h"
@@ -152,8 +153,9 @@ static int check_header(struct loader *ld, struct result_file *rf)
 		err = get_int(ld, v, "options.runner.repeat", 1, &x);
 		if (err)
 			return err;
-		if (x > 1000)
-			return bad(ld, "options.runner.repeat", "expected an integer in 1..1000, got %lld", x);
+		if (x > BENCH_MAX_REPEAT)
+			return bad(ld, "options.runner.repeat", "expected an integer in 1..%d, got %lld",
+				   BENCH_MAX_REPEAT, x);
 		rf->repeat_cnt = x;
 	}
 	v = json_object_get(runner, "zero_seed");

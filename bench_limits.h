@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __BENCH_LIMITS_H
+#define __BENCH_LIMITS_H
+
+/*
+ * The limits of a run, defined once: the command line refuses beyond them
+ * and the reader of result files (result_file.c) refuses a file that
+ * claims a run beyond them.
+ */
+
+/* producer and consumer threads: keeps every per-thread array a fixed, checked size */
+#define BENCH_MAX_THREADS 1024
+/* -w, -d, and all repeats' seconds together: a day */
+#define BENCH_MAX_SECONDS 86400
+/* --repeat */
+#define BENCH_MAX_REPEAT 1000
+
+/* a limit in a string literal (argp's help) */
+#define BENCH_STR(x) BENCH_STR_(x)
+#define BENCH_STR_(x) #x
+
+#endif /* __BENCH_LIMITS_H */

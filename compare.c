@@ -195,10 +195,6 @@ static void note_warnings(json_t *doc, const char *which)
 			printf("warning: the %s run was noisy: %s\n", which, json_string_value(v));
 }
 
-/* options that define the configuration; duration and warm-up do not */
-static const char *const runner_identity[] = { "producers", "consumers", "affinity",
-					       "prod_affinity", "cons_affinity", "latency" };
-
 static int diff_object(json_t *a, json_t *b, const char *prefix, char *out, size_t sz)
 {
 	const char *key;
@@ -244,16 +240,17 @@ int compare_options_differ_except(json_t *a, json_t *b, const char *ignore, char
 	int n;
 
 	*out = '\0';
-	for (i = 0; i < sizeof(runner_identity) / sizeof(runner_identity[0]); i++) {
-		json_t *v = json_object_get(json_object_get(oa, "runner"), runner_identity[i]);
-		json_t *w = json_object_get(json_object_get(ob, "runner"), runner_identity[i]);
+	for (i = 0; result_config_keys[i]; i++) {
+		const char *key = result_config_keys[i];
+		json_t *v = json_object_get(json_object_get(oa, "runner"), key);
+		json_t *w = json_object_get(json_object_get(ob, "runner"), key);
 
-		if (ignore && !strcmp(ignore, runner_identity[i]))
+		if (ignore && !strcmp(ignore, key))
 			continue;
 		if (v)
-			json_object_set(ra, runner_identity[i], v);
+			json_object_set(ra, key, v);
 		if (w)
-			json_object_set(rb, runner_identity[i], w);
+			json_object_set(rb, key, w);
 	}
 	n = diff_object(ra, rb, "", out, sz);
 	json_decref(ra);

@@ -167,16 +167,14 @@ static double metric_resolution(json_t *da, json_t *db)
 /* the configuration of a run as "key=value" strings, runner options first */
 static json_t *config_pairs(const struct plot_run *r)
 {
-	static const char *const runner_keys[] = { "producers", "consumers", "affinity",
-						   "prod_affinity", "cons_affinity" };
 	json_t *opts = json_object_get(r->doc, "options"), *out = json_object(), *v;
 	const char *key;
 	size_t i;
 
-	for (i = 0; i < sizeof(runner_keys) / sizeof(runner_keys[0]); i++) {
-		v = json_object_get(json_object_get(opts, "runner"), runner_keys[i]);
+	for (i = 0; result_config_keys[i]; i++) {
+		v = json_object_get(json_object_get(opts, "runner"), result_config_keys[i]);
 		if (v)
-			json_object_set(out, runner_keys[i], v);
+			json_object_set(out, result_config_keys[i], v);
 	}
 	json_object_foreach(json_object_get(opts, "benchmark"), key, v)
 		json_object_set(out, key, v);

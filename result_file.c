@@ -166,6 +166,10 @@ static int check_header(struct loader *ld, struct result_file *rf)
 	return 0;
 }
 
+const char *const result_config_keys[] = {
+	"producers", "consumers", "affinity", "prod_affinity", "cons_affinity", "latency", NULL,
+};
+
 /* the samples' shape, and that -w warm-up then -d measured ones are there */
 static int check_samples(struct loader *ld, struct result_file *rf, json_t *summary_metrics)
 {

@@ -62,6 +62,15 @@ struct result_file {
 };
 
 /*
+ * The runner options (options.runner) that, with the benchmark's own
+ * options (options.benchmark), make two runs one configuration: compare
+ * refuses runs that differ in them and plot labels runs by them.
+ * Duration, warm-up and repeats do not (seeding is checked on its own).
+ * NULL-terminated.
+ */
+extern const char *const result_config_keys[];
+
+/*
  * Load and check one result file.  Returns 0, or a negative errno with one
  * line in err ("PATH: FIELD: what is wrong", no newline): -EINVAL for a
  * file that is not a valid result, the read error otherwise.  rf needs

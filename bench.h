@@ -46,9 +46,6 @@ struct env {
 	int producer_cnt;
 	struct cpu_list prod_cpus;
 	struct cpu_list cons_cpus;
-	/* CPU each thread was pinned to, -1 when not pinned */
-	int *prod_cpu;
-	int *cons_cpu;
 
 	/* measured phases in one invocation (--repeat), each with its own warm-up */
 	int repeat_cnt;

@@ -35,7 +35,7 @@ int prod_rates_compute(const struct bench_run *run, struct prod_rates *pr)
 			ns += res[i].delta_ns;
 	if (ns <= 0)
 		return -ENODATA;
-	pr->n = run->env->producer_cnt;
+	pr->n = run->producer_cnt;
 	pr->rate = calloc(pr->n, sizeof(*pr->rate));
 	pr->count = calloc(pr->n, sizeof(*pr->count));
 	if (!pr->rate || !pr->count) {
@@ -71,7 +71,7 @@ void prod_rates_free(struct prod_rates *pr)
 
 void per_producer_report(const struct bench_run *run)
 {
-	const int *cpu = run->env->prod_cpu;
+	const int *cpu = run->prod_cpu;
 	struct prod_rates pr;
 	int j, err;
 
@@ -100,7 +100,7 @@ void per_producer_report(const struct bench_run *run)
 
 json_t *per_producer_json(const struct bench_run *run)
 {
-	const int *cpu = run->env->prod_cpu;
+	const int *cpu = run->prod_cpu;
 	struct prod_rates pr;
 	json_t *prods, *o;
 	int j;

@@ -48,11 +48,11 @@ static json_t *run_opts_json(const struct bench_run *run)
 	struct bench_opts_out out = { .obj = json_object() };
 	json_t *runner = json_object();
 
-	json_object_set_new(runner, "duration_sec", json_integer(env->duration_sec));
-	json_object_set_new(runner, "warmup_sec", json_integer(env->warmup_sec));
-	json_object_set_new(runner, "producers", json_integer(env->producer_cnt));
-	json_object_set_new(runner, "consumers", json_integer(env->consumer_cnt));
-	json_object_set_new(runner, "repeat", json_integer(env->repeat_cnt));
+	json_object_set_new(runner, "duration_sec", json_integer(run->repeat_len));
+	json_object_set_new(runner, "warmup_sec", json_integer(run->repeat_warmup));
+	json_object_set_new(runner, "producers", json_integer(run->producer_cnt));
+	json_object_set_new(runner, "consumers", json_integer(run->consumer_cnt));
+	json_object_set_new(runner, "repeat", json_integer(run->repeat_cnt));
 	json_object_set_new(runner, "zero_seed", json_boolean(env->zero_seed));
 	json_object_set_new(runner, "affinity", json_boolean(env->affinity));
 	json_object_set_new(runner, "prod_affinity", cpu_list_json(&env->prod_cpus));
@@ -125,7 +125,7 @@ static json_t *sample_json(const struct bench_run *run, const struct bench_res *
 	}
 	if (r->has_prod_hits) {
 		ph = json_array();
-		for (j = 0; j < run->env->producer_cnt; j++)
+		for (j = 0; j < run->producer_cnt; j++)
 			json_array_append_new(ph, json_integer(r->prod_hits[j]));
 		json_object_set_new(counters, "prod_hits", ph);
 	}

@@ -41,7 +41,13 @@ struct run_extra_metric {
 
 struct bench_run {
 	const struct bench *bench;
+	/* the options as given; the run's sizes are below, fixed once it is set up */
 	const struct env *env;
+	int producer_cnt;
+	int consumer_cnt;
+	/* CPU each thread was pinned to, -1 when not pinned */
+	int *prod_cpu;
+	int *cons_cpu;
 	/*
 	 * Every sample: the warm-up ones of every repeat first (repeat r's
 	 * at r * repeat_warmup), then the measured ones (repeat r's at

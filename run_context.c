@@ -99,8 +99,8 @@ json_t *run_context_json(const struct bench_run *run)
 	allowed_cpu_list(&allowed);
 	json_object_set_new(ctx, "allowed_cpus", cpu_list_json(&allowed));
 	cpu_list_free(&allowed);
-	json_object_set_new(ctx, "producer_cpus", int_array(e->prod_cpu, e->producer_cnt));
-	json_object_set_new(ctx, "consumer_cpus", int_array(e->cons_cpu, e->consumer_cnt));
+	json_object_set_new(ctx, "producer_cpus", int_array(run->prod_cpu, run->producer_cnt));
+	json_object_set_new(ctx, "consumer_cpus", int_array(run->cons_cpu, run->consumer_cnt));
 
 	jit = json_object();
 	json_object_set_new(jit, "bpf_jit_enable", file_value("/proc/sys/net/core/bpf_jit_enable", true));
@@ -181,9 +181,9 @@ void run_check_noise(struct bench_run *run)
 			   late, late > 1 ? "s were" : " was", NOISE_INTERVAL_NS / 1000000,
 			   worst / 1e6);
 	if (e->affinity && !allowed_cpu_list(&allowed)) {
-		if (e->producer_cnt > allowed.cnt)
+		if (run->producer_cnt > allowed.cnt)
 			run_warn(run, "%d producers pinned to %d allowed CPU%s: producers share CPUs",
-				   e->producer_cnt, allowed.cnt, allowed.cnt > 1 ? "s" : "");
+				   run->producer_cnt, allowed.cnt, allowed.cnt > 1 ? "s" : "");
 		cpu_list_free(&allowed);
 	}
 	governor_check(run);

@@ -147,7 +147,7 @@ static int start_threads(const struct bench *bench)
 {
 	int i, err, cpu;
 
-	for (i = 0; i < env.consumer_cnt; i++) {
+	for (i = 0; i < run.consumer_cnt; i++) {
 		cpu = env.affinity ? pick_cpu(&env.cons_cpus, i) : -1;
 		err = create_thread(&state.consumers[i], bench->consumer_thread, i, cpu);
 		if (err) {
@@ -155,9 +155,9 @@ static int start_threads(const struct bench *bench)
 				strerror(-err));
 			return err;
 		}
-		env.cons_cpu[i] = cpu;
+		run.cons_cpu[i] = cpu;
 	}
-	for (i = 0; i < env.producer_cnt; i++) {
+	for (i = 0; i < run.producer_cnt; i++) {
 		cpu = env.affinity ? pick_cpu(&env.prod_cpus, i) : -1;
 		err = create_thread(&state.producers[i], bench->producer_thread, i, cpu);
 		if (err) {
@@ -165,36 +165,36 @@ static int start_threads(const struct bench *bench)
 				strerror(-err));
 			return err;
 		}
-		env.prod_cpu[i] = cpu;
+		run.prod_cpu[i] = cpu;
 	}
 	return 0;
 }
 
 static int alloc_state(void)
 {
-	int i, n = (env.warmup_sec + env.duration_sec) * env.repeat_cnt;
+	int i, n = (run.repeat_warmup + run.repeat_len) * run.repeat_cnt;
 
-	state.producers = calloc(env.producer_cnt, sizeof(*state.producers));
-	state.consumers = calloc(env.consumer_cnt ? env.consumer_cnt : 1,
+	state.producers = calloc(run.producer_cnt, sizeof(*state.producers));
+	state.consumers = calloc(run.consumer_cnt ? run.consumer_cnt : 1,
 				 sizeof(*state.consumers));
 	run.res = calloc(n, sizeof(*run.res));
 	/* one more sample's worth: the discarded one that starts a repeat */
-	state.prod_hits_store = calloc((size_t)(n + 1) * env.producer_cnt, sizeof(long));
-	env.prod_cpu = malloc(env.producer_cnt * sizeof(int));
-	env.cons_cpu = malloc((env.consumer_cnt ? env.consumer_cnt : 1) * sizeof(int));
+	state.prod_hits_store = calloc((size_t)(n + 1) * run.producer_cnt, sizeof(long));
+	run.prod_cpu = malloc(run.producer_cnt * sizeof(int));
+	run.cons_cpu = malloc((run.consumer_cnt ? run.consumer_cnt : 1) * sizeof(int));
 	if (!state.producers || !state.consumers || !run.res ||
-	    !state.prod_hits_store || !env.prod_cpu || !env.cons_cpu) {
+	    !state.prod_hits_store || !run.prod_cpu || !run.cons_cpu) {
 		fprintf(stderr, "failed to allocate runner state: %s\n", strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		run.res[i].prod_hits = state.prod_hits_store + (size_t)i * env.producer_cnt;
+		run.res[i].prod_hits = state.prod_hits_store + (size_t)i * run.producer_cnt;
 		run.res[i].mem_bytes = -1;
 	}
-	for (i = 0; i < env.producer_cnt; i++)
-		env.prod_cpu[i] = -1;
-	for (i = 0; i < env.consumer_cnt; i++)
-		env.cons_cpu[i] = -1;
+	for (i = 0; i < run.producer_cnt; i++)
+		run.prod_cpu[i] = -1;
+	for (i = 0; i < run.consumer_cnt; i++)
+		run.cons_cpu[i] = -1;
 	return 0;
 }
 
@@ -204,8 +204,8 @@ static void free_state(void)
 	free(state.consumers);
 	free(run.res);
 	free(state.prod_hits_store);
-	free(env.prod_cpu);
-	free(env.cons_cpu);
+	free(run.prod_cpu);
+	free(run.cons_cpu);
 	cpu_list_free(&state.allowed);
 	run_notes_free(&run);
 	run_latency_free(&run);
@@ -331,9 +331,9 @@ static int stopped_by(int sig)
  */
 static struct bench_res *sample_slot(int repeat, int k)
 {
-	if (k < env.warmup_sec)
-		return &run.res[repeat * env.warmup_sec + k];
-	return &run.res[run.warmup_cnt + repeat * env.duration_sec + k - env.warmup_sec];
+	if (k < run.repeat_warmup)
+		return &run.res[repeat * run.repeat_warmup + k];
+	return &run.res[run.warmup_cnt + repeat * run.repeat_len + k - run.repeat_warmup];
 }
 
 static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *stop_sig,
@@ -343,10 +343,10 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 		.it_interval = { .tv_sec = 1 },
 		.it_value = { .tv_sec = 1 },
 	};
-	int total = env.warmup_sec + env.duration_sec, sig, iter, err = 0;
+	int total = run.repeat_warmup + run.repeat_len, sig, iter, err = 0;
 	struct bench_res scratch = {
-		.prod_hits = state.prod_hits_store + (size_t)total * env.repeat_cnt *
-			     env.producer_cnt,
+		.prod_hits = state.prod_hits_store + (size_t)total * run.repeat_cnt *
+			     run.producer_cnt,
 		.mem_bytes = -1,
 	};
 	struct bench_res *res;
@@ -392,7 +392,7 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 		res->delta_ns = now - last;
 		last = now;
 		if (run.lat) {
-			err = run_latency_sample(&run, res, iter >= env.warmup_sec);
+			err = run_latency_sample(&run, res, iter >= run.repeat_warmup);
 			if (err)
 				break;
 		}
@@ -428,7 +428,7 @@ static int start_repeat(const struct bench *bench, int repeat)
 	while (sigtimedwait(&alrm, NULL, &zero) == SIGALRM)
 		;
 	if (!env.quiet)
-		printf("Repeat %d/%d%s\n", repeat + 1, env.repeat_cnt,
+		printf("Repeat %d/%d%s\n", repeat + 1, run.repeat_cnt,
 		       bench->caps & BENCH_CAP_REPEAT_FRESH ? ": fresh state" : "");
 	if (bench->caps & BENCH_CAP_REPEAT_FRESH) {
 		if (bench->teardown)
@@ -574,16 +574,19 @@ int runner_run(const struct bench *bench)
 	const char *test_mode;
 	sigset_t sigs;
 
+	/* the run's sizes, fixed here: the runner and the reporting code read these */
 	run.bench = bench;
 	run.env = &env;
+	run.producer_cnt = env.producer_cnt;
+	run.consumer_cnt = env.consumer_cnt;
 	run.repeat_cnt = env.repeat_cnt;
 	run.repeat_warmup = env.warmup_sec;
 	run.repeat_len = env.duration_sec;
-	run.warmup_cnt = env.warmup_sec * env.repeat_cnt;
+	run.warmup_cnt = run.repeat_warmup * run.repeat_cnt;
 
-	if (env.consumer_cnt && !bench->consumer_thread) {
+	if (run.consumer_cnt && !bench->consumer_thread) {
 		fprintf(stderr, "benchmark '%s' has no consumers; -c/--consumers must be 0 (got %d)\n",
-			bench->name, env.consumer_cnt);
+			bench->name, run.consumer_cnt);
 		err = -EINVAL;
 		goto out_free;
 	}
@@ -675,7 +678,7 @@ int runner_run(const struct bench *bench)
 		goto out_teardown;
 
 	sig = 0;
-	for (r = 0; r < env.repeat_cnt; r++) {
+	for (r = 0; r < run.repeat_cnt; r++) {
 		if (r) {
 			errno = 0;
 			err = start_repeat(bench, r);
@@ -691,7 +694,7 @@ int runner_run(const struct bench *bench)
 			goto out_teardown;
 		}
 	}
-	run.res_cnt = (env.warmup_sec + env.duration_sec) * env.repeat_cnt;
+	run.res_cnt = (run.repeat_warmup + run.repeat_len) * run.repeat_cnt;
 	err = report(bench, &json_text, &out_err);
 
 out_teardown:

@@ -564,17 +564,21 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 	return 0;
 }
 
-int runner_run(const struct bench *bench)
-{
-	int err, sig, out_err = 0, status = 0, r;
-	struct timespec zero = {};
-	bool setup_called = false;
-	struct sigaction old_hup;
-	char *json_text = NULL;
-	const char *test_mode;
-	sigset_t sigs;
+/* what ended a run: a failed step, a failed write of stdout or stderr, a signal */
+struct run_end {
+	int err;	/* 0 or a negative errno */
+	int out_err;	/* the errno of a failed write of stdout or stderr */
+	int status;	/* 128 + the signal that ended it, or 0 */
+};
 
-	/* the run's sizes, fixed here: the runner and the reporting code read these */
+static bool run_ended(const struct run_end *end)
+{
+	return end->err || end->out_err || end->status;
+}
+
+/* the run's sizes, fixed here: the runner and the reporting code read these */
+static void init_run(const struct bench *bench)
+{
 	run.bench = bench;
 	run.env = &env;
 	run.producer_cnt = env.producer_cnt;
@@ -583,12 +587,17 @@ int runner_run(const struct bench *bench)
 	run.repeat_warmup = env.warmup_sec;
 	run.repeat_len = env.duration_sec;
 	run.warmup_cnt = run.repeat_warmup * run.repeat_cnt;
+}
 
-	if (run.consumer_cnt && !bench->consumer_thread) {
+/* the checks that need nothing set up, then the runner's own state */
+static int check_options(const struct bench *bench)
+{
+	int err;
+
+	if (env.consumer_cnt && !bench->consumer_thread) {
 		fprintf(stderr, "benchmark '%s' has no consumers; -c/--consumers must be 0 (got %d)\n",
-			bench->name, run.consumer_cnt);
-		err = -EINVAL;
-		goto out_free;
+			bench->name, env.consumer_cnt);
+		return -EINVAL;
 	}
 	err = validate_affinity();
 	if (!err && env.latency)
@@ -596,128 +605,167 @@ int runner_run(const struct bench *bench)
 	if (!err && env.json_path)
 		err = result_json_precheck(env.json_path);
 	if (err)
-		goto out_free;
+		return err;
 	/* stdout carries the JSON document alone: the rest goes to stderr */
 	if (env.json_path && output_file_is_stdout(env.json_path)) {
 		stdout = stderr;
 	} else if (output_file_check("-")) {
 		fprintf(stderr, "failed to write standard output: %s\n", strerror(EBADF));
-		err = -EBADF;
-		goto out_free;
+		return -EBADF;
 	}
-	err = alloc_state();
-	if (err)
-		goto out_free;
+	return alloc_state();
+}
 
-	/* block before any thread exists, so every thread inherits the mask */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGALRM);
-	sigaddset(&sigs, SIGUSR1);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
+/* blocked before any thread exists, so every thread inherits the mask */
+static void block_signals(sigset_t *sigs)
+{
+	struct sigaction old_hup;
+
+	sigemptyset(sigs);
+	sigaddset(sigs, SIGALRM);
+	sigaddset(sigs, SIGUSR1);
+	sigaddset(sigs, SIGINT);
+	sigaddset(sigs, SIGTERM);
 	/* under nohup, a hang-up is not the end of the run */
 	if (!sigaction(SIGHUP, NULL, &old_hup) && old_hup.sa_handler != SIG_IGN)
-		sigaddset(&sigs, SIGHUP);
-	sigaddset(&sigs, SIGQUIT);
-	sigaddset(&sigs, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+		sigaddset(sigs, SIGHUP);
+	sigaddset(sigs, SIGQUIT);
+	sigaddset(sigs, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, sigs, NULL);
 	state.sampler = pthread_self();
+}
 
-	setup_libbpf(env.verbose);
-	if (bench->validate) {
-		err = bench->validate();
-		if (err)
-			goto out_free;
-	}
-	err = prepare_needs(bench);
-	if (!err)
-		err = collect_metrics(bench);
-	if (err)
-		goto out_release;
+/* a signal that ends the run and came while nothing was waiting for it: 128 + it, or 0 */
+static int pending_stop(const sigset_t *sigs)
+{
+	struct timespec zero = {};
+	int sig = sigtimedwait(sigs, NULL, &zero);
 
+	return sig > 0 && sig != SIGALRM && sig != SIGUSR1 ? stopped_by(sig) : 0;
+}
+
+/*
+ * The prerequisites, then the benchmark's set-up and --latency's; a
+ * signal during them ends the run here.  *setup_called: teardown() is owed.
+ */
+static void set_up(const struct bench *bench, const sigset_t *sigs, struct run_end *end,
+		   bool *setup_called)
+{
+	end->err = prepare_needs(bench);
+	/* after prepare_needs(): memory's fields are the cgroup's */
+	if (!end->err)
+		end->err = collect_metrics(bench);
+	if (end->err)
+		return;
 	errno = 0;
 	if (!env.quiet)
 		printf("Setting up benchmark '%s'...\n", bench->name);
-	out_err = std_output_error();
-	if (out_err)
-		goto out_release;
-	setup_called = true;
-	if (bench->setup) {
-		err = bench->setup();
-		if (err)
-			goto out_teardown;
-	}
-	if (env.latency) {
-		err = run_latency_start(&run);
-		if (err)
-			goto out_teardown;
-	}
+	end->out_err = std_output_error();
+	if (end->out_err)
+		return;
+	*setup_called = true;
+	if (bench->setup)
+		end->err = bench->setup();
+	if (!end->err && env.latency)
+		end->err = run_latency_start(&run);
+	if (!end->err)
+		end->status = pending_stop(sigs);
+}
 
-	/* a signal during set-up is pending now: honour it before starting */
-	sig = sigtimedwait(&sigs, NULL, &zero);
-	if (sig > 0 && sig != SIGALRM && sig != SIGUSR1) {
-		status = stopped_by(sig);
-		goto out_teardown;
-	}
+/* test mode: tests of loading and clean-up skip the sampling */
+static bool exit_after_setup(void)
+{
+	const char *test_mode = getenv("BENCH_TEST_EXIT_AFTER_SETUP");
 
-	/* test mode: tests of loading and clean-up skip the sampling */
-	test_mode = getenv("BENCH_TEST_EXIT_AFTER_SETUP");
-	if (test_mode && !strcmp(test_mode, "1")) {
-		fprintf(stderr, "exiting after set-up (BENCH_TEST_EXIT_AFTER_SETUP=1): nothing measured\n");
-		goto out_teardown;
-	}
+	if (!test_mode || strcmp(test_mode, "1"))
+		return false;
+	fprintf(stderr, "exiting after set-up (BENCH_TEST_EXIT_AFTER_SETUP=1): nothing measured\n");
+	return true;
+}
 
-	err = start_threads(bench);
-	if (err)
-		goto out_teardown;
+/* the threads, every repeat's samples, then the reports and the JSON text */
+static void measure(const struct bench *bench, const sigset_t *sigs, struct run_end *end,
+		    char **json_text)
+{
+	int r, sig = 0;
+
+	end->err = start_threads(bench);
+	if (end->err)
+		return;
 	errno = 0;
 	if (!env.quiet)
 		printf("Benchmark '%s' started.\n", bench->name);
-	out_err = std_output_error();
-	if (out_err)
-		goto out_teardown;
-
-	sig = 0;
-	for (r = 0; r < run.repeat_cnt; r++) {
+	end->out_err = std_output_error();
+	for (r = 0; r < run.repeat_cnt && !run_ended(end); r++) {
 		if (r) {
 			errno = 0;
-			err = start_repeat(bench, r);
-			out_err = out_err ? out_err : std_output_error();
-			if (err || out_err)
-				goto out_teardown;
+			end->err = start_repeat(bench, r);
+			end->out_err = std_output_error();
+			if (run_ended(end))
+				return;
 		}
-		err = run_sampling(bench, &sigs, &sig, &out_err, r);
-		if (err || out_err)
-			goto out_teardown;
-		if (sig) {
-			status = stopped_by(sig);
-			goto out_teardown;
-		}
+		end->err = run_sampling(bench, sigs, &sig, &end->out_err, r);
+		if (!end->err && !end->out_err && sig)
+			end->status = stopped_by(sig);
 	}
+	if (run_ended(end))
+		return;
 	run.res_cnt = (run.repeat_warmup + run.repeat_len) * run.repeat_cnt;
-	err = report(bench, &json_text, &out_err);
+	end->err = report(bench, json_text, &end->out_err);
+}
 
-out_teardown:
+/* after teardown: a FIFO waiting for its reader holds nothing else */
+static void write_json(const char *text, const sigset_t *sigs, struct run_end *end)
+{
+	struct timespec zero = {};
+	int sig;
+
+	end->err = result_json_write(env.json_path, text);
+	if (end->err == -EINTR) {
+		/* a signal ended the wait for a FIFO's reader */
+		sig = sigtimedwait(sigs, NULL, &zero);
+		end->status = sig > 0 ? 128 + sig : 1;
+	}
+}
+
+static int exit_status(const struct run_end *end)
+{
+	if (end->status)
+		return end->status;
+	if (end->out_err)
+		return std_output_failed(end->out_err);
+	/* producers may still be spinning: exit() from main ends them */
+	return end->err ? 1 : 0;
+}
+
+int runner_run(const struct bench *bench)
+{
+	struct run_end end = {};
+	bool setup_called = false;
+	char *json_text = NULL;
+	sigset_t sigs;
+
+	init_run(bench);
+	end.err = check_options(bench);
+	if (end.err)
+		goto out;
+	block_signals(&sigs);
+	setup_libbpf(env.verbose);
+	if (bench->validate) {
+		end.err = bench->validate();
+		if (end.err)
+			goto out;
+	}
+	set_up(bench, &sigs, &end, &setup_called);
+	if (!run_ended(&end) && !exit_after_setup())
+		measure(bench, &sigs, &end, &json_text);
 	if (setup_called && bench->teardown)
 		bench->teardown();
-out_release:
 	release_needs();
-	/* written after teardown: a FIFO waiting for its reader holds nothing else */
-	if (!err && !out_err && !status && json_text) {
-		err = result_json_write(env.json_path, json_text);
-		if (err == -EINTR) {
-			/* a signal ended the wait for a FIFO's reader */
-			sig = sigtimedwait(&sigs, NULL, &zero);
-			status = sig > 0 ? 128 + sig : 1;
-		}
-	}
-out_free:
+	if (!run_ended(&end) && json_text)
+		write_json(json_text, &sigs, &end);
+out:
 	free(json_text);
 	free_state();
-	if (status)
-		return status;
-	if (out_err)
-		return std_output_failed(out_err);
-	/* producers may still be spinning: exit() from main ends them */
-	return err ? 1 : 0;
+	return exit_status(&end);
 }

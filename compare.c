@@ -749,35 +749,56 @@ static void print_invocations_detail(const char *name, const struct side_obs *oa
 	       ib->tl.between_cv * 100, levels);
 }
 
-static int compare_sides(const struct side *sa, const struct side *sb)
+/* the unit of replication, the most independent observations the files allow */
+enum compare_unit {
+	UNIT_SAMPLE,	/* one run per side, no repeats: the per-second samples */
+	UNIT_REPEAT,	/* repeats, or several files on a side: the repeat means */
+	UNIT_FILE,	/* 2 or more files on each side: the invocation means */
+};
+
+static enum compare_unit unit_of(const struct side *sa, const struct side *sb)
+{
+	bool by_repeat = false;
+	int f;
+
+	if (sa->n >= 2 && sb->n >= 2)
+		return UNIT_FILE;
+	for (f = 0; f < sa->n; f++)
+		by_repeat |= sa->n > 1 || sa->rf[f].repeat_cnt > 1;
+	for (f = 0; f < sb->n; f++)
+		by_repeat |= sb->n > 1 || sb->rf[f].repeat_cnt > 1;
+	return by_repeat ? UNIT_REPEAT : UNIT_SAMPLE;
+}
+
+/* the refusals: each side one configuration, the two sides the same one */
+static int check_comparable(const struct side *sa, const struct side *sb)
 {
 	const struct result_file *ra = &sa->rf[0], *rb = &sb->rf[0];
-	json_t *a = ra->doc, *b = rb->doc;
-	char name[64], bs[64], ns[64], ch[32], pv[32], dfs[32];
-	int worse_any = 0, worse, shared = 0, i, f, err;
-	bool by_repeat = false, by_file = sa->n >= 2 && sb->n >= 2;
-	const struct result_metric *ma, *mb;
-	struct side_obs oa = {}, ob = {};
-	struct invocations ia, ib;
-	const char *verdict, *how = "none";
-	double p, res, mem_res = 0, df, base, new;
 
 	if (check_side(sa) || check_side(sb))
-		return 2;
-	if (compare_same_config(a, ra->path, b, rb->path, NULL, copts.force, "compare", stdout))
-		return 2;
+		return -EINVAL;
+	if (compare_same_config(ra->doc, ra->path, rb->doc, rb->path, NULL, copts.force,
+				"compare", stdout))
+		return -EINVAL;
 	/* one fixed bucket layout against random ones: a bias, not a change */
 	if (ra->zero_seed != rb->zero_seed) {
 		if (!copts.force) {
 			fprintf(stderr, "compare: %s: options.runner.zero_seed %s, but %s has %s: refusing to compare zero-seed and seeded hash maps (--force compares anyway)\n",
 				rb->path, rb->zero_seed ? "true" : "false", ra->path,
 				ra->zero_seed ? "true" : "false");
-			return 2;
+			return -EINVAL;
 		}
 		printf("warning: one side used --zero-seed, the other random hash seeds\n");
 	}
-	if (check_metric_sets(ra, rb))
-		return 2;
+	return check_metric_sets(ra, rb) ? -EINVAL : 0;
+}
+
+/* where the runs ran, and every file's noise warnings, which weaken every verdict */
+static void note_runs(const struct side *sa, const struct side *sb)
+{
+	json_t *a = sa->rf[0].doc, *b = sb->rf[0].doc;
+	int f;
+
 	note_context(a, b, "kernel_release", "kernel release", false);
 	note_context(a, b, "nr_online_cpus", "online CPU count", true);
 	note_context(a, b, "allowed_cpus", "allowed CPUs", true);
@@ -786,120 +807,184 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 	note_context(a, b, "libbpf_version", "libbpf version", false);
 	note_context(a, b, "bench_version", "bench version", false);
 	note_environment(a, b);
-
 	for (f = 0; f < sa->n; f++)
 		note_warnings(sa->rf[f].doc, "base");
 	for (f = 0; f < sb->n; f++)
 		note_warnings(sb->rf[f].doc, "new");
+}
 
-	/* the unit of replication: a repeat when there is more than one */
-	for (f = 0; f < sa->n; f++)
-		by_repeat |= sa->n > 1 || sa->rf[f].repeat_cnt > 1;
-	for (f = 0; f < sb->n; f++)
-		by_repeat |= sb->n > 1 || sb->rf[f].repeat_cnt > 1;
+/* one metric's test on the unit's observations, and the means it compares */
+struct metric_test {
+	double p, df, base, new;
+	const char *how;	/* the repeat unit's test: "Welch", "pooled" or "none" */
+	char bs[64], ns[64];	/* the sides' mean ± stddev, as printed */
+	struct invocations ia, ib;
+};
 
+static void test_metric(enum compare_unit unit, const struct side *sa, const struct side *sb,
+			const struct side_obs *oa, const struct side_obs *ob,
+			struct metric_test *mt)
+{
+	double t;
+
+	mt->how = "none";
+	mt->base = oa->means.mean;
+	mt->new = ob->means.mean;
+	if (unit == UNIT_FILE) {
+		mt->p = invocation_means_test(oa->rmeans, oa->fcounts, sa->n, ob->rmeans,
+					      ob->fcounts, sb->n, &mt->ia, &mt->ib, &t, &mt->df);
+		fmt_ms(&mt->ia.means, mt->bs, sizeof(mt->bs));
+		fmt_ms(&mt->ib.means, mt->ns, sizeof(mt->ns));
+		mt->base = mt->ia.means.mean;
+		mt->new = mt->ib.means.mean;
+	} else if (unit == UNIT_REPEAT) {
+		mt->p = repeat_means_test(&oa->means, &ob->means, &mt->df, &mt->how);
+		fmt_ms(&oa->means, mt->bs, sizeof(mt->bs));
+		fmt_ms(&ob->means, mt->ns, sizeof(mt->ns));
+	} else {
+		mt->p = welch_test(&oa->samples, &ob->samples, &t, &mt->df);
+		mt->how = "samples";
+		fmt_ms(&oa->samples, mt->bs, sizeof(mt->bs));
+		fmt_ms(&ob->samples, mt->ns, sizeof(mt->ns));
+		if (oa->samples.n < 2 || ob->samples.n < 2)
+			mt->p = NAN;
+	}
+}
+
+/* the lines under a metric's row: what the test was on, and when it could not tell */
+static void print_metric_notes(enum compare_unit unit, const struct result_metric *ma,
+			       const struct side *sa, const struct side_obs *oa,
+			       const struct side_obs *ob, const struct metric_test *mt,
+			       const char *verdict, const char *ch, const char *pv)
+{
+	char dfs[32];
+
+	if (isnan(mt->df))
+		dfs[0] = '\0';
+	else
+		snprintf(dfs, sizeof(dfs), ", df %.1f", mt->df);
+	if (unit == UNIT_FILE)
+		print_invocations_detail(ma->name, oa, ob, &mt->ia, &mt->ib, dfs);
+	else if (unit == UNIT_REPEAT)
+		printf("  %s: %s on %d + %d repeat means (the effective sample size; from %d + %d per-second samples)%s; between-repeat CV %.2f%% / %.2f%%, within-repeat CV %.2f%% / %.2f%%\n",
+		       ma->name,
+		       !strcmp(mt->how, "Welch") ? "Welch's t-test" :
+		       !strcmp(mt->how, "pooled") ? "t-test assuming the single-repeat side has the other side's between-repeat spread" :
+		       "no test",
+		       oa->means.n, ob->means.n, oa->samples.n, ob->samples.n, dfs,
+		       oa->tl.between_cv * 100, ob->tl.between_cv * 100,
+		       oa->tl.within_cv * 100, ob->tl.within_cv * 100);
+	/* "within noise" must not read as "no change" when the test could not tell */
+	if (!strcmp(verdict, "within noise") &&
+	    compare_too_few(mt->base, mt->new, mt->p, mt->df, copts.threshold_pct))
+		printf("  %s: %s but p %s on df %.1f: too few observations to tell a change from noise, not a change shown to be absent; give 5 or more %s per side\n",
+		       ma->name, ch, pv, mt->df,
+		       unit == UNIT_FILE ? "files" : unit == UNIT_REPEAT ? "repeats" : "measured samples");
+	if (copts.power && unit == UNIT_FILE)
+		print_power_invocations(ma->name, ma->unit, &mt->ia, &mt->ib, sa);
+	else if (copts.power)
+		print_power(ma->name, ma->unit, oa, ob, sa);
+}
+
+/* one metric's row and the lines under it; 0, or -errno after one line */
+static int compare_metric(enum compare_unit unit, const struct side *sa, const struct side *sb,
+			  const struct result_metric *ma, const struct result_metric *mb,
+			  int *worse_any)
+{
+	char name[64], ch[32], pv[32];
+	struct side_obs oa = {}, ob = {};
+	struct metric_test mt;
+	const char *verdict;
+	int err, worse;
+
+	err = side_obs(sa, ma->name, &oa);
+	if (!err)
+		err = side_obs(sb, ma->name, &ob);
+	if (err)
+		goto out;
+	snprintf(name, sizeof(name), "%s (%s)", ma->name, ma->unit);
+	if (!oa.samples.n) {
+		/* neither run measured it (e.g. no memory cgroup): say so */
+		printf("%-24s %22s %22s %10s %8s  %s\n", name, "-", "-", "-", "-",
+		       "not measured in either run");
+		goto out;
+	}
+	test_metric(unit, sa, sb, &oa, &ob, &mt);
+	verdict = compare_verdict(mt.base, mt.new, isnan(mt.p) ? 1.0 : mt.p, copts.threshold_pct,
+				  fmax(ma->resolution, mb->resolution), ma->higher_is_better,
+				  &worse);
+	if (isnan(mt.p) && unit == UNIT_FILE && strcmp(verdict, "within resolution"))
+		verdict = "untested (under 2 invocations with a value per side)";
+	else if (isnan(mt.p) && unit == UNIT_REPEAT && strcmp(verdict, "within resolution"))
+		verdict = "untested (one repeat per side)";
+	*worse_any |= worse;
+	fmt_change(mt.base, mt.new, ch, sizeof(ch));
+	fmt_p(mt.p, pv, sizeof(pv));
+	printf("%-24s %22s %22s %10s %8s  %s\n", name, mt.bs, mt.ns, ch, pv, verdict);
+	print_metric_notes(unit, ma, sa, &oa, &ob, &mt, verdict, ch, pv);
+out:
+	side_obs_free(&oa);
+	side_obs_free(&ob);
+	return err;
+}
+
+/* peak memory is one value per run: no test, the threshold alone; false when not shared */
+static bool compare_peak(const struct side *sa, const struct side *sb, double *mem_res)
+{
+	const struct result_file *ra = &sa->rf[0], *rb = &sb->rf[0];
+	char bs[64], ns[64], ch[32];
+	double va, vb;
+
+	if (isnan(ra->peak_memory_mib) || isnan(rb->peak_memory_mib))
+		return false;
+	/* a side of several files: the mean of their peaks */
+	va = side_peak_mib(sa);
+	vb = side_peak_mib(sb);
+	*mem_res = fmax(ra->peak_memory_resolution_mib, rb->peak_memory_resolution_mib);
+	snprintf(bs, sizeof(bs), "%.3f", va);
+	snprintf(ns, sizeof(ns), "%.3f", vb);
+	fmt_change(va, vb, ch, sizeof(ch));
+	printf("%-24s %22s %22s %10s %8s  %s\n", "peak_memory (MiB)", bs, ns, ch, "-",
+	       compare_peak_verdict(va, vb, copts.threshold_pct, *mem_res));
+	return true;
+}
+
+/* what the test was on, once under the table */
+static void print_unit_note(enum compare_unit unit)
+{
+	if (unit == UNIT_FILE) {
+		printf("Test: the per-invocation means are the observations (the invocation, one result file, is the unit: mean ± stddev between the files' means above; test named per metric), not the repeat means or per-second samples: the repeats of one invocation share its drift.\n");
+	} else if (unit == UNIT_REPEAT) {
+		printf("Test: the per-repeat means are the observations (the repeat is the unit: mean ± stddev between repeats above; test named per metric), not the per-second samples.\n");
+		printf("Not covered: the spread between invocations.  Runs of one configuration minutes apart can differ by more than their repeats show; interleave several invocations per side (A B A B ...) and give them all: with 2 or more files on each side the invocation is the unit.\n");
+	} else {
+		printf("Test: Welch's t-test on the per-second samples of one run per side.  The variance between runs is unknown here, so the p-value covers within-run noise only; runs of one configuration can differ by more.  Use --repeat N, or several files per side (BASE1.json BASE2.json -- NEW1.json NEW2.json).\n");
+	}
+}
+
+/* the whole comparison: refusals, notes, a row per shared metric, peak memory, the notes under it */
+static int compare_sides(const struct side *sa, const struct side *sb)
+{
+	const struct result_file *ra = &sa->rf[0], *rb = &sb->rf[0];
+	enum compare_unit unit = unit_of(sa, sb);
+	int worse_any = 0, shared = 0, i;
+	const struct result_metric *mb;
+	double mem_res = 0;
+
+	if (check_comparable(sa, sb))
+		return 2;
+	note_runs(sa, sb);
 	printf("%-24s %22s %22s %10s %8s  %s\n", "metric", "base", "new", "change", "p-value",
 	       "verdict");
 	for (i = 0; i < ra->nmetrics; i++) {
-		ma = &ra->metrics[i];
-		mb = result_file_metric(rb, ma->name);
+		mb = result_file_metric(rb, ra->metrics[i].name);
 		if (!mb)
 			continue;
 		shared++;
-		err = side_obs(sa, ma->name, &oa);
-		if (!err)
-			err = side_obs(sb, ma->name, &ob);
-		if (err) {
-			side_obs_free(&oa);
+		if (compare_metric(unit, sa, sb, &ra->metrics[i], mb, &worse_any))
 			return 2;
-		}
-		res = fmax(ma->resolution, mb->resolution);
-		snprintf(name, sizeof(name), "%s (%s)", ma->name, ma->unit);
-		if (!oa.samples.n) {
-			/* neither run measured it (e.g. no memory cgroup): say so */
-			printf("%-24s %22s %22s %10s %8s  %s\n", name, "-", "-", "-", "-",
-			       "not measured in either run");
-			side_obs_free(&oa);
-			side_obs_free(&ob);
-			continue;
-		}
-		base = oa.means.mean;
-		new = ob.means.mean;
-		if (by_file) {
-			double t;
-
-			p = invocation_means_test(oa.rmeans, oa.fcounts, sa->n, ob.rmeans,
-						  ob.fcounts, sb->n, &ia, &ib, &t, &df);
-			fmt_ms(&ia.means, bs, sizeof(bs));
-			fmt_ms(&ib.means, ns, sizeof(ns));
-			base = ia.means.mean;
-			new = ib.means.mean;
-		} else if (by_repeat) {
-			p = repeat_means_test(&oa.means, &ob.means, &df, &how);
-			fmt_ms(&oa.means, bs, sizeof(bs));
-			fmt_ms(&ob.means, ns, sizeof(ns));
-		} else {
-			double t;
-
-			p = welch_test(&oa.samples, &ob.samples, &t, &df);
-			how = "samples";
-			fmt_ms(&oa.samples, bs, sizeof(bs));
-			fmt_ms(&ob.samples, ns, sizeof(ns));
-			if (oa.samples.n < 2 || ob.samples.n < 2)
-				p = NAN;
-		}
-		verdict = compare_verdict(base, new, isnan(p) ? 1.0 : p, copts.threshold_pct, res,
-					  ma->higher_is_better, &worse);
-		if (isnan(p) && by_file && strcmp(verdict, "within resolution"))
-			verdict = "untested (under 2 invocations with a value per side)";
-		else if (isnan(p) && by_repeat && strcmp(verdict, "within resolution"))
-			verdict = "untested (one repeat per side)";
-		worse_any |= worse;
-		fmt_change(base, new, ch, sizeof(ch));
-		fmt_p(p, pv, sizeof(pv));
-		printf("%-24s %22s %22s %10s %8s  %s\n", name, bs, ns, ch, pv, verdict);
-		if (isnan(df))
-			dfs[0] = '\0';
-		else
-			snprintf(dfs, sizeof(dfs), ", df %.1f", df);
-		if (by_file)
-			print_invocations_detail(ma->name, &oa, &ob, &ia, &ib, dfs);
-		else if (by_repeat)
-			printf("  %s: %s on %d + %d repeat means (the effective sample size; from %d + %d per-second samples)%s; between-repeat CV %.2f%% / %.2f%%, within-repeat CV %.2f%% / %.2f%%\n",
-			       ma->name,
-			       !strcmp(how, "Welch") ? "Welch's t-test" :
-			       !strcmp(how, "pooled") ? "t-test assuming the single-repeat side has the other side's between-repeat spread" :
-			       "no test",
-			       oa.means.n, ob.means.n, oa.samples.n, ob.samples.n, dfs,
-			       oa.tl.between_cv * 100, ob.tl.between_cv * 100,
-			       oa.tl.within_cv * 100, ob.tl.within_cv * 100);
-		/* "within noise" must not read as "no change" when the test could not tell */
-		if (!strcmp(verdict, "within noise") &&
-		    compare_too_few(base, new, p, df, copts.threshold_pct))
-			printf("  %s: %s but p %s on df %.1f: too few observations to tell a change from noise, not a change shown to be absent; give 5 or more %s per side\n",
-			       ma->name, ch, pv, df,
-			       by_file ? "files" : by_repeat ? "repeats" : "measured samples");
-		if (copts.power && by_file)
-			print_power_invocations(ma->name, ma->unit, &ia, &ib, sa);
-		else if (copts.power)
-			print_power(ma->name, ma->unit, &oa, &ob, sa);
-		side_obs_free(&oa);
-		side_obs_free(&ob);
 	}
-	/* peak memory is one value per run: no test, the threshold alone */
-	if (!isnan(ra->peak_memory_mib) && !isnan(rb->peak_memory_mib)) {
-		/* a side of several files: the mean of their peaks */
-		double va = side_peak_mib(sa), vb = side_peak_mib(sb);
-
-		shared++;
-		mem_res = fmax(ra->peak_memory_resolution_mib, rb->peak_memory_resolution_mib);
-		verdict = compare_peak_verdict(va, vb, copts.threshold_pct, mem_res);
-		snprintf(bs, sizeof(bs), "%.3f", va);
-		snprintf(ns, sizeof(ns), "%.3f", vb);
-		fmt_change(va, vb, ch, sizeof(ch));
-		printf("%-24s %22s %22s %10s %8s  %s\n", "peak_memory (MiB)", bs, ns, ch, "-",
-		       verdict);
-	}
+	shared += compare_peak(sa, sb, &mem_res);
 	if (!shared) {
 		fprintf(stderr, "compare: %s and %s share no metric\n", ra->path, rb->path);
 		return 2;
@@ -907,14 +992,7 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution (where known).\n",
 	       copts.threshold_pct);
 	print_resolutions(ra, rb, mem_res);
-	if (by_file) {
-		printf("Test: the per-invocation means are the observations (the invocation, one result file, is the unit: mean ± stddev between the files' means above; test named per metric), not the repeat means or per-second samples: the repeats of one invocation share its drift.\n");
-	} else if (by_repeat) {
-		printf("Test: the per-repeat means are the observations (the repeat is the unit: mean ± stddev between repeats above; test named per metric), not the per-second samples.\n");
-		printf("Not covered: the spread between invocations.  Runs of one configuration minutes apart can differ by more than their repeats show; interleave several invocations per side (A B A B ...) and give them all: with 2 or more files on each side the invocation is the unit.\n");
-	} else {
-		printf("Test: Welch's t-test on the per-second samples of one run per side.  The variance between runs is unknown here, so the p-value covers within-run noise only; runs of one configuration can differ by more.  Use --repeat N, or several files per side (BASE1.json BASE2.json -- NEW1.json NEW2.json).\n");
-	}
+	print_unit_note(unit);
 	return worse_any && copts.fail_on_regression ? 1 : 0;
 }
 

@@ -30,6 +30,12 @@
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static __u32 reg_tids[BENCH_PROD_MAX];
 
+int bench_producers_failed(int err, const char *msg)
+{
+	fprintf(stderr, "%s\n", msg);
+	return err;
+}
+
 int bench_producers_prepare(struct bench_producers *bp, struct bench_prod_ids *ids,
 			    struct bpf_map *tids, struct bpf_map *counters, int nr,
 			    char *msg, size_t msg_sz)

@@ -176,10 +176,8 @@ static int htab_mem_setup(void)
 	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
 				      ctx.skel->maps.bench_producers,
 				      ctx.skel->maps.bench_prod_counters, nprod, msg, sizeof(msg));
-	if (err) {
-		fprintf(stderr, "htab-mem: %s\n", msg);
-		return err;
-	}
+	if (err)
+		return bench_producers_failed(err, msg);
 
 	ncpus = libbpf_num_possible_cpus();
 	if (ncpus < 0)
@@ -218,10 +216,8 @@ static int htab_mem_setup(void)
 		return bench_failed(err, "load the htab-mem BPF program");
 	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
 				   ctx.skel->maps.bench_prod_counters, msg, sizeof(msg));
-	if (err) {
-		fprintf(stderr, "htab-mem: %s\n", msg);
-		return err;
-	}
+	if (err)
+		return bench_producers_failed(err, msg);
 	if (env.latency) {
 		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
 					     args.use_case->ops_per_trigger);

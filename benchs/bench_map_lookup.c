@@ -113,10 +113,8 @@ static int setup(enum lookup_type type, const char *name)
 				      ctx.skel->maps.bench_producers,
 				      ctx.skel->maps.bench_prod_counters, env.producer_cnt,
 				      msg, sizeof(msg));
-	if (err) {
-		fprintf(stderr, "%s: %s\n", name, msg);
-		return err;
-	}
+	if (err)
+		return bench_producers_failed(err, msg);
 	ctx.skel->rodata->lat_enabled = env.latency;
 	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
 	/* only the measured map type's program and map exist in the kernel */
@@ -136,10 +134,8 @@ static int setup(enum lookup_type type, const char *name)
 		return bench_failed(err, "load %s's BPF program", name);
 	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
 				   ctx.skel->maps.bench_prod_counters, msg, sizeof(msg));
-	if (err) {
-		fprintf(stderr, "%s: %s\n", name, msg);
-		return err;
-	}
+	if (err)
+		return bench_producers_failed(err, msg);
 	if (env.latency) {
 		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
 					     MAP_LOOKUP_PER_TRIGGER);

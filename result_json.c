@@ -148,7 +148,8 @@ static json_t *stats_json(const struct stats *st)
 
 /*
  * A metric's two levels over --repeat: each repeat's mean, the spread
- * between them and the pooled spread within them.
+ * between them and the pooled spread within them.  NULL when out of
+ * memory: a null here would make a file its own reader refuses.
  */
 static json_t *repeats_json(const struct bench_run *run, const struct bench_metric *m)
 {
@@ -180,7 +181,7 @@ out:
 	free(vals);
 	free(means);
 	free(counts);
-	return o ? o : json_null();
+	return o;
 }
 
 static json_t *summary_json(const struct bench_run *run)
@@ -202,9 +203,13 @@ static json_t *summary_json(const struct bench_run *run)
 		json_object_set_new(s, "higher_is_better", json_boolean(m->higher_is_better));
 		if (m->resolution)
 			json_object_set_new(s, "resolution", json_finite(m->resolution()));
-		if (run->repeat_cnt > 1)
-			json_object_set_new(s, "repeats", repeats_json(run, m));
-		json_object_set_new(metrics, m->name, s);
+		if (run->repeat_cnt > 1 && json_object_set_new(s, "repeats", repeats_json(run, m))) {
+			json_decref(s);
+			goto nomem;
+		}
+		/* jansson drops s when this fails */
+		if (json_object_set_new(metrics, m->name, s))
+			goto nomem;
 	}
 	for (i = 0; i < run->extra_cnt; i++) {
 		json_t *vals = json_array();
@@ -233,6 +238,9 @@ static json_t *summary_json(const struct bench_run *run)
 			    run->peak_mem_bytes >= 0 && run->peak_mem_resolution_mib > 0 ?
 			    json_real(run->peak_mem_resolution_mib) : json_null());
 	return summary;
+nomem:
+	json_decref(metrics);
+	return NULL;
 }
 
 static json_t *warnings_json(const struct bench_run *run)

@@ -20,6 +20,7 @@
 #include "kernel_env.h"
 #include "output_file.h"
 #include "per_producer.h"
+#include "result_file.h"
 #include "result_json.h"
 #include "run_context.h"
 #include "run_latency.h"
@@ -502,6 +503,35 @@ static int check_counted(const struct bench *bench)
 }
 
 /*
+ * What --json writes is what `bench compare` and `bench plot` must accept:
+ * the reader's checks run on the text before it is written, so that a
+ * file bench refuses later is never written (0, or -EINVAL after one line).
+ */
+static int check_result(const char *text)
+{
+	struct result_file rf;
+	json_error_t jerr;
+	char msg[512];
+	json_t *doc;
+	int err;
+
+	doc = json_loads(text, 0, &jerr);
+	if (!doc) {
+		fprintf(stderr, "failed to write %s: its own reader cannot parse it: %s\n",
+			env.json_path, jerr.text);
+		return -EINVAL;
+	}
+	err = result_file_load_doc(env.json_path, doc, &rf, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "failed to write %s: its own reader refuses it: %s\n", env.json_path,
+			msg);
+		return err;
+	}
+	result_file_free(&rf);
+	return 0;
+}
+
+/*
  * After the samples: what is printed about them, and the JSON document,
  * rendered while the benchmark is still set up (*json_text).  *out_err is
  * the errno of a failed write to stdout or stderr.
@@ -560,6 +590,7 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 		*json_text = result_json_render(&run);
 		if (!*json_text)
 			return -ENOMEM;
+		return check_result(*json_text);
 	}
 	return 0;
 }

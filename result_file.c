@@ -170,6 +170,45 @@ const char *const result_config_keys[] = {
 	"producers", "consumers", "affinity", "prod_affinity", "cons_affinity", "latency", NULL,
 };
 
+static int nomem(struct loader *ld)
+{
+	snprintf(ld->err, ld->errsz, "failed to load %s: %s", ld->path, strerror(ENOMEM));
+	return -ENOMEM;
+}
+
+/* the producer count, the configuration as one object, the noise warnings */
+static int load_config(struct loader *ld, struct result_file *rf)
+{
+	json_t *opts = json_object_get(rf->doc, "options"), *v, *w;
+	const char *key;
+	size_t i;
+
+	v = json_object_get(json_object_get(opts, "runner"), "producers");
+	rf->producers = json_is_integer(v) && json_integer_value(v) >= 1 &&
+			json_integer_value(v) <= BENCH_MAX_THREADS ? json_integer_value(v) : -1;
+	rf->config = json_object();
+	if (!rf->config)
+		return nomem(ld);
+	for (i = 0; result_config_keys[i]; i++) {
+		v = json_object_get(json_object_get(opts, "runner"), result_config_keys[i]);
+		if (v && json_object_set(rf->config, result_config_keys[i], v))
+			return nomem(ld);
+	}
+	json_object_foreach(json_object_get(opts, "benchmark"), key, v)
+		if (json_object_set(rf->config, key, v))
+			return nomem(ld);
+	rf->nr_allowed_cpus = json_array_size(json_object_get(json_object_get(rf->doc, "context"),
+							      "allowed_cpus"));
+	v = json_object_get(rf->doc, "warnings");
+	rf->warnings = calloc(json_array_size(v) + 1, sizeof(*rf->warnings));
+	if (!rf->warnings)
+		return nomem(ld);
+	json_array_foreach(v, i, w)
+		if (json_is_string(w))
+			rf->warnings[rf->nwarnings++] = json_string_value(w);
+	return 0;
+}
+
 /* the samples' shape, and that -w warm-up then -d measured ones are there */
 static int check_samples(struct loader *ld, struct result_file *rf, json_t *summary_metrics)
 {
@@ -184,6 +223,9 @@ static int check_samples(struct loader *ld, struct result_file *rf, json_t *summ
 	if (!json_is_array(samples))
 		return bad(ld, "samples", "expected an array of samples, got %s",
 			   jdesc(samples, buf, sizeof(buf)));
+	rf->samples = calloc(json_array_size(samples) + 1, sizeof(*rf->samples));
+	if (!rf->samples)
+		return nomem(ld);
 	json_array_foreach(samples, i, s) {
 		snprintf(field, sizeof(field), "samples[%zu]", i);
 		err = get_obj(ld, s, field, &s);
@@ -194,6 +236,7 @@ static int check_samples(struct loader *ld, struct result_file *rf, json_t *summ
 		if (!json_is_boolean(v))
 			return bad(ld, field, "expected true or false, got %s",
 				   jdesc(v, buf, sizeof(buf)));
+		rf->samples[i].warmup = json_is_true(v);
 		if (json_is_true(v)) {
 			if (measured)
 				return bad(ld, field, "a warm-up sample after measured ones");
@@ -217,6 +260,7 @@ static int check_samples(struct loader *ld, struct result_file *rf, json_t *summ
 		err = get_int(ld, json_object_get(s, "interval_ns"), field, 1, &x);
 		if (err)
 			return err;
+		rf->samples[i].interval_ns = x;
 		snprintf(field, sizeof(field), "samples[%zu].counters", i);
 		err = get_obj(ld, json_object_get(s, "counters"), field, &c);
 		if (err)
@@ -290,8 +334,7 @@ static int load_repeats(struct loader *ld, const struct result_file *rf, const c
 	counts = calloc(n, sizeof(*counts));
 	if (!rm->repeat_means || !counts) {
 		free(counts);
-		snprintf(ld->err, ld->errsz, "failed to load %s: %s", ld->path, strerror(ENOMEM));
-		return -ENOMEM;
+		return nomem(ld);
 	}
 	rm->nrepeats = n;
 	for (i = 0; i < n; i++)
@@ -310,6 +353,46 @@ static int load_repeats(struct loader *ld, const struct result_file *rf, const c
 	if (!err)
 		err = check_stat(ld, rep, field, "within_stddev", rm->tl.within_sd, scale);
 	return err;
+}
+
+/* the summary's statistics of a metric against those recomputed from its values */
+static int check_stats(struct loader *ld, json_t *def, const char *name, const struct stats *st,
+		       double scale)
+{
+	int err;
+
+	err = check_stat(ld, def, name, "mean", st->mean, scale);
+	if (!err)
+		err = check_stat(ld, def, name, "stddev", st->stddev, scale);
+	if (!err)
+		err = check_stat(ld, def, name, "median", st->median, scale);
+	if (!err)
+		err = check_stat(ld, def, name, "min", st->min, scale);
+	if (!err)
+		err = check_stat(ld, def, name, "max", st->max, scale);
+	if (!err)
+		err = check_stat(ld, def, name, "ci95", st->ci95, scale);
+	/* a ratio: its own magnitude is the scale */
+	if (!err)
+		err = check_stat(ld, def, name, "cv", st->cv, 1.0);
+	return err;
+}
+
+/* every sample's value, warm-up included: check_samples() checked each that is there */
+static int load_per_sample(struct loader *ld, const struct result_file *rf, const char *name,
+			   struct result_metric *rm)
+{
+	json_t *s, *v;
+	size_t i;
+
+	rm->per_sample = calloc(rf->nsamples + 1, sizeof(*rm->per_sample));
+	if (!rm->per_sample)
+		return nomem(ld);
+	json_array_foreach(json_object_get(rf->doc, "samples"), i, s) {
+		v = json_object_get(json_object_get(s, "metrics"), name);
+		rm->per_sample[i] = json_is_number(v) ? json_number_value(v) : NAN;
+	}
+	return 0;
 }
 
 static int load_metric(struct loader *ld, struct result_file *rf, const char *name, json_t *def,
@@ -358,9 +441,12 @@ static int load_metric(struct loader *ld, struct result_file *rf, const char *na
 	}
 	rm->values = calloc((own ? json_array_size(own) : json_array_size(samples)) + 1,
 			    sizeof(*rm->values));
-	if (!rm->values) {
-		snprintf(ld->err, ld->errsz, "failed to load %s: %s", ld->path, strerror(ENOMEM));
-		return -ENOMEM;
+	if (!rm->values)
+		return nomem(ld);
+	if (!own) {
+		err = load_per_sample(ld, rf, name, rm);
+		if (err)
+			return err;
 	}
 	if (own) {
 		json_array_foreach(own, i, v) {
@@ -392,20 +478,7 @@ static int load_metric(struct loader *ld, struct result_file *rf, const char *na
 	if (n != rm->st.n)
 		return bad(ld, field, "%lld in the file, %d values in its %s: the file was edited or corrupted",
 			   n, rm->st.n, own ? "values" : "measured samples");
-	err = check_stat(ld, def, name, "mean", rm->st.mean, scale);
-	if (!err)
-		err = check_stat(ld, def, name, "stddev", rm->st.stddev, scale);
-	if (!err)
-		err = check_stat(ld, def, name, "median", rm->st.median, scale);
-	if (!err)
-		err = check_stat(ld, def, name, "min", rm->st.min, scale);
-	if (!err)
-		err = check_stat(ld, def, name, "max", rm->st.max, scale);
-	if (!err)
-		err = check_stat(ld, def, name, "ci95", rm->st.ci95, scale);
-	/* a ratio: its own magnitude is the scale */
-	if (!err)
-		err = check_stat(ld, def, name, "cv", rm->st.cv, 1.0);
+	err = check_stats(ld, def, name, &rm->st, scale);
 	if (!err)
 		err = load_repeats(ld, rf, name, def, rm, scale);
 	return err;
@@ -422,10 +495,8 @@ static int check_summary(struct loader *ld, struct result_file *rf, json_t *summ
 	double mib;
 
 	rf->metrics = calloc(json_object_size(metrics), sizeof(*rf->metrics));
-	if (!rf->metrics) {
-		snprintf(ld->err, ld->errsz, "failed to load %s: %s", ld->path, strerror(ENOMEM));
-		return -ENOMEM;
-	}
+	if (!rf->metrics)
+		return nomem(ld);
 	json_object_foreach(metrics, key, def) {
 		err = load_metric(ld, rf, key, def, &rf->metrics[rf->nmetrics++]);
 		if (err)
@@ -572,10 +643,8 @@ static int check_latency(struct loader *ld, struct result_file *rf, json_t *lat)
 	if (err)
 		return err;
 	rf->lat_counts = calloc(LAT_NR_BUCKETS, sizeof(*rf->lat_counts));
-	if (!rf->lat_counts) {
-		snprintf(ld->err, ld->errsz, "failed to load %s: %s", ld->path, strerror(ENOMEM));
-		return -ENOMEM;
-	}
+	if (!rf->lat_counts)
+		return nomem(ld);
 	for (idx = 0; idx < LAT_NR_BUCKETS; idx++)
 		rf->lat_counts[idx] = counts[idx];
 	return 0;
@@ -633,6 +702,8 @@ static int check_doc(struct loader *ld, struct result_file *rf)
 		return bad(ld, "(top level)", "expected an object, got %s: not a bench result",
 			   jdesc(rf->doc, buf, sizeof(buf)));
 	ret = check_header(ld, rf);
+	if (!ret)
+		ret = load_config(ld, rf);
 	if (!ret)
 		ret = get_obj(ld, json_object_get(rf->doc, "summary"), "summary", &summary);
 	if (!ret)
@@ -702,10 +773,14 @@ void result_file_free(struct result_file *rf)
 
 	for (i = 0; i < rf->nmetrics; i++) {
 		free(rf->metrics[i].values);
+		free(rf->metrics[i].per_sample);
 		free(rf->metrics[i].repeat_means);
 	}
 	free(rf->metrics);
 	free(rf->lat_counts);
+	free(rf->samples);
+	free(rf->warnings);
+	json_decref(rf->config);
 	json_decref(rf->doc);
 	memset(rf, 0, sizeof(*rf));
 }

@@ -29,8 +29,10 @@ struct result_metric {
 	bool mem_field;
 	/* values carried by summary.metrics.NAME.values, not by the samples */
 	bool own_values;
-	double *values;		/* NaN: that sample has no value */
+	double *values;		/* the measured values; NaN: that sample has no value */
 	int nvalues;
+	/* every sample's value, warm-up included (NaN: none); NULL with own_values */
+	double *per_sample;
 	struct stats st;	/* recomputed from values, agrees with the summary */
 	/*
 	 * Per repeat (--repeat): each repeat's mean and the two levels.  A
@@ -42,14 +44,30 @@ struct result_metric {
 	struct two_level tl;
 };
 
+/* one sample as the file has it */
+struct result_sample {
+	bool warmup;
+	long long interval_ns;	/* its measured interval, >= 1 */
+};
+
 struct result_file {
 	const char *path;
-	json_t *doc;		/* the document, for options, context, warnings */
+	json_t *doc;		/* the document, for compare's context notes */
 	const char *benchmark;
 	int warmup_sec;
 	int duration_sec;
 	int repeat_cnt;		/* options.runner.repeat, 1 when absent */
 	bool zero_seed;		/* options.runner.zero_seed, false when absent */
+	int producers;		/* options.runner.producers, -1 when not a count */
+	/*
+	 * The configuration (result_config_keys from options.runner, then
+	 * options.benchmark), in that order: what labels a run in a chart
+	 */
+	json_t *config;
+	int nr_allowed_cpus;	/* context.allowed_cpus's count, 0 when unknown */
+	const char **warnings;	/* the run's noise warnings (into doc) */
+	int nwarnings;
+	struct result_sample *samples;	/* nsamples, warm-up ones first */
 	int nsamples;		/* warm-up ones included */
 	struct result_metric *metrics;	/* in the file's order */
 	int nmetrics;

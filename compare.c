@@ -227,12 +227,8 @@ static int diff_object(json_t *a, json_t *b, const char *prefix, char *out, size
 	return n;
 }
 
-int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz)
-{
-	return compare_options_differ_except(a, b, NULL, out, sz);
-}
-
-int compare_options_differ_except(json_t *a, json_t *b, const char *ignore, char *out, size_t sz)
+/* how many configuration options differ, described in out */
+static int options_differ(json_t *a, json_t *b, const char *ignore, char *out, size_t sz)
 {
 	json_t *oa = json_object_get(a, "options"), *ob = json_object_get(b, "options");
 	json_t *ra = json_object(), *rb = json_object();
@@ -268,11 +264,11 @@ int compare_options_differ_except(json_t *a, json_t *b, const char *ignore, char
 	return n;
 }
 
-int compare_same_config(json_t *a, const char *path_a, json_t *b, const char *path_b,
+int compare_same_config(const struct result_file *a, const struct result_file *b,
 			const char *ignore, bool force, const char *verb, FILE *warn)
 {
-	const char *ba = json_string_value(json_object_get(a, "benchmark"));
-	const char *bb = json_string_value(json_object_get(b, "benchmark"));
+	const char *ba = a->benchmark, *bb = b->benchmark;
+	const char *path_a = a->path, *path_b = b->path;
 	char diffs[1024];
 
 	if (!ba || !bb || strcmp(ba, bb)) {
@@ -283,7 +279,7 @@ int compare_same_config(json_t *a, const char *path_a, json_t *b, const char *pa
 		}
 		fprintf(warn, "warning: different benchmarks: %s vs %s\n", ba ?: "?", bb ?: "?");
 	}
-	if (compare_options_differ_except(a, b, ignore, diffs, sizeof(diffs))) {
+	if (options_differ(a->doc, b->doc, ignore, diffs, sizeof(diffs))) {
 		if (!force) {
 			fprintf(stderr, "%s: refusing to %s runs with different options: %s (--force %ss anyway)\n",
 				verb, verb, diffs, verb);
@@ -392,7 +388,7 @@ static int check_side(const struct side *sd)
 				b->path, b->benchmark, a->path, sd->which, a->benchmark);
 			return 2;
 		}
-		if (compare_options_differ(a->doc, b->doc, diffs, sizeof(diffs))) {
+		if (options_differ(a->doc, b->doc, NULL, diffs, sizeof(diffs))) {
 			fprintf(stderr, "compare: %s: options differ from %s on the same (%s) side: %s\n",
 				b->path, a->path, sd->which, diffs);
 			return 2;
@@ -777,8 +773,7 @@ static int check_comparable(const struct side *sa, const struct side *sb)
 
 	if (check_side(sa) || check_side(sb))
 		return -EINVAL;
-	if (compare_same_config(ra->doc, ra->path, rb->doc, rb->path, NULL, copts.force,
-				"compare", stdout))
+	if (compare_same_config(ra, rb, NULL, copts.force, "compare", stdout))
 		return -EINVAL;
 	/* one fixed bucket layout against random ones: a bias, not a change */
 	if (ra->zero_seed != rb->zero_seed) {

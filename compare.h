@@ -18,17 +18,16 @@ int bench_compare_main(int argc, char **argv);
  */
 int compare_parse_threshold(const char *arg, double *pct);
 
-/* number of configuration options that differ, described in out */
-int compare_options_differ(json_t *a, json_t *b, char *out, size_t sz);
-/* the same, leaving out one runner option (e.g. "producers"; NULL: none) */
-int compare_options_differ_except(json_t *a, json_t *b, const char *ignore, char *out, size_t sz);
+struct result_file;
+
 /*
- * Are a (from path_a) and b runs of one benchmark and configuration (runner
- * option `ignore` aside)?  0 when they are, or when force is set (the
- * difference is then a warning on warn); otherwise -EINVAL after one line
- * on stderr, "<verb>: ... refusing to <verb> ... (--force <verb>s anyway)".
+ * Are a and b runs of one benchmark and configuration (result_config_keys
+ * and the benchmark's options; runner option `ignore`, e.g. "producers",
+ * aside)?  0 when they are, or when force is set (the difference is then
+ * a warning on warn); otherwise -EINVAL after one line on stderr,
+ * "<verb>: ... refusing to <verb> ... (--force <verb>s anyway)".
  */
-int compare_same_config(json_t *a, const char *path_a, json_t *b, const char *path_b,
+int compare_same_config(const struct result_file *a, const struct result_file *b,
 			const char *ignore, bool force, const char *verb, FILE *warn);
 /*
  * "better", "worse", "within noise", "within resolution" (the difference is

@@ -62,28 +62,19 @@ static const char *base_name(const char *path)
 
 static const char *benchmark_of(const struct plot_run *r)
 {
-	return json_string_value(json_object_get(r->doc, "benchmark"));
+	return r->rf.benchmark;
 }
 
-static json_t *summary_metrics(const struct plot_run *r)
+static const struct result_metric *metric_of(const struct plot_run *r, const char *metric)
 {
-	return json_object_get(json_object_get(r->doc, "summary"), "metrics");
+	return result_file_metric(&r->rf, metric);
 }
 
 static const char *metric_unit(const struct plot_run *r, const char *metric)
 {
-	const char *u = json_string_value(json_object_get(json_object_get(summary_metrics(r),
-									    metric), "unit"));
+	const struct result_metric *m = metric_of(r, metric);
 
-	return u ? u : "?";
-}
-
-static int runner_int(const struct plot_run *r, const char *key)
-{
-	json_t *v = json_object_get(json_object_get(json_object_get(r->doc, "options"), "runner"),
-				    key);
-
-	return json_is_integer(v) ? (int)json_integer_value(v) : -1;
+	return m ? m->unit : "?";
 }
 
 /*
@@ -92,94 +83,38 @@ static int runner_int(const struct plot_run *r, const char *key)
  */
 static const char *primary_metric(const struct plot_run *r)
 {
-	const char *key;
-	json_t *def;
+	int i;
 
-	json_object_foreach(summary_metrics(r), key, def)
-		if (!json_object_get(def, "values"))
-			return key;
+	for (i = 0; i < r->rf.nmetrics; i++)
+		if (!r->rf.metrics[i].own_values)
+			return r->rf.metrics[i].name;
 	return NULL;
 }
 
 static bool has_memory(const struct plot_run *r)
 {
-	json_t *samples = json_object_get(r->doc, "samples"), *s;
-	size_t i;
+	const struct result_metric *m = metric_of(r, "memory");
+	int i;
 
-	if (!json_object_get(summary_metrics(r), "memory"))
-		return false;
-	json_array_foreach(samples, i, s)
-		if (json_is_number(json_object_get(json_object_get(s, "metrics"), "memory")))
+	for (i = 0; m && m->per_sample && i < r->rf.nsamples; i++)
+		if (!isnan(m->per_sample[i]))
 			return true;
 	return false;
 }
 
-/* the statistics of one metric over the measured (not warm-up) samples */
-static int measured_stats(json_t *doc, const char *metric, struct stats *st)
+/*
+ * The statistics of one metric over the measured (not warm-up) samples,
+ * or over its own values: the loader's, which it checked against the
+ * file's summary.  A metric the run lacks has none (n = 0).
+ */
+static struct stats measured_stats(const struct plot_run *r, const char *metric)
 {
-	json_t *samples = json_object_get(doc, "samples"), *s, *v;
-	double *vals;
-	size_t i, n = 0;
+	const struct result_metric *m = metric_of(r, metric);
 
-	/* a metric measured outside the samples carries its own values */
-	v = json_object_get(json_object_get(json_object_get(json_object_get(doc, "summary"),
-							     "metrics"), metric), "values");
-	if (json_is_array(v))
-		samples = NULL;
-	vals = calloc((samples ? json_array_size(samples) : json_array_size(v)) + 1, sizeof(*vals));
-	if (!vals) {
-		*st = (struct stats){};
-		return -ENOMEM;
-	}
-	if (!samples) {
-		json_t *x;
-
-		json_array_foreach(v, i, x)
-			vals[n++] = json_is_number(x) ? json_number_value(x) : NAN;
-	} else {
-		json_array_foreach(samples, i, s) {
-			if (json_is_true(json_object_get(s, "warmup")))
-				continue;
-			v = json_object_get(json_object_get(s, "metrics"), metric);
-			vals[n++] = json_is_number(v) ? json_number_value(v) : NAN;
-		}
-	}
-	stats_compute(vals, n, st);
-	free(vals);
-	return 0;
-}
-
-/* the coarser of two runs' resolutions of a metric (summary entries), 0 when unknown */
-static double metric_resolution(json_t *da, json_t *db)
-{
-	json_t *ra = json_object_get(da, "resolution"), *rb = json_object_get(db, "resolution");
-	double r = 0;
-
-	if (json_is_number(ra))
-		r = json_number_value(ra);
-	if (json_is_number(rb) && json_number_value(rb) > r)
-		r = json_number_value(rb);
-	return r;
+	return m ? m->st : (struct stats){};
 }
 
 /* ---- labels: what tells the runs apart ---- */
-
-/* the configuration of a run as "key=value" strings, runner options first */
-static json_t *config_pairs(const struct plot_run *r)
-{
-	json_t *opts = json_object_get(r->doc, "options"), *out = json_object(), *v;
-	const char *key;
-	size_t i;
-
-	for (i = 0; result_config_keys[i]; i++) {
-		v = json_object_get(json_object_get(opts, "runner"), result_config_keys[i]);
-		if (v)
-			json_object_set(out, result_config_keys[i], v);
-	}
-	json_object_foreach(json_object_get(opts, "benchmark"), key, v)
-		json_object_set(out, key, v);
-	return out;
-}
 
 static void put_value(FILE *f, json_t *v)
 {
@@ -200,7 +135,7 @@ static void put_value(FILE *f, json_t *v)
  */
 static char *options_text(struct plot_run *runs, int n, int i, bool common, const char *skip)
 {
-	json_t *mine = config_pairs(&runs[i]), *v;
+	json_t *mine = runs[i].rf.config, *v;
 	const char *key;
 	char *buf = NULL;
 	size_t len = 0;
@@ -208,21 +143,15 @@ static char *options_text(struct plot_run *runs, int n, int i, bool common, cons
 	bool first = true;
 	int j;
 
-	if (!f) {
-		json_decref(mine);
+	if (!f)
 		return NULL;
-	}
 	json_object_foreach(mine, key, v) {
 		bool same = true;
 
 		if (skip && !strcmp(key, skip))
 			continue;
-		for (j = 0; j < n && same; j++) {
-			json_t *other = config_pairs(&runs[j]);
-
-			same = json_equal(v, json_object_get(other, key));
-			json_decref(other);
-		}
+		for (j = 0; j < n && same; j++)
+			same = json_equal(v, json_object_get(runs[j].rf.config, key));
 		if (same != common)
 			continue;
 		/* the runner's options as typed: -p2 -a; no -c0, no empty CPU lists */
@@ -244,7 +173,6 @@ static char *options_text(struct plot_run *runs, int n, int i, bool common, cons
 		}
 		first = false;
 	}
-	json_decref(mine);
 	fclose(f);
 	return buf;
 }
@@ -433,136 +361,128 @@ static int check_same_benchmark(const struct plot_opts *o, struct plot_run *runs
 	return 0;
 }
 
-static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
+/* the metric every run draws on the one rate axis: its primary, the same in all */
+static int timeline_metric(struct plot_run *runs, int n, const char **metric, const char **unit)
 {
-	const char *metric = primary_metric(&runs[0]), *unit;
-	struct span y1 = { INFINITY, -INFINITY }, y2 = { INFINITY, -INFINITY };
-	bool any_mem = false;
-	char *common;
+	const char *m;
 	int i;
 
-	if (!metric) {
+	*metric = primary_metric(&runs[0]);
+	if (!*metric) {
 		fprintf(stderr, "%s has no metric measured per sample: nothing to draw over time\n",
 			runs[0].path);
 		return -EINVAL;
 	}
-	unit = metric_unit(&runs[0], metric);
+	*unit = metric_unit(&runs[0], *metric);
 	for (i = 1; i < n; i++) {
-		const char *m = primary_metric(&runs[i]);
-
-		if (!m || strcmp(m, metric) || strcmp(metric_unit(&runs[i], m), unit)) {
+		m = primary_metric(&runs[i]);
+		if (!m || strcmp(m, *metric) || strcmp(metric_unit(&runs[i], m), *unit)) {
 			fprintf(stderr, "cannot draw %s (%s) and %s (%s) on one rate axis: %s vs %s\n",
-				runs[0].path, metric, runs[i].path, m ? m : "no per-sample metric",
-				unit, m ? metric_unit(&runs[i], m) : "-");
+				runs[0].path, *metric, runs[i].path, m ? m : "no per-sample metric",
+				*unit, m ? metric_unit(&runs[i], m) : "-");
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
 
-	for (i = 0; i < n; i++) {
-		json_t *samples = json_object_get(runs[i].doc, "samples"), *s;
-		bool mem = has_memory(&runs[i]);
-		double t = 0, t_measured = -1, t_end = 0, last_warm_t = 0;
-		struct stats st;
-		char name[32];
-		size_t k;
+/*
+ * Run i's data blocks: its warm-up points, its measured points (each at
+ * the end of its interval), the mean ± stddev band over the measured
+ * interval only, and its memory readings.
+ */
+static int timeline_data(FILE *f, const struct plot_run *r, int i, const char *metric,
+			 struct span *y1, struct span *y2)
+{
+	const struct result_metric *m = metric_of(r, metric), *mem = metric_of(r, "memory");
+	double t = 0, t_end, t_measured = -1, last_warm_t = 0, v;
+	struct stats st = measured_stats(r, metric);
+	char name[32];
+	int k;
 
-		any_mem |= mem;
-		json_array_foreach(samples, k, s) {
-			json_t *ns = json_object_get(s, "interval_ns");
-
-			if (!json_is_number(ns) || !(json_number_value(ns) > 0)) {
-				fprintf(stderr, "%s: sample %zu has no valid interval_ns\n",
-					runs[i].path, k);
-				return -EINVAL;
-			}
+	if (st.n == 0) {
+		fprintf(stderr, "%s has no measured sample of %s\n", r->path, metric);
+		return -EINVAL;
+	}
+	snprintf(name, sizeof(name), "run%d_warmup", i);
+	block_begin(f, name, "time_s rate (warm-up: not in the statistics)");
+	for (k = 0; k < r->rf.nsamples; k++) {
+		t += r->rf.samples[k].interval_ns / 1e9;
+		v = m->per_sample[k];
+		if (!r->rf.samples[k].warmup) {
+			/* the dashed warm-up line joins the first measured point */
+			if (t_measured < 0 && !isnan(v))
+				fprintf(f, "%.6f %.6g\n", t, v);
+			if (t_measured < 0)
+				t_measured = last_warm_t;
+			continue;
 		}
-		measured_stats(runs[i].doc, metric, &st);
-		if (st.n == 0) {
-			fprintf(stderr, "%s has no measured sample of %s\n", runs[i].path, metric);
-			return -EINVAL;
-		}
-		/* warm-up points, then measured points, each at the end of its interval */
-		snprintf(name, sizeof(name), "run%d_warmup", i);
-		block_begin(f, name, "time_s rate (warm-up: not in the statistics)");
-		json_array_foreach(samples, k, s) {
-			json_t *v = json_object_get(json_object_get(s, "metrics"), metric);
-
-			t += json_number_value(json_object_get(s, "interval_ns")) / 1e9;
-			if (!json_is_true(json_object_get(s, "warmup"))) {
-				/* the dashed warm-up line joins the first measured point */
-				if (t_measured < 0 && json_is_number(v))
-					fprintf(f, "%.6f %.6g\n", t, json_number_value(v));
-				if (t_measured < 0)
-					t_measured = last_warm_t;
-				continue;
-			}
-			last_warm_t = t;
-			if (json_is_number(v)) {
-				fprintf(f, "%.6f %.6g\n", t, json_number_value(v));
-				span_add(&y1, json_number_value(v));
-			}
-		}
-		block_end(f);
-		t_end = t;
-
-		snprintf(name, sizeof(name), "run%d_measured", i);
-		block_begin(f, name, "time_s rate");
-		t = 0;
-		json_array_foreach(samples, k, s) {
-			json_t *v = json_object_get(json_object_get(s, "metrics"), metric);
-
-			t += json_number_value(json_object_get(s, "interval_ns")) / 1e9;
-			if (!json_is_true(json_object_get(s, "warmup")) && json_is_number(v)) {
-				fprintf(f, "%.6f %.6g\n", t, json_number_value(v));
-				span_add(&y1, json_number_value(v));
-			}
-		}
-		block_end(f);
-		span_add(&y1, st.mean - st.stddev);
-		span_add(&y1, st.mean + st.stddev);
-
-		/* mean ± stddev over the measured interval only */
-		snprintf(name, sizeof(name), "run%d_band", i);
-		block_begin(f, name, "time_s mean-stddev mean+stddev mean");
-		fprintf(f, "%.6f %.6g %.6g %.6g\n", t_measured, st.mean - st.stddev,
-			st.mean + st.stddev, st.mean);
-		fprintf(f, "%.6f %.6g %.6g %.6g\n", t_end, st.mean - st.stddev,
-			st.mean + st.stddev, st.mean);
-		block_end(f);
-
-		if (mem) {
-			snprintf(name, sizeof(name), "run%d_memory", i);
-			block_begin(f, name, "time_s memory_MiB (every sample: a reading, not a statistic)");
-			t = 0;
-			json_array_foreach(samples, k, s) {
-				json_t *v = json_object_get(json_object_get(s, "metrics"), "memory");
-
-				t += json_number_value(json_object_get(s, "interval_ns")) / 1e9;
-				if (json_is_number(v)) {
-					fprintf(f, "%.6f %.6g\n", t, json_number_value(v));
-					span_add(&y2, json_number_value(v));
-				}
-			}
-			block_end(f);
+		last_warm_t = t;
+		if (!isnan(v)) {
+			fprintf(f, "%.6f %.6g\n", t, v);
+			span_add(y1, v);
 		}
 	}
+	block_end(f);
 
-	common = options_text(runs, n, 0, true, NULL);
-	{
-		char title[256];
+	t_end = t;
 
-		snprintf(title, sizeof(title), "%s timeline: %s per second", benchmark_of(&runs[0]),
-			 metric);
-		put_title(f, o, title, common);
+	snprintf(name, sizeof(name), "run%d_measured", i);
+	block_begin(f, name, "time_s rate");
+	for (k = 0, t = 0; k < r->rf.nsamples; k++) {
+		t += r->rf.samples[k].interval_ns / 1e9;
+		v = m->per_sample[k];
+		if (!r->rf.samples[k].warmup && !isnan(v)) {
+			fprintf(f, "%.6f %.6g\n", t, v);
+			span_add(y1, v);
+		}
 	}
+	block_end(f);
+	span_add(y1, st.mean - st.stddev);
+	span_add(y1, st.mean + st.stddev);
+
+	snprintf(name, sizeof(name), "run%d_band", i);
+	block_begin(f, name, "time_s mean-stddev mean+stddev mean");
+	fprintf(f, "%.6f %.6g %.6g %.6g\n", t_measured, st.mean - st.stddev,
+		st.mean + st.stddev, st.mean);
+	fprintf(f, "%.6f %.6g %.6g %.6g\n", t_end, st.mean - st.stddev, st.mean + st.stddev,
+		st.mean);
+	block_end(f);
+
+	if (!has_memory(r))
+		return 0;
+	snprintf(name, sizeof(name), "run%d_memory", i);
+	block_begin(f, name, "time_s memory_MiB (every sample: a reading, not a statistic)");
+	for (k = 0, t = 0; k < r->rf.nsamples; k++) {
+		t += r->rf.samples[k].interval_ns / 1e9;
+		v = mem->per_sample[k];
+		if (!isnan(v)) {
+			fprintf(f, "%.6f %.6g\n", t, v);
+			span_add(y2, v);
+		}
+	}
+	block_end(f);
+	return 0;
+}
+
+/* title, axis labels and ranges of the timeline */
+static int timeline_axes(FILE *f, const struct plot_opts *o, struct plot_run *runs, int n,
+			 const char *metric, const char *unit, bool any_mem, struct span y1,
+			 struct span y2)
+{
+	char title[256], l[128];
+	char *common = options_text(runs, n, 0, true, NULL);
+
+	if (!common) {
+		fprintf(stderr, "failed to label the chart: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	snprintf(title, sizeof(title), "%s timeline: %s per second", benchmark_of(&runs[0]), metric);
+	put_title(f, o, title, common);
 	free(common);
 	fprintf(f, "set xlabel \"time since start (s)\"\n");
-	{
-		char l[128];
-
-		snprintf(l, sizeof(l), "%s (%s)", metric, unit);
-		put_ylabels(f, o, l, any_mem ? "memory (MiB)" : NULL);
-	}
+	snprintf(l, sizeof(l), "%s (%s)", metric, unit);
+	put_ylabels(f, o, l, any_mem ? "memory (MiB)" : NULL);
 	/* the time axis ends with the run, not at the next tic */
 	fprintf(f, "set xrange [0:*]\nset autoscale xfixmax\n");
 	put_range(f, "y", o->zoom, y1);
@@ -573,65 +493,84 @@ static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int
 	fprintf(f, "set grid\nset key below left Left reverse\n");
 	if (o->format != PLOT_TEXT)
 		fprintf(f, "set style fill transparent solid 0.15 noborder\n");
+	return 0;
+}
 
-	fprintf(f, "plot \\\n");
-	for (i = 0; i < n; i++) {
-		const char *c = run_colors[i % NR_COLORS];
-		char title[512], st_line[64], st_band[64], st_mem[64], pt_warm[32], pt_meas[32];
-		struct stats st;
-		int warm = 0;
-		size_t k;
-		json_t *s;
+/* run i's lines in the plot command: band, warm-up, measured points, memory */
+static void timeline_plot_run(FILE *f, const struct plot_opts *o, const struct plot_run *r,
+			      int i, int n, const char *metric, const char *unit)
+{
+	const char *c = run_colors[i % NR_COLORS];
+	char title[512], st_line[64], st_band[64], st_mem[64], pt_warm[32], pt_meas[32];
+	struct stats st = measured_stats(r, metric);
+	int warm = 0, k;
 
-		measured_stats(runs[i].doc, metric, &st);
-		json_array_foreach(json_object_get(runs[i].doc, "samples"), k, s)
-			warm += json_is_true(json_object_get(s, "warmup"));
-		/*
-		 * Text has no colours: each run gets its own line characters
-		 * (one for its samples, one for its band) and point letters.
-		 */
-		if (o->format == PLOT_TEXT) {
-			snprintf(st_line, sizeof(st_line), "lt %d", 1 + 2 * i);
-			snprintf(st_band, sizeof(st_band), "lt %d", 2 + 2 * i);
-			snprintf(st_mem, sizeof(st_mem), "lt %d", 5 + i);
-			snprintf(pt_warm, sizeof(pt_warm), "pt %d", 2 + 2 * i);
-			snprintf(pt_meas, sizeof(pt_meas), "pt %d", 1 + 2 * i);
-		} else {
-			snprintf(st_line, sizeof(st_line), "lc rgb \"%s\"", c);
-			snprintf(st_band, sizeof(st_band), "lc rgb \"%s\" dt 2", c);
-			snprintf(st_mem, sizeof(st_mem), "lc rgb \"%s\" dt 4 lw 1.5", c);
-			snprintf(pt_warm, sizeof(pt_warm), "pt 6 ps 1.2");
-			snprintf(pt_meas, sizeof(pt_meas), "pt 7");
-		}
-		if (o->format == PLOT_TEXT) {
-			fprintf(f, "  $run%d_band using 1:2 with lines %s title ", i, st_band);
-			snprintf(title, sizeof(title), "%s: mean - stddev and mean + stddev", runs[i].label);
-			put_str(f, title);
-			fprintf(f, ", \\\n");
-			fprintf(f, "  $run%d_band using 1:3 with lines %s notitle, \\\n", i, st_band);
-		} else {
-			fprintf(f, "  $run%d_band using 1:2:3 with filledcurves lc rgb \"%s\" notitle, \\\n",
-				i, c);
-			fprintf(f, "  $run%d_band using 1:4 with lines %s notitle, \\\n", i, st_band);
-		}
-		fprintf(f, "  $run%d_warmup using 1:2 with linespoints %s dt 3 %s title ", i, st_line,
-			pt_warm);
-		snprintf(title, sizeof(title), "%s: warm-up (%d sample%s, not in the statistics)",
-			 runs[i].label, warm, warm == 1 ? "" : "s");
+	for (k = 0; k < r->rf.nsamples; k++)
+		warm += r->rf.samples[k].warmup;
+	/*
+	 * Text has no colours: each run gets its own line characters
+	 * (one for its samples, one for its band) and point letters.
+	 */
+	if (o->format == PLOT_TEXT) {
+		snprintf(st_line, sizeof(st_line), "lt %d", 1 + 2 * i);
+		snprintf(st_band, sizeof(st_band), "lt %d", 2 + 2 * i);
+		snprintf(st_mem, sizeof(st_mem), "lt %d", 5 + i);
+		snprintf(pt_warm, sizeof(pt_warm), "pt %d", 2 + 2 * i);
+		snprintf(pt_meas, sizeof(pt_meas), "pt %d", 1 + 2 * i);
+		fprintf(f, "  $run%d_band using 1:2 with lines %s title ", i, st_band);
+		snprintf(title, sizeof(title), "%s: mean - stddev and mean + stddev", r->label);
 		put_str(f, title);
-		fprintf(f, ", \\\n  $run%d_measured using 1:2 with linespoints %s lw 2 %s title ", i,
-			st_line, pt_meas);
-		snprintf(title, sizeof(title), "%s: %.2f ± %.2f %s (mean ± stddev band, n=%d)",
-			 runs[i].label, st.mean, st.stddev, unit, st.n);
-		put_str(f, title);
-		if (has_memory(&runs[i])) {
-			fprintf(f, ", \\\n  $run%d_memory using 1:2 axes x1y2 with lines %s title ", i,
-				st_mem);
-			snprintf(title, sizeof(title), "%s: memory (MiB, right axis)", runs[i].label);
-			put_str(f, title);
-		}
-		fprintf(f, "%s\n", i == n - 1 ? "" : ", \\");
+		fprintf(f, ", \\\n");
+		fprintf(f, "  $run%d_band using 1:3 with lines %s notitle, \\\n", i, st_band);
+	} else {
+		snprintf(st_line, sizeof(st_line), "lc rgb \"%s\"", c);
+		snprintf(st_band, sizeof(st_band), "lc rgb \"%s\" dt 2", c);
+		snprintf(st_mem, sizeof(st_mem), "lc rgb \"%s\" dt 4 lw 1.5", c);
+		snprintf(pt_warm, sizeof(pt_warm), "pt 6 ps 1.2");
+		snprintf(pt_meas, sizeof(pt_meas), "pt 7");
+		fprintf(f, "  $run%d_band using 1:2:3 with filledcurves lc rgb \"%s\" notitle, \\\n",
+			i, c);
+		fprintf(f, "  $run%d_band using 1:4 with lines %s notitle, \\\n", i, st_band);
 	}
+	fprintf(f, "  $run%d_warmup using 1:2 with linespoints %s dt 3 %s title ", i, st_line,
+		pt_warm);
+	snprintf(title, sizeof(title), "%s: warm-up (%d sample%s, not in the statistics)",
+		 r->label, warm, warm == 1 ? "" : "s");
+	put_str(f, title);
+	fprintf(f, ", \\\n  $run%d_measured using 1:2 with linespoints %s lw 2 %s title ", i,
+		st_line, pt_meas);
+	snprintf(title, sizeof(title), "%s: %.2f ± %.2f %s (mean ± stddev band, n=%d)",
+		 r->label, st.mean, st.stddev, unit, st.n);
+	put_str(f, title);
+	if (has_memory(r)) {
+		fprintf(f, ", \\\n  $run%d_memory using 1:2 axes x1y2 with lines %s title ", i,
+			st_mem);
+		snprintf(title, sizeof(title), "%s: memory (MiB, right axis)", r->label);
+		put_str(f, title);
+	}
+	fprintf(f, "%s\n", i == n - 1 ? "" : ", \\");
+}
+
+/* every run's rate per sample over time, its band, its memory on a second axis */
+static int timeline_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
+{
+	struct span y1 = { INFINITY, -INFINITY }, y2 = { INFINITY, -INFINITY };
+	const char *metric, *unit;
+	bool any_mem = false;
+	int i, err;
+
+	err = timeline_metric(runs, n, &metric, &unit);
+	for (i = 0; !err && i < n; i++) {
+		any_mem |= has_memory(&runs[i]);
+		err = timeline_data(f, &runs[i], i, metric, &y1, &y2);
+	}
+	if (!err)
+		err = timeline_axes(f, o, runs, n, metric, unit, any_mem, y1, y2);
+	if (err)
+		return err;
+	fprintf(f, "plot \\\n");
+	for (i = 0; i < n; i++)
+		timeline_plot_run(f, o, &runs[i], i, n, metric, unit);
 	return 0;
 }
 
@@ -652,44 +591,42 @@ struct scaling_point {
 static int scaling_stats(const struct plot_run *r, struct scaling_point *p)
 {
 	const char *metric = primary_metric(r);
+	const struct result_metric *m, *w;
 	char companion[128];
 	double *pp, *tot;
-	size_t i, n = 0;
-	json_t *s;
+	int i, n = 0;
 
 	p->run = r;
-	p->producers = runner_int(r, "producers");
+	p->producers = r->rf.producers;
 	if (!metric || p->producers < 1) {
 		fprintf(stderr, "%s has no per-sample rate or no producer count\n", r->path);
 		return -EINVAL;
 	}
+	m = metric_of(r, metric);
 	snprintf(companion, sizeof(companion), "%s_per_prod", metric);
-	if (!json_object_get(summary_metrics(r), companion) && strncmp(metric, "per_prod", 8)) {
+	w = metric_of(r, companion);
+	if ((!w || !w->per_sample) && strncmp(metric, "per_prod", 8)) {
 		fprintf(stderr, "%s: cannot tell the per-producer rate of %s (%s) from the total\n",
 			r->path, benchmark_of(r), metric);
 		return -EINVAL;
 	}
-	pp = calloc(json_array_size(json_object_get(r->doc, "samples")) + 1, sizeof(*pp));
-	tot = calloc(json_array_size(json_object_get(r->doc, "samples")) + 1, sizeof(*tot));
+	pp = calloc(r->rf.nsamples + 1, sizeof(*pp));
+	tot = calloc(r->rf.nsamples + 1, sizeof(*tot));
 	if (!pp || !tot) {
 		free(pp);
 		free(tot);
+		fprintf(stderr, "failed to compute %s's scaling point: %s\n", r->path, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	json_array_foreach(json_object_get(r->doc, "samples"), i, s) {
-		json_t *m = json_object_get(s, "metrics");
-		json_t *v = json_object_get(m, metric);
-
-		if (json_is_true(json_object_get(s, "warmup")))
+	for (i = 0; i < r->rf.nsamples; i++) {
+		if (r->rf.samples[i].warmup)
 			continue;
 		if (!strncmp(metric, "per_prod", 8)) {
-			pp[n] = json_is_number(v) ? json_number_value(v) : NAN;
+			pp[n] = m->per_sample[i];
 			tot[n] = pp[n] * p->producers;
 		} else {
-			json_t *w = json_object_get(m, companion);
-
-			tot[n] = json_is_number(v) ? json_number_value(v) : NAN;
-			pp[n] = json_is_number(w) ? json_number_value(w) : NAN;
+			tot[n] = m->per_sample[i];
+			pp[n] = w->per_sample[i];
 		}
 		n++;
 	}
@@ -724,12 +661,14 @@ static int scaling_points(const struct plot_opts *o, struct plot_run *runs, int 
 		return -EINVAL;
 	}
 	for (i = 1; i < n; i++)
-		if (compare_same_config(runs[0].doc, runs[0].path, runs[i].doc, runs[i].path,
-					"producers", o->force, "plot", stderr))
+		if (compare_same_config(&runs[0].rf, &runs[i].rf, "producers", o->force, "plot",
+					stderr))
 			return -EINVAL;
 	pts = calloc(n, sizeof(*pts));
-	if (!pts)
+	if (!pts) {
+		fprintf(stderr, "failed to compute the scaling points: %s\n", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		err = scaling_stats(&runs[i], &pts[i]);
 		if (err) {
@@ -781,13 +720,12 @@ int plot_scaling_table(const struct plot_opts *o, struct plot_run *runs, int n, 
 		pts[0].producers, pts[0].producers == 1 ? "" : "s", pts[0].producers);
 	/* a noisy or oversubscribed point says so under the table it is in */
 	for (i = 0; i < n; i++) {
-		json_t *w;
-		size_t k;
+		const struct result_file *rf = &pts[i].run->rf;
+		int k;
 
-		json_array_foreach(json_object_get(pts[i].run->doc, "warnings"), k, w)
-			if (json_is_string(w))
-				fprintf(f, "warning (%d producer%s): %s\n", pts[i].producers,
-					pts[i].producers == 1 ? "" : "s", json_string_value(w));
+		for (k = 0; k < rf->nwarnings; k++)
+			fprintf(f, "warning (%d producer%s): %s\n", pts[i].producers,
+				pts[i].producers == 1 ? "" : "s", rf->warnings[k]);
 	}
 	free(pts);
 	return 0;
@@ -867,8 +805,7 @@ static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int 
 		fprintf(f, "%s%d", i ? ", " : "", pts[i].producers);
 	fprintf(f, ")\nset grid\nset key below left Left reverse\n");
 	/* beyond the CPUs the run could use, producers share CPUs: show where */
-	cpus = (int)json_array_size(json_object_get(json_object_get(pts[0].run->doc, "context"),
-					       "allowed_cpus"));
+	cpus = pts[0].run->rf.nr_allowed_cpus;
 	if (cpus && cpus < pts[n - 1].producers) {
 		fprintf(f, "set arrow 1 from %d, graph 0 to %d, graph 0.97 nohead dt 3 lc rgb \"#888888\"\n",
 			cpus, cpus);
@@ -919,92 +856,78 @@ static void compare_row(FILE *f, int idx, const char *name, double change, doubl
 /* the run's noise warnings on stderr; how many */
 static int note_warnings(const struct plot_run *r, const char *which)
 {
-	json_t *w;
-	size_t i;
-	int n = 0;
+	int i;
 
-	json_array_foreach(json_object_get(r->doc, "warnings"), i, w) {
-		if (!json_is_string(w))
-			continue;
-		fprintf(stderr, "warning: the %s run was noisy: %s\n", which, json_string_value(w));
-		n++;
-	}
-	return n;
+	for (i = 0; i < r->rf.nwarnings; i++)
+		fprintf(stderr, "warning: the %s run was noisy: %s\n", which, r->rf.warnings[i]);
+	return r->rf.nwarnings;
 }
 
-static int compare_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
+/*
+ * The $compare block: a bar per metric both runs have (the change of the
+ * mean, its 95% interval, compare's verdict) and one for peak memory;
+ * the range the bars span in *lo, *hi.  Returns the bars' count.
+ */
+static int compare_rows(FILE *f, const struct plot_opts *o, struct plot_run *runs, double *lo,
+			double *hi)
 {
-	json_t *a = runs[0].doc, *b = runs[1].doc, *def, *ma, *mb, *pa, *pb;
-	double lo = 0, hi = 0, mem_res = 0;
-	const char *key;
-	char title[512];
-	int idx = 0, wa, wb;
+	const struct result_file *a = &runs[0].rf, *b = &runs[1].rf;
+	const struct result_metric *ma, *mb;
+	double change, ci, p, va, vb, mem_res;
+	const char *verdict;
+	char name[96];
+	int i, idx = 0, worse;
 
-	if (n != 2) {
-		fprintf(stderr, "a compare chart takes two files, BASE.json and NEW.json (got %d)\n", n);
-		return -EINVAL;
-	}
-	if (compare_same_config(a, runs[0].path, b, runs[1].path, NULL, o->force, "plot", stderr))
-		return -EINVAL;
-	ma = summary_metrics(&runs[0]);
-	mb = summary_metrics(&runs[1]);
 	block_begin(f, "compare",
 		    "index metric change_pct ci95_low_pct ci95_high_pct color verdict");
-	json_object_foreach(ma, key, def) {
-		struct stats sa, sb;
-		double change, ci, p, res;
-		const char *verdict;
-		char name[96];
-		int worse;
-
-		if (!json_object_get(mb, key))
+	for (i = 0; i < a->nmetrics; i++) {
+		ma = &a->metrics[i];
+		mb = result_file_metric(b, ma->name);
+		if (!mb)
 			continue;
-		measured_stats(a, key, &sa);
-		measured_stats(b, key, &sb);
-		p = welch_pvalue(&sa, &sb);
-		res = metric_resolution(def, json_object_get(mb, key));
-		verdict = compare_verdict(sa.mean, sb.mean, p, o->threshold_pct, res,
-					  json_is_true(json_object_get(def, "higher_is_better")),
+		p = welch_pvalue(&ma->st, &mb->st);
+		verdict = compare_verdict(ma->st.mean, mb->st.mean, p, o->threshold_pct,
+					  fmax(ma->resolution, mb->resolution), ma->higher_is_better,
 					  &worse);
-		if (sa.n == 0 || sb.n == 0 || !isfinite(sa.mean) || !isfinite(sb.mean) ||
-		    (sa.mean == 0 && sb.mean != 0)) {
+		if (ma->st.n == 0 || mb->st.n == 0 || !isfinite(ma->st.mean) ||
+		    !isfinite(mb->st.mean) || (ma->st.mean == 0 && mb->st.mean != 0)) {
 			change = 0;
 			ci = 0;
 			verdict = "n/a";
 		} else {
-			change = sa.mean == 0 ? 0 : (sb.mean - sa.mean) / fabs(sa.mean) * 100.0;
-			ci = sa.mean == 0 ? 0 : welch_diff_ci95(&sa, &sb) / fabs(sa.mean) * 100.0;
+			change = ma->st.mean == 0 ? 0 :
+				 (mb->st.mean - ma->st.mean) / fabs(ma->st.mean) * 100.0;
+			ci = ma->st.mean == 0 ? 0 :
+			     welch_diff_ci95(&ma->st, &mb->st) / fabs(ma->st.mean) * 100.0;
 			/* fewer than two samples: no interval to draw */
 			if (!isfinite(ci))
 				ci = 0;
 		}
-		snprintf(name, sizeof(name), "%s (%s)", key,
-			 json_string_value(json_object_get(def, "unit")) ?: "?");
+		snprintf(name, sizeof(name), "%s (%s)", ma->name, ma->unit);
 		compare_row(f, idx++, name, change, ci, verdict);
-		lo = fmin(lo, change - ci);
-		hi = fmax(hi, change + ci);
+		*lo = fmin(*lo, change - ci);
+		*hi = fmax(*hi, change + ci);
 	}
 	/* peak memory: one value per run, so no interval and no test */
-	pa = json_object_get(json_object_get(a, "summary"), "peak_memory_mib");
-	pb = json_object_get(json_object_get(b, "summary"), "peak_memory_mib");
-	if (json_is_number(pa) && json_is_number(pb) && json_number_value(pa) != 0) {
-		double va = json_number_value(pa), vb = json_number_value(pb);
-		double change = (vb - va) / fabs(va) * 100.0;
-		json_t *ra = json_object_get(json_object_get(a, "summary"), "peak_memory_resolution_mib");
-		json_t *rb = json_object_get(json_object_get(b, "summary"), "peak_memory_resolution_mib");
-
-		mem_res = fmax(json_is_number(ra) ? json_number_value(ra) : 0,
-			       json_is_number(rb) ? json_number_value(rb) : 0);
+	va = a->peak_memory_mib;
+	vb = b->peak_memory_mib;
+	if (!isnan(va) && !isnan(vb) && va != 0) {
+		change = (vb - va) / fabs(va) * 100.0;
+		mem_res = fmax(a->peak_memory_resolution_mib, b->peak_memory_resolution_mib);
 		compare_row(f, idx++, "peak_memory (MiB)", change, 0,
 			    compare_peak_verdict(va, vb, o->threshold_pct, mem_res));
-		lo = fmin(lo, change);
-		hi = fmax(hi, change);
+		*lo = fmin(*lo, change);
+		*hi = fmax(*hi, change);
 	}
 	block_end(f);
-	if (!idx) {
-		fprintf(stderr, "%s and %s share no metric\n", runs[0].path, runs[1].path);
-		return -EINVAL;
-	}
+	return idx;
+}
+
+/* the two title lines, and a third when either run was noisy */
+static void compare_title(FILE *f, const struct plot_opts *o, struct plot_run *runs)
+{
+	char title[512];
+	int wa, wb;
 
 	fprintf(f, "set title ");
 	snprintf(title, sizeof(title), "%s compare: change of the mean, new vs base",
@@ -1023,6 +946,11 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 		put_line(f, o, title);
 	}
 	fprintf(f, "\n");
+}
+
+/* the axes, the threshold lines, the bars with their intervals and verdicts, the key */
+static void compare_plot(FILE *f, const struct plot_opts *o, int nbars, double lo, double hi)
+{
 	put_ylabels(f, o, "change vs base (%), bars: 95% CI", NULL);
 	if (o->format == PLOT_TEXT)
 		fprintf(f, "set xlabel \"metric (unit); the lines at ±%g%% mark the threshold\"\n",
@@ -1033,7 +961,7 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 	lo = fmin(lo, -o->threshold_pct);
 	hi = fmax(hi, o->threshold_pct);
 	fprintf(f, "set yrange [%.6g:%.6g]\n", lo - (hi - lo) * 0.15, hi + (hi - lo) * 0.15);
-	fprintf(f, "set xrange [-0.6:%d.6]\n", idx - 1);
+	fprintf(f, "set xrange [-0.6:%d.6]\n", nbars - 1);
 	fprintf(f, "set xtics scale 0\nset grid ytics\nset xzeroaxis lt -1\n");
 	fprintf(f, "set arrow 1 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#555555\"\n",
 		o->threshold_pct, o->threshold_pct);
@@ -1047,7 +975,7 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 	if (o->format == PLOT_TEXT) {
 		/* no colours in text: the words over the bars are the verdicts */
 		fprintf(f, "  keyentry notitle\n");
-		return 0;
+		return;
 	}
 	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"better\", \\\n", COLOR_BETTER);
 	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"worse\", \\\n", COLOR_WORSE);
@@ -1057,6 +985,27 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 		COLOR_UNTESTED);
 	fprintf(f, "  keyentry with lines dt 2 lc rgb \"#555555\" title \"±%g%% threshold\"\n",
 		o->threshold_pct);
+}
+
+/* base against new, a bar per metric: bench compare's verdicts, drawn */
+static int compare_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
+{
+	double lo = 0, hi = 0;
+	int nbars;
+
+	if (n != 2) {
+		fprintf(stderr, "a compare chart takes two files, BASE.json and NEW.json (got %d)\n", n);
+		return -EINVAL;
+	}
+	if (compare_same_config(&runs[0].rf, &runs[1].rf, NULL, o->force, "plot", stderr))
+		return -EINVAL;
+	nbars = compare_rows(f, o, runs, &lo, &hi);
+	if (!nbars) {
+		fprintf(stderr, "%s and %s share no metric\n", runs[0].path, runs[1].path);
+		return -EINVAL;
+	}
+	compare_title(f, o, runs);
+	compare_plot(f, o, nbars, lo, hi);
 	return 0;
 }
 
@@ -1107,7 +1056,8 @@ static int latency_script(const struct plot_opts *o, struct plot_run *runs, int 
 		}
 		block_end(f);
 	}
-	common = options_text(runs, n, 0, true, NULL);
+	/* every run of a latency chart has --latency: no label says so */
+	common = options_text(runs, n, 0, true, "latency");
 	snprintf(title, sizeof(title), "%s latency: share of triggers per bucket (per-op time)",
 		 benchmark_of(&runs[0]));
 	put_title(f, o, title, common);
@@ -1180,7 +1130,8 @@ int plot_build_script(const struct plot_opts *o, struct plot_run *runs, int n, c
 		free(buf);
 		return -ENOMEM;
 	}
-	err = set_labels(runs, n, owned, o->kind == PLOT_SCALING ? "producers" : NULL);
+	err = set_labels(runs, n, owned, o->kind == PLOT_SCALING ? "producers" :
+				       o->kind == PLOT_LATENCY ? "latency" : NULL);
 	if (!err) {
 		fprintf(f, "# bench plot %s\n", kind_name(o->kind));
 		put_terminal(f, o);
@@ -1385,7 +1336,6 @@ static int plot_load(struct plot_run *run)
 		fprintf(stderr, "plot: %s\n", err);
 		return -EINVAL;
 	}
-	run->doc = run->rf.doc;
 	return 0;
 }
 
@@ -1478,8 +1428,7 @@ int bench_plot_main(int argc, char **argv)
 	ret = plot_write_output(cli.output ? cli.output : "-", img, img_len) ? 1 : 0;
 out:
 	for (i = 0; i < cli.nfiles; i++)
-		if (runs[i].doc)
-			result_file_free(&runs[i].rf);
+		result_file_free(&runs[i].rf);
 	free(script);
 	free(img);
 	return ret;

@@ -30,9 +30,8 @@ struct plot_opts {
 
 struct plot_run {
 	const char *path;
-	json_t *doc;		/* the result document */
 	const char *label;	/* --label, or NULL: made from the options */
-	struct result_file rf;	/* the checked file doc comes from, when loaded */
+	struct result_file rf;	/* the checked file: everything plot reads */
 };
 
 /* 0: exit status 0; 1: gnuplot or writing failed; 2: bad input */

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench plot: the data handed to gnuplot.  Result documents are built
- * here with known samples; the checks read the inline data blocks of the
- * script: series, bands, error bars, ideal lines, verdict colours.
+ * here with known samples and loaded through the reader's checks, as plot
+ * loads a file; the checks read the inline data blocks of the script:
+ * series, bands, error bars, ideal lines, verdict colours.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "compare.h"
 #include "plot.h"
+#include "result_file.h"
 #include "tap.h"
 
 /*
@@ -30,22 +33,77 @@ static json_t *make_doc(const char *bench, int producers, const char *metric, co
 
 		if (mem)
 			json_object_set_new(m, "memory", json_real(mem[i]));
-		json_array_append_new(samples, json_pack("{s:i, s:b, s:i, s:o}", "iter", i,
+		json_array_append_new(samples, json_pack("{s:i, s:b, s:i, s:{s:i}, s:o}", "iter", i,
 							 "warmup", i < warm, "interval_ns",
-							 1000000000, "metrics", m));
+							 1000000000, "counters", "fails", 0,
+							 "metrics", m));
 	}
 	json_object_set_new(metrics, metric,
 			    json_pack("{s:s, s:b}", "unit", unit, "higher_is_better", 1));
 	if (mem)
 		json_object_set_new(metrics, "memory",
 				    json_pack("{s:s, s:b}", "unit", "MiB", "higher_is_better", 0));
-	doc = json_pack("{s:s, s:i, s:s, s:{s:{s:i, s:i, s:b, s:[], s:[]}, s:o}, s:o, s:{s:o}}",
+	doc = json_pack("{s:s, s:i, s:s, s:{s:{s:i, s:i, s:i, s:i, s:b, s:[], s:[]}, s:o}, s:o, s:{s:o, s:i, s:n, s:n}}",
 			"schema", "bench-result", "schema_version", 1, "benchmark", bench,
-			"options", "runner", "producers", producers, "consumers", 0, "affinity", 1,
+			"options", "runner", "warmup_sec", warm, "duration_sec", n - warm,
+			"producers", producers, "consumers", 0, "affinity", 1,
 			"prod_affinity", "cons_affinity", "benchmark",
 			bench_opts ? bench_opts : json_object(), "samples", samples, "summary",
-			"metrics", metrics);
+			"metrics", metrics, "fails", 0, "peak_memory_bytes", "peak_memory_mib");
 	return doc;
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/*
+ * Complete doc's summary from its samples, as the writer does, and load
+ * it into r->rf through the reader's checks, as plot loads a file (doc is
+ * consumed; a run loaded before is freed)
+ */
+static void load(struct plot_run *r, json_t *doc)
+{
+	json_t *metrics = json_object_get(json_object_get(doc, "summary"), "metrics"), *def, *smp, *v;
+	char err[512], *text;
+	double vals[16];
+	const char *key;
+	struct stats st;
+	size_t i;
+	int n;
+
+	json_object_foreach(metrics, key, def) {
+		n = 0;
+		json_array_foreach(json_object_get(doc, "samples"), i, smp) {
+			if (json_is_true(json_object_get(smp, "warmup")))
+				continue;
+			v = json_object_get(json_object_get(smp, "metrics"), key);
+			vals[n++] = json_is_number(v) ? json_number_value(v) : NAN;
+		}
+		stats_compute(vals, n, &st);
+		json_object_update(def, json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "n", st.n,
+						  "mean", num(st.mean), "stddev", num(st.stddev),
+						  "median", num(st.median), "min", num(st.min),
+						  "max", num(st.max), "cv", num(st.cv),
+						  "ci95", num(st.ci95)));
+	}
+	/* through text, as a file is read */
+	text = json_dumps(doc, JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	doc = json_loads(text, 0, NULL);
+	free(text);
+	result_file_free(&r->rf);
+	if (result_file_load_doc(r->path, doc, &r->rf, err, sizeof(err)))
+		ok(0, "the test's document loads: %s", err);
+}
+
+static void unload(struct plot_run *r, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		result_file_free(&r[i].rf);
 }
 
 /* the rows of data block $name, comment line left out; NULL when absent */
@@ -112,13 +170,13 @@ static void test_timeline(void)
 {
 	const double v[] = { 10, 20, 30 }, mem[] = { 1.5, 1.5, 2 };
 	struct plot_opts o = opts(PLOT_TIMELINE);
-	struct plot_run r[2] = {
-		{ .path = "a.json", .doc = make_doc("htab-mem", 2, "per_prod_op", "k/s", v, 3, 1, mem,
-						    json_pack("{s:b}", "preallocated", 1)) },
-		{ .path = "b.json", .doc = make_doc("htab-mem", 2, "per_prod_op", "k/s", v, 3, 1, NULL,
-						    json_pack("{s:b}", "preallocated", 0)) },
-	};
+	struct plot_run r[2] = { { .path = "a.json" }, { .path = "b.json" } };
 	char *s;
+
+	load(&r[0], make_doc("htab-mem", 2, "per_prod_op", "k/s", v, 3, 1, mem,
+			     json_pack("{s:b}", "preallocated", 1)));
+	load(&r[1], make_doc("htab-mem", 2, "per_prod_op", "k/s", v, 3, 1, NULL,
+			     json_pack("{s:b}", "preallocated", 0)));
 
 	is_int(plot_build_script(&o, r, 2, &s), 0, "timeline: script built");
 	is_block(s, "run0_warmup", "1.000000 10\n2.000000 20\n",
@@ -157,8 +215,7 @@ static void test_timeline(void)
 	ok(!strstr(s, "y2tics"), "timeline without memory: no second axis");
 	ok(strstr(s, "\"b.json: 25.00") != NULL, "timeline of one run: labelled by its file");
 	free(s);
-	json_decref(r[0].doc);
-	json_decref(r[1].doc);
+	unload(r, 2);
 }
 
 /* flat series would give gnuplot an empty range, which it widens with a warning */
@@ -166,32 +223,32 @@ static void test_flat_ranges(void)
 {
 	const double zero[] = { 0, 0, 0 }, flat[] = { 5, 5, 5 }, mem[] = { 0.75, 0.75, 0.75 };
 	struct plot_opts o = opts(PLOT_TIMELINE);
-	struct plot_run r = { .path = "z.json",
-			      .doc = make_doc("count-local", 1, "hits", "M/s", zero, 3, 1, NULL, NULL) };
+	struct plot_run r = { .path = "z.json" };
 	char *s;
+
+	load(&r, make_doc("count-local", 1, "hits", "M/s", zero, 3, 1, NULL, NULL));
 
 	is_int(plot_build_script(&o, &r, 1, &s), 0, "a rate of zero: built");
 	ok(strstr(s, "set yrange [0:1]") != NULL, "a rate of zero: the axis is [0:1], not empty");
 	free(s);
-	json_decref(r.doc);
-	r.doc = make_doc("htab-mem", 1, "per_prod_op", "k/s", flat, 3, 1, mem, NULL);
+	load(&r, make_doc("htab-mem", 1, "per_prod_op", "k/s", flat, 3, 1, mem, NULL));
 	o.zoom = true;
 	is_int(plot_build_script(&o, &r, 1, &s), 0, "--zoom on flat series: built");
 	ok(strstr(s, "set yrange [4.5:5.5]") != NULL, "--zoom on a flat rate: ±10%% around it");
 	ok(strstr(s, "set y2range [0.675:0.825]") != NULL, "--zoom on flat memory: ±10%% around it");
 	free(s);
-	json_decref(r.doc);
+	unload(&r, 1);
 }
 
 static void test_timeline_refusals(void)
 {
 	const double v[] = { 1, 2, 3 };
 	struct plot_opts o = opts(PLOT_TIMELINE);
-	struct plot_run r[2] = {
-		{ .path = "a.json", .doc = make_doc("count-local", 1, "hits", "M/s", v, 3, 1, NULL, NULL) },
-		{ .path = "b.json", .doc = make_doc("count-global", 1, "hits", "M/s", v, 3, 1, NULL, NULL) },
-	};
+	struct plot_run r[2] = { { .path = "a.json" }, { .path = "b.json" } };
 	char *s = NULL;
+
+	load(&r[0], make_doc("count-local", 1, "hits", "M/s", v, 3, 1, NULL, NULL));
+	load(&r[1], make_doc("count-global", 1, "hits", "M/s", v, 3, 1, NULL, NULL));
 
 	is_int(build(&o, r, 2, &s), -EINVAL, "timeline of two benchmarks: refused");
 	is_int(stderr_lines, 1, "... in one line on stderr");
@@ -201,8 +258,7 @@ static void test_timeline_refusals(void)
 	o.force = true;
 	is_int(build(&o, r, 2, &s), 0, "timeline of two benchmarks with --force: drawn");
 	free(s);
-	json_decref(r[0].doc);
-	json_decref(r[1].doc);
+	unload(r, 2);
 }
 
 static void test_scaling(void)
@@ -210,14 +266,14 @@ static void test_scaling(void)
 	/* per-producer rate 10 at 1, 8 ± 2 at 2, 4 ± 0 at 4 producers */
 	const double p1[] = { 99, 10, 10 }, p2[] = { 99, 6, 10 }, p4[] = { 99, 4, 4 };
 	struct plot_opts o = opts(PLOT_SCALING);
-	struct plot_run r[3] = {
-		{ .path = "p4.json", .doc = make_doc("htab-mem", 4, "per_prod_op", "k/s", p4, 3, 1, NULL, NULL) },
-		{ .path = "p1.json", .doc = make_doc("htab-mem", 1, "per_prod_op", "k/s", p1, 3, 1, NULL, NULL) },
-		{ .path = "p2.json", .doc = make_doc("htab-mem", 2, "per_prod_op", "k/s", p2, 3, 1, NULL, NULL) },
-	};
+	struct plot_run r[3] = { { .path = "p4.json" }, { .path = "p1.json" }, { .path = "p2.json" } };
 	char *s, *t = NULL;
 	size_t len;
 	FILE *f;
+
+	load(&r[0], make_doc("htab-mem", 4, "per_prod_op", "k/s", p4, 3, 1, NULL, NULL));
+	load(&r[1], make_doc("htab-mem", 1, "per_prod_op", "k/s", p1, 3, 1, NULL, NULL));
+	load(&r[2], make_doc("htab-mem", 2, "per_prod_op", "k/s", p2, 3, 1, NULL, NULL));
 
 	is_int(plot_build_script(&o, r, 3, &s), 0, "scaling: script built");
 	/* producers, per-prod mean, sd, total mean, sd, n, ideal total, ideal per-prod */
@@ -239,44 +295,40 @@ static void test_scaling(void)
 
 	is_int(build(&o, r, 1, &s), -EINVAL, "scaling of one point: refused");
 	is_int(stderr_lines, 1, "... in one line on stderr");
-	json_decref(r[2].doc);
-	r[2].doc = make_doc("htab-mem", 1, "per_prod_op", "k/s", p2, 3, 1, NULL, NULL);
+	load(&r[2], make_doc("htab-mem", 1, "per_prod_op", "k/s", p2, 3, 1, NULL, NULL));
 	is_int(build(&o, r, 3, &s), -EINVAL, "scaling with two runs at 1 producer: refused");
 	is_int(stderr_lines, 1, "... in one line on stderr");
-	json_decref(r[2].doc);
-	r[2].doc = make_doc("htab-mem", 2, "per_prod_op", "k/s", p2, 3, 1, NULL,
-			    json_pack("{s:b}", "preallocated", 1));
+	load(&r[2], make_doc("htab-mem", 2, "per_prod_op", "k/s", p2, 3, 1, NULL,
+			     json_pack("{s:b}", "preallocated", 1)));
 	is_int(build(&o, r, 3, &s), -EINVAL,
 	       "scaling of runs differing in more than producers: refused");
 	is_int(stderr_lines, 1, "... in one line on stderr");
 	o.force = true;
 	is_int(build(&o, r, 3, &s), 0, "... and drawn with --force");
 	free(s);
-	json_decref(r[0].doc);
-	json_decref(r[1].doc);
-	json_decref(r[2].doc);
+	unload(r, 3);
 }
 
 static void test_scaling_hits(void)
 {
 	/* count-local style: a total with a _per_prod companion */
 	struct plot_opts o = opts(PLOT_SCALING);
-	struct plot_run r[2];
-	json_t *s1, *s2;
+	struct plot_run r[2] = { { .path = "a" }, { .path = "b" } };
+	json_t *doc[2], *s1, *s2;
 	char *s;
 	int i;
 
 	const double t1[] = { 5, 100, 100 }, t2[] = { 5, 180, 220 };
 
-	r[0] = (struct plot_run){ .path = "a", .doc = make_doc("count-local", 1, "hits", "M/s", t1, 3, 1, NULL, NULL) };
-	r[1] = (struct plot_run){ .path = "b", .doc = make_doc("count-local", 2, "hits", "M/s", t2, 3, 1, NULL, NULL) };
+	doc[0] = make_doc("count-local", 1, "hits", "M/s", t1, 3, 1, NULL, NULL);
+	doc[1] = make_doc("count-local", 2, "hits", "M/s", t2, 3, 1, NULL, NULL);
 	for (i = 0; i < 2; i++) {
 		size_t k;
 
-		json_object_set_new(json_object_get(json_object_get(r[i].doc, "summary"), "metrics"),
+		json_object_set_new(json_object_get(json_object_get(doc[i], "summary"), "metrics"),
 				    "hits_per_prod", json_pack("{s:s, s:b}", "unit", "M/s",
 							       "higher_is_better", 1));
-		s1 = json_object_get(r[i].doc, "samples");
+		s1 = json_object_get(doc[i], "samples");
 		json_array_foreach(s1, k, s2) {
 			json_t *m = json_object_get(s2, "metrics");
 
@@ -284,13 +336,13 @@ static void test_scaling_hits(void)
 					    json_real(json_number_value(json_object_get(m, "hits")) /
 						      (i + 1)));
 		}
+		load(&r[i], doc[i]);
 	}
 	is_int(plot_build_script(&o, r, 2, &s), 0, "scaling of hits: built");
 	is_block(s, "scaling", "1 100 0 100 0 2 100 100\n2 100 14.1421 200 28.2843 2 200 100\n",
 		 "scaling of hits: total from hits, per producer from hits_per_prod");
 	free(s);
-	json_decref(r[0].doc);
-	json_decref(r[1].doc);
+	unload(r, 2);
 }
 
 static void test_compare(void)
@@ -298,13 +350,13 @@ static void test_compare(void)
 	const double base[] = { 0, 100, 102, 98, 100 }, better[] = { 0, 120, 122, 118, 120 };
 	const double same[] = { 0, 101, 99, 100, 100 };
 	struct plot_opts o = opts(PLOT_COMPARE);
-	struct plot_run r[2] = {
-		{ .path = "base.json", .doc = make_doc("count-local", 1, "hits", "M/s", base, 5, 1, NULL, NULL) },
-		{ .path = "new.json", .doc = make_doc("count-local", 1, "hits", "M/s", better, 5, 1, NULL, NULL) },
-	};
+	struct plot_run r[2] = { { .path = "base.json" }, { .path = "new.json" } };
 	struct stats sa, sb;
 	char *s, want[256];
 	int worse;
+
+	load(&r[0], make_doc("count-local", 1, "hits", "M/s", base, 5, 1, NULL, NULL));
+	load(&r[1], make_doc("count-local", 1, "hits", "M/s", better, 5, 1, NULL, NULL));
 
 	is_int(plot_build_script(&o, r, 2, &s), 0, "compare: script built");
 	{
@@ -323,15 +375,13 @@ static void test_compare(void)
 	   welch_diff_ci95(&sa, &sb));
 	free(s);
 
-	json_decref(r[1].doc);
-	r[1].doc = make_doc("count-local", 1, "hits", "M/s", same, 5, 1, NULL, NULL);
+	load(&r[1], make_doc("count-local", 1, "hits", "M/s", same, 5, 1, NULL, NULL));
 	is_int(plot_build_script(&o, r, 2, &s), 0, "compare of the same level: built");
 	ok(strstr(s, "0x9e9e9e \"within noise\"") != NULL, "compare: within noise in grey");
 	free(s);
 
 	/* worse: swap */
-	json_decref(r[1].doc);
-	r[1].doc = make_doc("count-local", 1, "hits", "M/s", better, 5, 1, NULL, NULL);
+	load(&r[1], make_doc("count-local", 1, "hits", "M/s", better, 5, 1, NULL, NULL));
 	{
 		struct plot_run sw[2] = { r[1], r[0] };
 
@@ -341,8 +391,7 @@ static void test_compare(void)
 	}
 	is_int(build(&o, r, 1, &s), -EINVAL, "compare of one file: refused");
 	is_int(stderr_lines, 1, "... in one line on stderr");
-	json_decref(r[0].doc);
-	json_decref(r[1].doc);
+	unload(r, 2);
 }
 
 int main(void)

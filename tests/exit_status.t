@@ -60,16 +60,7 @@ is "$?" 143 "bench: SIGTERM ended the run: 128 + 15"
 # ---- bench compare: 0, 1, 2 ----
 "$BENCH" -w0 -d3 --json "$TEST_TMP/a.json" count-local >/dev/null 2>&1
 is "$?" 0 "a result file to compare"
-# samples made up to a known ratio, as results.t does: steady ones around
-# 100 and the same halved (4.3026... is Student's t for 95% and 2 df)
-jq '.samples |= [to_entries[] | .value.metrics.hits = 99 + .key % 3 | .value] |
-    .summary.metrics.hits += {mean: 100, stddev: 1, median: 100, min: 99, max: 101,
-			      cv: 0.01, ci95: (4.302652729911275 / (3 | sqrt))}' \
-	"$TEST_TMP/a.json" >"$TEST_TMP/steady.json"
-jq '.samples |= map(.metrics.hits *= 0.5) |
-    .summary.metrics.hits |= with_entries(if .key | IN("mean", "stddev", "median", "min", "max", "ci95")
-					  then .value *= 0.5 else . end)' \
-	"$TEST_TMP/steady.json" >"$TEST_TMP/half.json"
+steady_and_halved "$TEST_TMP/a.json" "$TEST_TMP/steady.json" "$TEST_TMP/half.json"
 is_exit 0 "compare: compared, a regression without --fail-on-regression: 0" \
 	"$BENCH" compare "$TEST_TMP/steady.json" "$TEST_TMP/half.json"
 like "$TEST_TMP/is_exit.out" '^hits .* worse$' "compare: and it was a regression"

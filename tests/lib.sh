@@ -352,6 +352,22 @@ number_after() {
 	echo "${n// /}"
 }
 
+# ---- result files made up to a known ratio ----
+
+# steady_and_halved <run.json> <steady.json> <halved.json>: the run with its
+# hits made up (a real run's spread can hide even a halving): steady samples
+# around 100, and the same halved.  compare checks the summary against the
+# samples, so it is made to match; 4.3026... is Student's t for 95% and 2
+# degrees of freedom (the run must have 3 measured samples).
+steady_and_halved() {
+	jq '.samples |= [to_entries[] | .value.metrics.hits = 99 + .key % 3 | .value] |
+	    .summary.metrics.hits += {mean: 100, stddev: 1, median: 100, min: 99, max: 101,
+				      cv: 0.01, ci95: (4.302652729911275 / (3 | sqrt))}' "$1" >"$2" &&
+	jq '.samples |= map(.metrics.hits *= 0.5) |
+	    .summary.metrics.hits |= with_entries(if .key | IN("mean", "stddev", "median", "min", "max", "ci95")
+						  then .value *= 0.5 else . end)' "$2" >"$3"
+}
+
 # ---- valgrind ----
 
 # vg_verdict <status> <expected status> <description>: judge a run under

@@ -115,19 +115,8 @@ like "$TEST_TMP/cmpf" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-
 # which of the two is faster is a timing: logged, not judged
 diag "count-local vs count-global: $(grep '^hits ' "$TEST_TMP/cmpf")"
 
-# the direction of the verdict, on samples made up to a known ratio (a
-# real run's spread can hide even a halving): steady samples around 100,
-# and the same halved
-# (compare checks the summary against the samples: it is made to match;
-# 4.3026... is Student's t for 95% and 2 degrees of freedom)
-jq '.samples |= [to_entries[] | .value.metrics.hits = 99 + .key % 3 | .value] |
-    .summary.metrics.hits += {mean: 100, stddev: 1, median: 100, min: 99, max: 101,
-			      cv: 0.01, ci95: (4.302652729911275 / (3 | sqrt))}' \
-	"$TEST_TMP/s1.json" >"$TEST_TMP/steady.json"
-jq '.samples |= map(.metrics.hits *= 0.5) |
-    .summary.metrics.hits |= with_entries(if .key | IN("mean", "stddev", "median", "min", "max", "ci95")
-					  then .value *= 0.5 else . end)' \
-	"$TEST_TMP/steady.json" >"$TEST_TMP/half.json"
+# the direction of the verdict, on samples made up to a known ratio
+steady_and_halved "$TEST_TMP/s1.json" "$TEST_TMP/steady.json" "$TEST_TMP/half.json"
 "$BENCH" compare "$TEST_TMP/steady.json" "$TEST_TMP/half.json" >"$TEST_TMP/cmph" 2>&1
 like "$TEST_TMP/cmph" '^hits \(M/s\) .* -50\.00% .* worse$' "compare: half the rate is worse"
 "$BENCH" compare "$TEST_TMP/half.json" "$TEST_TMP/steady.json" >"$TEST_TMP/cmpd" 2>&1

@@ -79,4 +79,12 @@ is_exit 2 "plot: a bad option: 2" "$BENCH" plot compare --bogus "$TEST_TMP/a.jso
 is_exit 2 "plot: a file refused: 2" "$BENCH" plot compare "$TEST_TMP/a.json" "$TEST_TMP/none.json" \
 	-o "$TEST_TMP/n.txt"
 
+# ---- bench export kcidb: 0, 1, 2 ----
+is_exit 0 "export: the report written: 0" \
+	"$BENCH" export kcidb --origin test -o "$TEST_TMP/k.json" "$TEST_TMP/a.json"
+"$BENCH" export kcidb --origin test -o /dev/full "$TEST_TMP/a.json" 2>"$TEST_TMP/kf.err"
+is "$?" 1 "export: the report could not be written: 1"
+is_exit 2 "export: a bad option: 2" "$BENCH" export kcidb --bogus "$TEST_TMP/a.json"
+is_exit 2 "export: a file refused: 2" "$BENCH" export kcidb --origin test "$TEST_TMP/none.json"
+
 done_testing

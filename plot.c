@@ -1327,14 +1327,25 @@ void plot_put_ylabels(FILE *f, const struct plot_opts *o, const char *left, cons
 	put_ylabels(f, o, left, right);
 }
 
+/*
+ * The exit status of a failed step: running out of memory is a failed
+ * plot (1), anything else was bad input (2).
+ */
+static int failed_status(int err)
+{
+	return err == -ENOMEM ? 1 : 2;
+}
+
 /* the one place a result file is loaded and checked: as compare does */
 static int plot_load(struct plot_run *run)
 {
 	char err[512];
+	int ret;
 
-	if (result_file_load(run->path, &run->rf, err, sizeof(err))) {
+	ret = result_file_load(run->path, &run->rf, err, sizeof(err));
+	if (ret) {
 		fprintf(stderr, "plot: %s\n", err);
-		return -EINVAL;
+		return ret == -ENOMEM ? ret : -EINVAL;
 	}
 	return 0;
 }
@@ -1344,7 +1355,7 @@ int bench_plot_main(int argc, char **argv)
 	struct plot_run runs[MAX_PLOT_FILES] = {};
 	char *script = NULL, *img = NULL;
 	size_t img_len = 0;
-	int i, err, ret = 2;
+	int i, err = 0, ret = 2;
 
 	cli = (struct plot_cli){ .o = { .threshold_pct = 2.0 } };
 	if (argc < 2 || argv[1][0] == '-') {
@@ -1409,24 +1420,29 @@ int bench_plot_main(int argc, char **argv)
 	for (i = 0; i < cli.nfiles; i++) {
 		runs[i].path = cli.files[i];
 		runs[i].label = cli.nlabels ? cli.labels[i] : NULL;
-		if (plot_load(&runs[i]))
+		err = plot_load(&runs[i]);
+		if (err)
 			goto out;
 	}
 	if (cli.table) {
-		ret = plot_scaling_table(&cli.o, runs, cli.nfiles, stdout) ? 2 : 0;
+		err = plot_scaling_table(&cli.o, runs, cli.nfiles, stdout);
+		ret = 0;
 		goto out;
 	}
-	if (plot_build_script(&cli.o, runs, cli.nfiles, &script))
+	err = plot_build_script(&cli.o, runs, cli.nfiles, &script);
+	if (!err && cli.output && strcmp(cli.output, "-"))
+		err = plot_check_output(cli.output);
+	if (err)
 		goto out;
-	if (cli.output && strcmp(cli.output, "-") && plot_check_output(cli.output))
-		goto out;
-	err = plot_run_gnuplot(script, &img, &img_len);
-	if (err) {
+	/* from here on a failure is the plot's, not the input's */
+	if (plot_run_gnuplot(script, &img, &img_len)) {
 		ret = 1;
 		goto out;
 	}
 	ret = plot_write_output(cli.output ? cli.output : "-", img, img_len) ? 1 : 0;
 out:
+	if (err)
+		ret = failed_status(err);
 	for (i = 0; i < cli.nfiles; i++)
 		result_file_free(&runs[i].rf);
 	free(script);

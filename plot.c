@@ -35,6 +35,13 @@ static const char *const run_colors[] = {
 #define COLOR_NOISE "#9e9e9e"
 #define COLOR_UNTESTED "#ef6c00"
 
+/* the one message of an allocation that failed: "failed to <what>: ..." */
+static int nomem(const char *what)
+{
+	fprintf(stderr, "failed to %s: %s\n", what, strerror(ENOMEM));
+	return -ENOMEM;
+}
+
 static const char *kind_name(enum plot_kind k)
 {
 	return k == PLOT_TIMELINE ? "timeline" : k == PLOT_SCALING ? "scaling" :
@@ -188,7 +195,7 @@ static int set_labels(struct plot_run *runs, int n, char **owned, const char *sk
 			continue;
 		owned[i] = options_text(runs, n, i, false, skip);
 		if (!owned[i])
-			return -ENOMEM;
+			return nomem("label the runs");
 		/* nothing sets it apart (one run): its file name */
 		runs[i].label = *owned[i] ? owned[i] : base_name(runs[i].path);
 	}
@@ -473,10 +480,8 @@ static int timeline_axes(FILE *f, const struct plot_opts *o, struct plot_run *ru
 	char title[256], l[128];
 	char *common = options_text(runs, n, 0, true, NULL);
 
-	if (!common) {
-		fprintf(stderr, "failed to label the chart: %s\n", strerror(ENOMEM));
-		return -ENOMEM;
-	}
+	if (!common)
+		return nomem("label the chart");
 	snprintf(title, sizeof(title), "%s timeline: %s per second", benchmark_of(&runs[0]), metric);
 	put_title(f, o, title, common);
 	free(common);
@@ -615,8 +620,7 @@ static int scaling_stats(const struct plot_run *r, struct scaling_point *p)
 	if (!pp || !tot) {
 		free(pp);
 		free(tot);
-		fprintf(stderr, "failed to compute %s's scaling point: %s\n", r->path, strerror(ENOMEM));
-		return -ENOMEM;
+		return nomem("compute a scaling point");
 	}
 	for (i = 0; i < r->rf.nsamples; i++) {
 		if (r->rf.samples[i].warmup)
@@ -665,10 +669,8 @@ static int scaling_points(const struct plot_opts *o, struct plot_run *runs, int 
 					stderr))
 			return -EINVAL;
 	pts = calloc(n, sizeof(*pts));
-	if (!pts) {
-		fprintf(stderr, "failed to compute the scaling points: %s\n", strerror(ENOMEM));
-		return -ENOMEM;
-	}
+	if (!pts)
+		return nomem("compute the scaling points");
 	for (i = 0; i < n; i++) {
 		err = scaling_stats(&runs[i], &pts[i]);
 		if (err) {
@@ -798,7 +800,7 @@ static int scaling_script(const struct plot_opts *o, struct plot_run *runs, int 
 	common = options_text(runs, n, 0, true, "producers");
 	if (!common) {
 		free(pts);
-		return -ENOMEM;
+		return nomem("label the chart");
 	}
 	fprintf(f, "set xlabel \"producers (threads)\"\nset xrange [0:%g]\nset xtics (", pts[n - 1].producers * 1.1);
 	for (i = 0; i < n; i++)
@@ -1128,7 +1130,7 @@ int plot_build_script(const struct plot_opts *o, struct plot_run *runs, int n, c
 		if (f)
 			fclose(f);
 		free(buf);
-		return -ENOMEM;
+		return nomem("build the gnuplot script");
 	}
 	err = set_labels(runs, n, owned, o->kind == PLOT_SCALING ? "producers" :
 				       o->kind == PLOT_LATENCY ? "latency" : NULL);
@@ -1153,7 +1155,7 @@ int plot_build_script(const struct plot_opts *o, struct plot_run *runs, int n, c
 	free_labels(runs, n, owned);
 	free(owned);
 	if (fclose(f) && !err)
-		err = -ENOMEM;
+		err = nomem("build the gnuplot script");
 	if (err) {
 		free(buf);
 		return err;

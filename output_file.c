@@ -161,6 +161,15 @@ static int resolve(const char *path, struct output_target *t)
 	       -ENAMETOOLONG : 0;
 }
 
+int output_file_precheck(const char *opt, const char *path)
+{
+	int err = output_file_check(path);
+
+	if (err)
+		fprintf(stderr, "invalid %s '%s': cannot write there: %s\n", opt, path, strerror(-err));
+	return err;
+}
+
 int output_file_check(const char *path)
 {
 	struct output_target t;

@@ -33,6 +33,8 @@ struct output_file;
  * device, full file system, closed descriptor).
  */
 int output_file_check(const char *path);
+/* the same, saying "invalid OPT 'PATH': cannot write there: ..." when it fails */
+int output_file_precheck(const char *opt, const char *path);
 
 /* true when path names the standard output ("-", /dev/stdout, ...) */
 int output_file_is_stdout(const char *path);

@@ -215,11 +215,7 @@ out_close:
 /* bench plot writes like --json: one module for every file bench writes */
 int plot_check_output(const char *path)
 {
-	int err = output_file_check(path);
-
-	if (err)
-		fprintf(stderr, "invalid -o '%s': cannot write there: %s\n", path, strerror(-err));
-	return err;
+	return output_file_precheck("-o", path);
 }
 
 int plot_write_output(const char *path, const char *buf, size_t len)

@@ -259,11 +259,7 @@ static json_t *warnings_json(const struct bench_run *run)
  */
 int result_json_precheck(const char *path)
 {
-	int err = output_file_check(path);
-
-	if (err)
-		fprintf(stderr, "invalid --json '%s': cannot write there: %s\n", path, strerror(-err));
-	return err;
+	return output_file_precheck("--json", path);
 }
 
 json_t *result_json_doc(const struct bench_run *run)

@@ -27,6 +27,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "bench_args.h"
 #include "kernel_env.h"
 #include "producers.h"
 #include "lpm_trie_bench.skel.h"
@@ -83,18 +84,15 @@ static error_t lpm_parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
 	case ARG_NR_ENTRIES:
-		if (parse_long(arg, 1, LPM_MAX_ENTRIES, &args.nr_entries)) {
-			fprintf(stderr, "invalid --nr_entries '%s': expected an integer in 1..%d\n",
-				arg, LPM_MAX_ENTRIES);
-			return EINVAL;
-		}
+		if (parse_long(arg, 1, LPM_MAX_ENTRIES, &args.nr_entries))
+			return bench_args_bad_value("--nr_entries", arg, "an integer in 1..%d",
+						    LPM_MAX_ENTRIES);
 		break;
 	case ARG_PREFIX_LEN:
-		if (parse_long(arg, 1, LPM_MAX_PREFIX_LEN, &args.prefixlen)) {
-			fprintf(stderr, "invalid --prefix_len '%s': expected an integer in 1..%d (the key's bits)\n",
-				arg, LPM_MAX_PREFIX_LEN);
-			return EINVAL;
-		}
+		if (parse_long(arg, 1, LPM_MAX_PREFIX_LEN, &args.prefixlen))
+			return bench_args_bad_value("--prefix_len", arg,
+						    "an integer in 1..%d (the key's bits)",
+						    LPM_MAX_PREFIX_LEN);
 		break;
 	case ARG_RANDOM:
 		args.random = true;
@@ -714,7 +712,7 @@ static void lpm_report_progress(int iter, struct bench_res *res, long delta_ns)
 	double rate = m_throughput(res);
 	char p = ctx.op->rate_prefix;
 
-	printf("Iter %3d (%7.3lfus): ", iter, (delta_ns - 1000000000) / 1000.0);
+	bench_print_iter_prefix(iter, delta_ns);
 	if (isnan(rate))
 		printf("hits      n/a (no operation finished in this interval)\n");
 	else if (!ctx.op->passes)

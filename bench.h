@@ -76,6 +76,8 @@ struct bench_res {
 	long drops;
 	/* operations that failed inside the benchmark (e.g. map updates) */
 	long fails;
+	/* the benchmark's own counts, for its metrics (e.g. bpf_ma's frees and timings) */
+	long aux[6];
 	/* ns the benchmark's timed work took in this interval (lpm-trie-*), else 0 */
 	long busy_ns;
 	/* bytes charged to the benchmark's cgroup now, -1 when unavailable */
@@ -218,6 +220,8 @@ struct bench {
 	const struct bench_metric *metrics;
 	/* the benchmark's own options, defaults included, for JSON/compare */
 	void (*describe_opts)(struct bench_opts_out *out);
+	/* optional: the whole run's counts, for cross-checks (JSON "counts") */
+	void (*describe_counts)(struct bench_opts_out *out);
 	/*
 	 * Unit and scale of per-producer rates (--per-producer, JSON): the
 	 * default is millions of prod_hits per second, "M/s".

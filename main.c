@@ -28,6 +28,7 @@ extern const struct bench bench_percpu_array_lookup;
 extern const struct bench bench_lru_hash_lookup;
 extern const struct bench bench_trig_base;
 extern const struct bench bench_htab_mem;
+extern const struct bench bench_bpf_ma;
 extern const struct bench bench_lpm_trie_noop, bench_lpm_trie_baseline, bench_lpm_trie_lookup,
 	bench_lpm_trie_insert, bench_lpm_trie_update, bench_lpm_trie_delete, bench_lpm_trie_free;
 
@@ -42,6 +43,7 @@ static const struct bench *const benchs[] = {
 	&bench_lru_hash_lookup,
 	&bench_trig_base,
 	&bench_htab_mem,
+	&bench_bpf_ma,
 	&bench_lpm_trie_noop, &bench_lpm_trie_baseline, &bench_lpm_trie_lookup,
 	&bench_lpm_trie_insert, &bench_lpm_trie_update, &bench_lpm_trie_delete, &bench_lpm_trie_free,
 };

@@ -277,6 +277,12 @@ json_t *results_json(const struct bench_run *run)
 			"per_producer", per_producer_json(run), "warnings", warnings_json(run));
 	if (doc && run->lat)
 		json_object_set_new(doc, "latency", lat_json(run->lat));
+	if (doc && run->bench->describe_counts) {
+		struct bench_opts_out counts = { .obj = json_object() };
+
+		run->bench->describe_counts(&counts);
+		json_object_set_new(doc, "counts", counts.obj);
+	}
 	return doc;
 }
 

@@ -106,6 +106,8 @@ def stats_ok: (t == "object") and (.n | isint)
 		and all(.fairness.min, .fairness.max, .fairness.max_over_min, .fairness.jain_index; isnum_or_null));
 		"per_producer malformed"),
 	check(.warnings; (t == "array") and all(.[]; t == "string"); "warnings not [string]"),
+	check(.counts; (. == null) or ((t == "object") and all(.[]; isint and . >= 0));
+		"counts not {NAME: non-negative integer}"),
 	# --latency only
 	check(.latency; (t == "null") or ((.clock | t == "string") and (.unit == "ns")
 		and (.ops_per_trigger | isint) and (.triggers | isint) and (.overflow | isint)

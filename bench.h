@@ -60,6 +60,8 @@ struct env {
 	bool per_producer;
 	/* --latency: time each trigger's batch of map operations in BPF */
 	bool latency;
+	/* --stats: robust summaries of every metric after the Summary */
+	bool stats;
 
 	int argc;
 	char **argv;
@@ -284,6 +286,15 @@ extern const struct bench_metric hits_drops_metrics[];
 /* statistics of one metric over samples (NaN values skipped) */
 void metric_stats(const struct bench_metric *m, struct bench_res res[], int res_cnt,
 		  struct stats *st);
+/*
+ * robust summaries of a metric over samples (stats_robust()); *outl gets
+ * res_cnt slots (malloc'ed, NULL on failure).  0 or -ENOMEM.
+ */
+int metric_robust(const struct bench_metric *m, struct bench_res res[], int res_cnt,
+		  struct robust *r, struct outlier **outl);
+/* the --stats line of one metric (first_sample: JSON index of value 0, -1: none) */
+void robust_print(FILE *f, const char *name, const char *unit, const struct robust *r,
+		  const struct outlier *o, int first_sample);
 
 /*
  * Memory of the run's cgroup (BENCH_NEEDS_MEMCG): the metric the runner

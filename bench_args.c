@@ -58,6 +58,7 @@ enum {
 	ARG_LATENCY,
 	ARG_REPEAT,
 	ARG_ZERO_SEED,
+	ARG_STATS,
 };
 
 static const struct argp_option opts[] = {
@@ -81,6 +82,8 @@ static const struct argp_option opts[] = {
 	  "Time each trigger's batch of map operations in BPF: per-op percentiles per sample and per run" },
 	{ "repeat", ARG_REPEAT, "N", 0,
 	  "Run the warm-up and measured phase N times (1..1000, default 1), each with fresh state where the benchmark supports it (htab-mem: a new map, so a new hash seed)" },
+	{ "stats", ARG_STATS, NULL, 0,
+	  "After the Summary, robust summaries of every metric: median, min, max, p90, p99, MAD, IQR and the samples outside Tukey's fences (flagged, never dropped)" },
 	{ "zero-seed", ARG_ZERO_SEED, NULL, 0,
 	  "Hash-map benchmarks: create the measured map with BPF_F_ZERO_SEED (one fixed bucket layout, for bisecting: that layout's bias)" },
 	{},
@@ -190,6 +193,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		env.repeat_cnt = v;
+		break;
+	case ARG_STATS:
+		env.stats = true;
 		break;
 	case ARG_ZERO_SEED:
 		env.zero_seed = true;

@@ -32,6 +32,7 @@ struct result_metric {
 	double *values;		/* NaN: that sample has no value */
 	int nvalues;
 	struct stats st;	/* recomputed from values, agrees with the summary */
+	struct robust rb;	/* the same, robust (median, quantiles, Tukey's fences) */
 	/*
 	 * Per repeat (--repeat): each repeat's mean and the two levels.  A
 	 * run without repeats, or a metric with its own values, is one

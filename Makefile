@@ -92,7 +92,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 BPF_SRCS := $(wildcard $(SRCDIR)/progs/*.c)
 SKELS := $(patsubst $(SRCDIR)/progs/%.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 # everything but the runner and the benchmarks: unit tests link these
-LIB_SRCS := stats.c sequential.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c output_file.c \
+LIB_SRCS := stats.c sequential.c ab.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c output_file.c \
 	    result_file.c compare.c plot.c plot_gnuplot.c results.c run_context.c per_producer.c \
 	    latency.c sha256.c result_label.c export_kcidb.c history_db.c history.c history_plot.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 
+#include "ab.h"
 #include "bench.h"
 #include "bench_args.h"
 #include "compare.h"
@@ -55,6 +56,7 @@ static const struct command {
 	const char *name;
 	int (*main)(int argc, char **argv);
 } commands[] = {
+	{ "ab", bench_ab_main },
 	{ "compare", bench_compare_main },
 	{ "plot", bench_plot_main },
 	{ "export", bench_export_main },

@@ -121,12 +121,16 @@ double t_pvalue(double t, double df)
 
 double t_crit(double alpha, double df)
 {
-	double lo = 0.0, hi = 1000.0, mid;
+	double lo = 0.0, hi = 1e15, mid;
 	int i;
 
 	if (df <= 0 || !(alpha > 0 && alpha < 1))
 		return NAN;
-	/* p-value falls monotonically with t: bisect for p = alpha */
+	/*
+	 * p-value falls monotonically with t: bisect for p = alpha, up to 1e15
+	 * (a sequential look at a tiny level on 2 degrees of freedom needs t
+	 * far beyond 1000)
+	 */
 	for (i = 0; i < 200; i++) {
 		mid = (lo + hi) / 2.0;
 		if (t_pvalue(mid, df) > alpha)

@@ -661,16 +661,16 @@ static void print_report(FILE *f, const struct ab_run *r)
 		aopts.fixed ? "one look, at the end (--no-early-stop)" :
 		"a look after every block from the 3rd",
 		aopts.alpha, aopts.max_blocks ? "blocks done / --blocks" : "share of the budget used");
-	if (lk->blocks < AB_MIN_BLOCKS)
-		fprintf(f, "change: B vs A %s over %d block%s: no test before %d blocks\n",
-			lk->blocks ? "" : "n/a", lk->blocks, lk->blocks == 1 ? "" : "s", AB_MIN_BLOCKS);
-	if (lk->blocks >= 1 && lk->blocks < AB_MIN_BLOCKS)
-		fprintf(f, "estimate so far: %+.2f%%\n", pct(lk->est));
-	if (lk->blocks >= AB_MIN_BLOCKS && !isnan(lk->nominal))
+	if (!lk->blocks)
+		fprintf(f, "change: n/a: no block finished\n");
+	else if (lk->blocks < AB_MIN_BLOCKS)
+		fprintf(f, "change: B vs A %+.2f%% over %d block%s, untested: the first look is at block %d\n",
+			pct(lk->est), lk->blocks, lk->blocks == 1 ? "" : "s", AB_MIN_BLOCKS);
+	else if (!isnan(lk->nominal))
 		fprintf(f, "change: B vs A %+.2f%% (95%% repeated confidence interval %+.2f%% .. %+.2f%%; |t| %.2f against %.2f, the level %.3g of look %d)\n",
 			pct(lk->est), pct(lk->lo), pct(lk->hi), fabs(lk->tstat), lk->tcrit,
 			lk->nominal, r->seq.looks);
-	else if (lk->blocks >= AB_MIN_BLOCKS)
+	else
 		fprintf(f, "change: B vs A %+.2f%% (fixed-sample 95%% interval %+.2f%% .. %+.2f%%: no sequential look was taken)\n",
 			pct(lk->est), pct(lk->lo), pct(lk->hi));
 	if (lk->verdict && !strcmp(lk->verdict, "within"))
@@ -692,9 +692,12 @@ static void print_report(FILE *f, const struct ab_run *r)
 			unused == 1 ? "" : "s");
 	if (isnan(d))
 		fprintf(f, "smallest change detectable: n/a (no test was taken)\n");
+	else if (isnan(lk->nominal))
+		fprintf(f, "smallest change detectable in what it ran: %.2f%% (80%% power of a fixed test at p < 0.05, %d blocks, between-block stddev of log(B/A) %.4f)\n",
+			d, lk->blocks, lk->sd);
 	else
 		fprintf(f, "smallest change detectable in what it ran: %.2f%% (80%% power at the last look's level %.3g, %d blocks, between-block stddev of log(B/A) %.4f)\n",
-			d, lk->nominal > 0 ? lk->nominal : 0.05, lk->blocks, lk->sd);
+			d, lk->nominal, lk->blocks, lk->sd);
 	fprintf(f, "files: %s (bench compare %s/pair-*-A.json -- %s/pair-*-B.json)\n", r->dir,
 		r->dir, r->dir);
 }

@@ -92,7 +92,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 BPF_SRCS := $(wildcard $(SRCDIR)/progs/*.c)
 SKELS := $(patsubst $(SRCDIR)/progs/%.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 # everything but the runner and the benchmarks: unit tests link these
-LIB_SRCS := stats.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c output_file.c \
+LIB_SRCS := stats.c sequential.c ab.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c output_file.c \
 	    result_file.c compare.c plot.c plot_gnuplot.c result_json.c run.c run_context.c per_producer.c \
 	    latency.c sha256.c result_label.c export_kcidb.c history_db.c history.c history_plot.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))
@@ -209,7 +209,7 @@ test: deps
 # VMTEST_TESTS="tests/bpf_hashmap_lookup.t" make vmtest runs it.
 VMTEST_TESTS ?= tests/htab_mem.t tests/results_bpf.t tests/lookup_scripts.t tests/lpm_trie.t \
 	tests/map_lookup.t tests/run_bench_htab_mem.t tests/trig_base.t \
-	tests/htab_mem_cgroup.t tests/mem_breakdown.t
+	tests/htab_mem_cgroup.t tests/mem_breakdown.t tests/bpf_ma.t
 VMTEST_VMS ?= 2
 VMTEST_TIMEOUT ?= 1500
 vmtest: deps

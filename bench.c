@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 
+#include "ab.h"
 #include "bench.h"
 #include "bench_args.h"
 #include "compare.h"
@@ -44,6 +45,7 @@ extern const struct bench bench_percpu_array_lookup;
 extern const struct bench bench_lru_hash_lookup;
 extern const struct bench bench_trig_base;
 extern const struct bench bench_htab_mem;
+extern const struct bench bench_bpf_ma;
 extern const struct bench bench_lpm_trie_noop, bench_lpm_trie_baseline, bench_lpm_trie_lookup,
 	bench_lpm_trie_insert, bench_lpm_trie_update, bench_lpm_trie_delete, bench_lpm_trie_free;
 
@@ -58,6 +60,7 @@ static const struct bench *const benchs[] = {
 	&bench_lru_hash_lookup,
 	&bench_trig_base,
 	&bench_htab_mem,
+	&bench_bpf_ma,
 	&bench_lpm_trie_noop, &bench_lpm_trie_baseline, &bench_lpm_trie_lookup,
 	&bench_lpm_trie_insert, &bench_lpm_trie_update, &bench_lpm_trie_delete, &bench_lpm_trie_free,
 };
@@ -69,6 +72,7 @@ static const struct command {
 	const char *name;
 	int (*main)(int argc, char **argv);
 } commands[] = {
+	{ "ab", bench_ab_main },
 	{ "compare", bench_compare_main },
 	{ "plot", bench_plot_main },
 	{ "export", bench_export_main },

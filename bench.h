@@ -57,6 +57,8 @@ struct env {
 	bool per_producer;
 	/* --latency: time each trigger's batch of map operations in BPF */
 	bool latency;
+	/* --stats: robust summaries of every metric after the Summary */
+	bool stats;
 
 	int argc;
 	char **argv;
@@ -73,6 +75,8 @@ struct bench_res {
 	long drops;
 	/* operations that failed inside the benchmark (e.g. map updates) */
 	long fails;
+	/* the benchmark's own counts, for its metrics (e.g. bpf_ma's frees and timings) */
+	long aux[6];
 	/* ns the benchmark's timed work took in this interval (lpm-trie-*), else 0 */
 	long busy_ns;
 	/* bytes charged to the benchmark's cgroup now, -1 when unavailable */
@@ -217,6 +221,8 @@ struct bench {
 	const struct bench_metric *metrics;
 	/* the benchmark's own options, defaults included, for JSON/compare */
 	void (*describe_opts)(struct bench_opts_out *out);
+	/* optional: the whole run's counts, for cross-checks (JSON "counts") */
+	void (*describe_counts)(struct bench_opts_out *out);
 	/*
 	 * Unit and scale of per-producer rates (--per-producer, JSON): the
 	 * default is millions of prod_hits per second, "M/s".
@@ -281,6 +287,15 @@ extern const struct bench_metric hits_drops_metrics[];
 /* statistics of one metric over samples (NaN values skipped) */
 void metric_stats(const struct bench_metric *m, struct bench_res res[], int res_cnt,
 		  struct stats *st);
+/*
+ * robust summaries of a metric over samples (stats_robust()); *outl gets
+ * res_cnt slots (malloc'ed, NULL on failure).  0 or -ENOMEM.
+ */
+int metric_robust(const struct bench_metric *m, struct bench_res res[], int res_cnt,
+		  struct robust *r, struct outlier **outl);
+/* the --stats line of one metric (first_sample: JSON index of value 0, -1: none) */
+void robust_print(FILE *f, const char *name, const char *unit, const struct robust *r,
+		  const struct outlier *o, int first_sample);
 
 /*
  * Memory of the run's cgroup (BENCH_NEEDS_MEMCG): the metric the runner

@@ -68,6 +68,7 @@ enum {
 	ARG_LATENCY,
 	ARG_REPEAT,
 	ARG_ZERO_SEED,
+	ARG_STATS,
 };
 
 static const struct argp_option opts[] = {
@@ -91,6 +92,8 @@ static const struct argp_option opts[] = {
 	  "Time each trigger's batch of map operations in BPF: per-op percentiles per sample and per run" },
 	{ "repeat", ARG_REPEAT, "N", 0,
 	  "Run the warm-up and measured phase N times (1.." BENCH_STR(BENCH_MAX_REPEAT) ", default 1), each with fresh state where the benchmark supports it (htab-mem: a new map, so a new hash seed)" },
+	{ "stats", ARG_STATS, NULL, 0,
+	  "After the Summary, robust summaries of every metric: median, min, max, p90, p99, MAD, IQR and the samples outside Tukey's fences (flagged, never dropped)" },
 	{ "zero-seed", ARG_ZERO_SEED, NULL, 0,
 	  "Hash-map benchmarks: create the measured map with BPF_F_ZERO_SEED (one fixed bucket layout, for bisecting: that layout's bias)" },
 	{},
@@ -198,6 +201,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (parse_long(arg, 1, BENCH_MAX_REPEAT, &v))
 			return bench_args_bad_value("--repeat", arg, "an integer in 1..%d", BENCH_MAX_REPEAT);
 		env.repeat_cnt = v;
+		break;
+	case ARG_STATS:
+		env.stats = true;
 		break;
 	case ARG_ZERO_SEED:
 		env.zero_seed = true;

@@ -321,6 +321,63 @@ static int check_stat(struct loader *ld, json_t *def, const char *name, const ch
 		   fs, cs);
 }
 
+/*
+ * The robust summaries (absent in files written before them): recomputed
+ * from the values like the mean, and the list of values outside Tukey's
+ * fences must be exactly the values that are.
+ */
+static int check_robust(struct loader *ld, json_t *def, const char *name,
+			struct result_metric *rm, double scale)
+{
+	static const char *const keys[] = { "p90", "p99", "q1", "q3", "iqr", "mad" };
+	json_t *tukey = json_object_get(def, "tukey"), *list, *o;
+	struct outlier *out;
+	char field[160];
+	double calc[6];
+	long long x;
+	size_t i;
+	int err = 0;
+
+	out = calloc(rm->nvalues + 1, sizeof(*out));
+	if (!out || stats_robust(rm->values, rm->nvalues, &rm->rb, out, rm->nvalues)) {
+		free(out);
+		snprintf(ld->err, ld->errsz, "failed to load %s: %s", ld->path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	calc[0] = rm->rb.p90;
+	calc[1] = rm->rb.p99;
+	calc[2] = rm->rb.q1;
+	calc[3] = rm->rb.q3;
+	calc[4] = rm->rb.iqr;
+	calc[5] = rm->rb.mad;
+	for (i = 0; !err && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (json_object_get(def, keys[i]))
+			err = check_stat(ld, def, name, keys[i], calc[i], scale);
+	if (err || !tukey)
+		goto out;
+	snprintf(field, sizeof(field), "%s.tukey", name);
+	err = check_stat(ld, tukey, field, "low_fence", rm->rb.low_fence, scale);
+	if (!err)
+		err = check_stat(ld, tukey, field, "high_fence", rm->rb.high_fence, scale);
+	list = json_object_get(tukey, "outliers");
+	snprintf(field, sizeof(field), "summary.metrics.%s.tukey.outliers", name);
+	if (!err && (!json_is_array(list) || json_array_size(list) != (size_t)rm->rb.outliers))
+		err = bad(ld, field, "%zu listed, %d values of the metric are outside the fences: the file was edited or corrupted",
+			  json_is_array(list) ? json_array_size(list) : 0, rm->rb.outliers);
+	json_array_foreach(list, i, o) {
+		if (err)
+			break;
+		snprintf(field, sizeof(field), "summary.metrics.%s.tukey.outliers[%zu].index", name, i);
+		err = get_int(ld, json_object_get(o, "index"), field, 0, &x);
+		if (!err && x != out[i].index)
+			err = bad(ld, field, "%lld, but the value outside the fences is number %d: the file was edited or corrupted",
+				  x, out[i].index);
+	}
+out:
+	free(out);
+	return err;
+}
+
 /* the repeats' means, recomputed, and the file's account of them checked */
 static int load_repeats(struct loader *ld, const struct result_file *rf, const char *name,
 			json_t *def, struct result_metric *rm, double scale)
@@ -479,6 +536,8 @@ static int load_metric(struct loader *ld, struct result_file *rf, const char *na
 		return bad(ld, field, "%lld in the file, %d values in its %s: the file was edited or corrupted",
 			   n, rm->st.n, own ? "values" : "measured samples");
 	err = check_stats(ld, def, name, &rm->st, scale);
+	if (!err)
+		err = check_robust(ld, def, name, rm, scale);
 	if (!err)
 		err = load_repeats(ld, rf, name, def, rm, scale);
 	return err;

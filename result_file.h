@@ -34,6 +34,7 @@ struct result_metric {
 	/* every sample's value, warm-up included (NaN: none); NULL with own_values */
 	double *per_sample;
 	struct stats st;	/* recomputed from values, agrees with the summary */
+	struct robust rb;	/* the same, robust (median, quantiles, Tukey's fences) */
 	/*
 	 * Per repeat (--repeat): each repeat's mean and the two levels.  A
 	 * run without repeats, or a metric with its own values, is one

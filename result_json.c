@@ -147,6 +147,56 @@ static json_t *stats_json(const struct stats *st)
 }
 
 /*
+ * The robust summaries beside the mean (never applied to it), and every
+ * value outside Tukey's fences: which sample (first_sample + its position;
+ * first_sample < 0: none, the metric has its own values), how far.
+ */
+static void add_robust_json(json_t *s, const double *values, int n, int first_sample)
+{
+	struct outlier *o = calloc(n + 1, sizeof(*o));
+	json_t *list, *out;
+	struct robust r;
+	int i;
+
+	if (!o || stats_robust(values, n, &r, o, n)) {
+		free(o);
+		return;
+	}
+	json_object_set_new(s, "p90", json_finite(r.p90));
+	json_object_set_new(s, "p99", json_finite(r.p99));
+	json_object_set_new(s, "q1", json_finite(r.q1));
+	json_object_set_new(s, "q3", json_finite(r.q3));
+	json_object_set_new(s, "iqr", json_finite(r.iqr));
+	json_object_set_new(s, "mad", json_finite(r.mad));
+	list = json_array();
+	for (i = 0; i < r.outliers; i++) {
+		out = json_pack("{s:i, s:o, s:o, s:s, s:o, s:o}", "index", o[i].index,
+				"sample", first_sample >= 0 ? json_integer(first_sample + o[i].index) :
+				json_null(), "value", json_finite(o[i].value),
+				"side", o[i].high ? "high" : "low",
+				"beyond_fence", json_finite(o[i].beyond),
+				"iqrs", json_finite(o[i].iqrs));
+		json_array_append_new(list, out);
+	}
+	json_object_set_new(s, "tukey", json_pack("{s:o, s:o, s:o}",
+						  "low_fence", json_finite(r.low_fence),
+						  "high_fence", json_finite(r.high_fence),
+						  "outliers", list));
+	free(o);
+}
+
+/* a metric's measured values, one per sample */
+static double *metric_values(const struct bench_run *run, const struct bench_metric *m)
+{
+	int n = run_measured_cnt(run), i;
+	double *vals = calloc(n + 1, sizeof(*vals));
+
+	for (i = 0; vals && i < n; i++)
+		vals[i] = m->value(&run_measured(run)[i]);
+	return vals;
+}
+
+/*
  * A metric's two levels over --repeat: each repeat's mean, the spread
  * between them and the pooled spread within them.  NULL when out of
  * memory: a null here would make a file its own reader refuses.
@@ -192,6 +242,7 @@ static json_t *summary_json(const struct bench_run *run)
 	const struct bench_metric *const *mp;
 	json_t *metrics = json_object(), *s, *summary;
 	long long fails = 0;
+	double *vals;
 	struct stats st;
 	int i;
 
@@ -203,6 +254,10 @@ static json_t *summary_json(const struct bench_run *run)
 		json_object_set_new(s, "higher_is_better", json_boolean(m->higher_is_better));
 		if (m->resolution)
 			json_object_set_new(s, "resolution", json_finite(m->resolution()));
+		vals = metric_values(run, m);
+		if (vals)
+			add_robust_json(s, vals, res_cnt, run->warmup_cnt);
+		free(vals);
 		if (run->repeat_cnt > 1 && json_object_set_new(s, "repeats", repeats_json(run, m))) {
 			json_decref(s);
 			goto nomem;
@@ -219,6 +274,7 @@ static json_t *summary_json(const struct bench_run *run)
 		s = stats_json(&st);
 		json_object_set_new(s, "unit", json_string(run->extras[i].unit));
 		json_object_set_new(s, "higher_is_better", json_boolean(run->extras[i].higher_is_better));
+		add_robust_json(s, run->extras[i].values, run->extras[i].n, -1);
 		for (j = 0; j < run->extras[i].n; j++)
 			json_array_append_new(vals, json_finite(run->extras[i].values[j]));
 		json_object_set_new(s, "values", vals);
@@ -281,6 +337,12 @@ json_t *result_json_doc(const struct bench_run *run)
 			"per_producer", per_producer_json(run), "warnings", warnings_json(run));
 	if (doc && run->lat)
 		json_object_set_new(doc, "latency", lat_json(run->lat));
+	if (doc && run->bench->describe_counts) {
+		struct bench_opts_out counts = { .obj = json_object() };
+
+		run->bench->describe_counts(&counts);
+		json_object_set_new(doc, "counts", counts.obj);
+	}
 	return doc;
 }
 

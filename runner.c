@@ -468,6 +468,31 @@ static void print_two_level(const struct bench_metric *m)
 	       tl.within_sd, m->unit, tl.within_cv * 100.0);
 }
 
+/* --stats: every metric's robust summaries over the measured samples */
+static void print_stats(void)
+{
+	const struct bench_metric *const *m;
+	struct outlier *o;
+	struct robust r;
+	int i;
+
+	for (m = run.metrics; *m; m++) {
+		if (metric_robust(*m, run_measured(&run), run_measured_cnt(&run), &r, &o))
+			continue;
+		robust_print(stdout, (*m)->name, (*m)->unit, &r, o, run.warmup_cnt);
+		free(o);
+	}
+	for (i = 0; i < run.extra_cnt; i++) {
+		o = calloc(run.extras[i].n + 1, sizeof(*o));
+		if (!o || stats_robust(run.extras[i].values, run.extras[i].n, &r, o, run.extras[i].n)) {
+			free(o);
+			continue;
+		}
+		robust_print(stdout, run.extras[i].name, run.extras[i].unit, &r, o, -1);
+		free(o);
+	}
+}
+
 /*
  * A run whose measured samples count no operation at all measured
  * nothing: fail it rather than print a Summary of zeros.  With --repeat,
@@ -582,6 +607,8 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 	/* a final result like the Summary (of every repeat): printed with -q too */
 	if (run.lat)
 		lat_print_summary(run.lat);
+	if (env.stats)
+		print_stats();
 	run_check_noise(&run);
 	if (env.per_producer)
 		per_producer_report(&run);

@@ -4,6 +4,7 @@
  * t and Welch's test, the two levels of repeats and of invocations, power
  * and fairness.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,12 +126,16 @@ double t_pvalue(double t, double df)
 
 double t_crit(double alpha, double df)
 {
-	double lo = 0.0, hi = 1000.0, mid;
+	double lo = 0.0, hi = 1e15, mid;
 	int i;
 
 	if (df <= 0 || !(alpha > 0 && alpha < 1))
 		return NAN;
-	/* p-value falls monotonically with t: bisect for p = alpha */
+	/*
+	 * p-value falls monotonically with t: bisect for p = alpha, up to 1e15
+	 * (a sequential look at a tiny level on 2 degrees of freedom needs t
+	 * far beyond 1000)
+	 */
 	for (i = 0; i < 200; i++) {
 		mid = (lo + hi) / 2.0;
 		if (t_pvalue(mid, df) > alpha)
@@ -338,4 +343,298 @@ double welch_diff_ci95(const struct stats *a, const struct stats *b)
 	/* the same Welch-Satterthwaite degrees of freedom as welch_pvalue() */
 	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
 	return t_crit95(df) * sqrt(se2);
+}
+
+double norm_cdf(double z)
+{
+	return 0.5 * erfc(-z / M_SQRT2);
+}
+
+double norm_quantile(double p)
+{
+	double lo = -40.0, hi = 40.0, mid;
+	int i;
+
+	if (!(p > 0 && p < 1))
+		return p == 0 ? -INFINITY : p == 1 ? INFINITY : NAN;
+	/* the CDF rises monotonically: bisect, as t_crit() does */
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2.0;
+		if (norm_cdf(mid) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2.0;
+}
+
+double quantile_sorted(const double *sorted, int n, double p)
+{
+	double h;
+	int i;
+
+	if (n <= 0)
+		return NAN;
+	h = (n - 1) * p;
+	i = (int)floor(h);
+	if (i >= n - 1)
+		return sorted[n - 1];
+	if (i < 0)
+		return sorted[0];
+	return sorted[i] + (h - i) * (sorted[i + 1] - sorted[i]);
+}
+
+/* the finite values of values[0..n-1], sorted, in *out (malloc'ed); their count */
+static int sorted_copy(const double *values, int n, double **out)
+{
+	double *s = malloc((n > 0 ? n : 1) * sizeof(*s));
+	int i, m = 0;
+
+	*out = s;
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (!isnan(values[i]))
+			s[m++] = values[i];
+	qsort(s, m, sizeof(*s), cmp_double);
+	return m;
+}
+
+int stats_robust(const double *values, int n, struct robust *out, struct outlier *outl, int max)
+{
+	double *s, *dev;
+	int i, m;
+
+	memset(out, 0, sizeof(*out));
+	m = sorted_copy(values, n, &s);
+	if (m < 0)
+		return m;
+	out->n = m;
+	out->median = quantile_sorted(s, m, 0.5);
+	out->min = m ? s[0] : NAN;
+	out->max = m ? s[m - 1] : NAN;
+	out->p90 = quantile_sorted(s, m, 0.90);
+	out->p99 = quantile_sorted(s, m, 0.99);
+	out->q1 = quantile_sorted(s, m, 0.25);
+	out->q3 = quantile_sorted(s, m, 0.75);
+	out->iqr = out->q3 - out->q1;
+	out->low_fence = out->q1 - 1.5 * out->iqr;
+	out->high_fence = out->q3 + 1.5 * out->iqr;
+	/* the deviations reuse the sorted buffer: the median is already taken */
+	dev = s;
+	for (i = 0; i < m; i++)
+		dev[i] = fabs(dev[i] - out->median);
+	qsort(dev, m, sizeof(*dev), cmp_double);
+	out->mad = quantile_sorted(dev, m, 0.5);
+	free(s);
+	for (i = 0; m && i < n; i++) {
+		double v = values[i];
+		bool high = v > out->high_fence;
+
+		if (isnan(v) || (!high && !(v < out->low_fence)))
+			continue;
+		if (outl && out->outliers < max) {
+			struct outlier *o = &outl[out->outliers];
+
+			o->index = i;
+			o->value = v;
+			o->high = high;
+			o->beyond = high ? v - out->high_fence : out->low_fence - v;
+			o->iqrs = out->iqr > 0 ? (high ? v - out->q3 : out->q1 - v) / out->iqr : INFINITY;
+		}
+		out->outliers++;
+	}
+	return 0;
+}
+
+/*
+ * U's null distribution for m and n values without ties: the number of
+ * orderings with U = u is the number of partitions of u into at most m
+ * parts of at most n (a Young diagram in an m x n box), counted by
+ * p(u; m, n') = p(u; m, n' - 1) + p(u - n'; m - 1, n'), only additions, so
+ * the small tail counts a p-value rests on stay exact.  cnt[0..m*n]
+ * receives the probabilities.  0 or -ENOMEM.
+ */
+static int u_null_dist(int m, int n, double *cnt)
+{
+	int w = m * n + 1, j, k, u;
+	double *prev, *cur, total = 0;
+
+	prev = calloc((size_t)(m + 1) * w, sizeof(*prev));
+	cur = calloc((size_t)(m + 1) * w, sizeof(*cur));
+	if (!prev || !cur) {
+		free(prev);
+		free(cur);
+		return -ENOMEM;
+	}
+	/* n' = 0: only u = 0, for every number of parts */
+	for (k = 0; k <= m; k++)
+		prev[(size_t)k * w] = 1;
+	for (j = 1; j <= n; j++) {
+		for (k = 0; k <= m; k++) {
+			double *c = cur + (size_t)k * w, *p = prev + (size_t)k * w;
+
+			for (u = 0; u < w; u++) {
+				c[u] = p[u];
+				if (k > 0 && u >= j)
+					c[u] += cur[(size_t)(k - 1) * w + u - j];
+			}
+		}
+		memcpy(prev, cur, (size_t)(m + 1) * w * sizeof(*prev));
+	}
+	for (u = 0; u < w; u++)
+		total += prev[(size_t)m * w + u];
+	for (u = 0; u < w; u++)
+		cnt[u] = prev[(size_t)m * w + u] / total;
+	free(prev);
+	free(cur);
+	return 0;
+}
+
+/* U, and the tie correction sum of t^3 - t over the pooled values' tie groups */
+static double u_statistic(const double *a, int na, const double *b, int nb, double *ties)
+{
+	double u = 0, *all;
+	int i, j, t;
+
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			u += b[j] > a[i] ? 1.0 : b[j] == a[i] ? 0.5 : 0.0;
+	*ties = 0;
+	all = malloc((na + nb) * sizeof(*all));
+	if (!all)
+		return u;
+	memcpy(all, a, na * sizeof(*all));
+	memcpy(all + na, b, nb * sizeof(*all));
+	qsort(all, na + nb, sizeof(*all), cmp_double);
+	for (i = 0; i < na + nb; i = j) {
+		for (j = i; j < na + nb && all[j] == all[i]; j++)
+			;
+		t = j - i;
+		*ties += (double)t * t * t - t;
+	}
+	free(all);
+	return u;
+}
+
+/*
+ * k for the Moses interval: the largest k with P(U <= k - 1) <= alpha / 2,
+ * so that [D(k), D(mn + 1 - k)] covers the shift with probability at least
+ * 1 - alpha; 0 when no k does.  *conf: the coverage.
+ */
+static int moses_k(const double *dist, int m, int n, double sd, double alpha, double *conf)
+{
+	double cum = 0;
+	int k;
+
+	if (dist) {
+		for (k = 0; k < m * n && cum + dist[k] <= alpha / 2; k++)
+			cum += dist[k];
+		*conf = 1 - 2 * cum;
+		return k;
+	}
+	/* normal: P(U <= k - 1) ~ Phi((k - 1 + 0.5 - mn/2) / sd) */
+	k = (int)floor(m * n / 2.0 + 0.5 + norm_quantile(alpha / 2) * sd);
+	if (k < 0)
+		k = 0;
+	*conf = 1 - alpha;
+	return k;
+}
+
+int rank_test(const double *a, int na, const double *b, int nb, double alpha,
+	      struct rank_test *out)
+{
+	double *sa = NULL, *sb = NULL, *d = NULL, *dist = NULL, ties, mu, sd, z;
+	int m, n, i, j, k, err = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->p = out->shift = out->lo = out->hi = out->u = NAN;
+	m = sorted_copy(a, na, &sa);
+	n = sorted_copy(b, nb, &sb);
+	if (m < 0 || n < 0) {
+		err = -ENOMEM;
+		goto out;
+	}
+	out->na = m;
+	out->nb = n;
+	if (!m || !n) {
+		err = -EINVAL;
+		goto out;
+	}
+	out->u = u_statistic(sa, m, sb, n, &ties);
+	mu = m * n / 2.0;
+	sd = sqrt(m * (double)n / 12.0 * ((m + n + 1) - ties / ((double)(m + n) * (m + n - 1))));
+	out->exact = ties == 0 && m <= RANK_EXACT_MAX && n <= RANK_EXACT_MAX;
+	if (out->exact) {
+		double tail = 0;
+		/* U = u and U = mn - u are equally likely: sum the nearer tail */
+		int lo_u = (int)fmin(out->u, m * n - out->u);
+
+		dist = malloc((m * n + 1) * sizeof(*dist));
+		if (!dist || u_null_dist(m, n, dist)) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (i = 0; i <= lo_u; i++)
+			tail += dist[i];
+		out->p = fmin(1.0, 2 * tail);
+	} else if (sd > 0) {
+		z = (fabs(out->u - mu) - 0.5) / sd;
+		out->p = z <= 0 ? 1.0 : fmin(1.0, 2 * norm_cdf(-z));
+	} else {
+		out->p = 1.0;
+	}
+	/* Hodges-Lehmann: the median of all differences, and Moses' interval */
+	d = malloc((size_t)m * n * sizeof(*d));
+	if (!d) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++)
+			d[(size_t)i * n + j] = sb[j] - sa[i];
+	qsort(d, (size_t)m * n, sizeof(*d), cmp_double);
+	out->shift = quantile_sorted(d, m * n, 0.5);
+	k = moses_k(out->exact ? dist : NULL, m, n, sd, alpha, &out->conf);
+	if (k >= 1 && k <= m * n + 1 - k) {
+		out->lo = d[k - 1];
+		out->hi = d[m * n - k];
+	}
+out:
+	free(sa);
+	free(sb);
+	free(d);
+	free(dist);
+	return err;
+}
+
+int ratio_ci_se(double ratio, double se_log, double df, double alpha, double *lo, double *hi)
+{
+	double t;
+
+	*lo = *hi = NAN;
+	if (!(ratio > 0) || !isfinite(ratio) || !(se_log >= 0) || !(df > 0))
+		return -EDOM;
+	t = t_crit(alpha, df);
+	*lo = ratio * exp(-t * se_log);
+	*hi = ratio * exp(t * se_log);
+	return 0;
+}
+
+int ratio_ci(const struct stats *a, const struct stats *b, double alpha, double *lo, double *hi)
+{
+	double va, vb, se2, df;
+
+	*lo = *hi = NAN;
+	if (a->n < 2 || b->n < 2 || !(a->mean > 0) || !(b->mean > 0))
+		return -EDOM;
+	va = a->cv * a->cv / a->n;
+	vb = b->cv * b->cv / b->n;
+	se2 = va + vb;
+	if (se2 == 0) {
+		*lo = *hi = b->mean / a->mean;
+		return 0;
+	}
+	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+	return ratio_ci_se(b->mean / a->mean, sqrt(se2), df, alpha, lo, hi);
 }

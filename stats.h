@@ -2,6 +2,8 @@
 #ifndef __STATS_H
 #define __STATS_H
 
+#include <stdbool.h>
+
 /*
  * The one place statistics are computed.  Every reporter, the JSON writer
  * and `bench compare` use these, so a number means the same thing wherever
@@ -113,6 +115,83 @@ double detectable_change(double sd_a, double sd_b, int n, double alpha, double p
  * NaN when either has fewer than 2 values
  */
 double welch_diff_ci95(const struct stats *a, const struct stats *b);
+
+/*
+ * Robust summaries of one metric's values: reported beside the mean and
+ * never applied to it (no value is dropped or down-weighted anywhere).
+ * Quantiles interpolate linearly between order statistics at position
+ * (n - 1) p (Hyndman and Fan's type 7, numpy's and R's default), so
+ * the median, quartiles and p90/p99 of a handful of samples are defined.
+ * mad is the raw median absolute deviation from the median (multiply by
+ * 1.4826 to estimate a normal stddev); Tukey's fences are q1 - 1.5 iqr
+ * and q3 + 1.5 iqr.
+ */
+struct robust {
+	int n;
+	double median, min, max, p90, p99, q1, q3, iqr, mad;
+	double low_fence, high_fence;
+	int outliers;		/* values outside the fences */
+};
+
+/* one value outside Tukey's fences: flagged, not dropped */
+struct outlier {
+	int index;		/* position in the values given (NaN ones counted) */
+	double value;
+	bool high;		/* above the high fence (else below the low one) */
+	double beyond;		/* how far past the fence, in the unit (> 0) */
+	double iqrs;		/* distance from the nearer quartile in IQRs; INFINITY when iqr is 0 */
+};
+
+/* the p-quantile (0 <= p <= 1) of n sorted values, type 7; NaN for n 0 */
+double quantile_sorted(const double *sorted, int n, double p);
+
+/*
+ * Robust summaries of values (NaN skipped); out->outliers counts the
+ * values outside the fences and the first max of them, in the order of
+ * values, go to outl (may be NULL).  0, or -ENOMEM.
+ */
+int stats_robust(const double *values, int n, struct robust *out, struct outlier *outl, int max);
+
+/*
+ * Mann-Whitney's rank-sum test of b against a and the Hodges-Lehmann
+ * estimate of the shift b - a (the median of the na * nb differences
+ * b_j - a_i) with its distribution-free interval (Moses): the k-th
+ * smallest and k-th largest difference, k from U's null distribution, so
+ * that it covers the shift with probability at least 1 - alpha.  U is
+ * exact (no ties, na and nb <= RANK_EXACT_MAX) or normal with tie and
+ * continuity corrections.  lo and hi are NaN when the sides are too small
+ * for any interval at that level (e.g. 3 + 3 at alpha 0.05).
+ */
+#define RANK_EXACT_MAX 50
+struct rank_test {
+	int na, nb;
+	double u;		/* pairs with b_j > a_i, ties counted a half */
+	double p;		/* two-sided */
+	bool exact;
+	double shift, lo, hi;	/* Hodges-Lehmann and its interval */
+	double conf;		/* the interval's actual coverage (exact) or nominal */
+};
+
+/* 0, -EINVAL (a side without values), or -ENOMEM; NaN values skipped */
+int rank_test(const double *a, int na, const double *b, int nb, double alpha,
+	      struct rank_test *out);
+
+/*
+ * The 1 - alpha interval of the ratio of two positive means, b / a, on
+ * the log scale: log(b/a) ± t(df) * sqrt(cv_a^2 / n_a + cv_b^2 / n_b)
+ * (the delta method), df by Welch-Satterthwaite on those two terms.  A
+ * ratio interval never reaches 0, so the percent change it gives never
+ * reaches below -100%.  0, or -EDOM when a mean is not positive or a side
+ * has fewer than 2 values.
+ */
+int ratio_ci(const struct stats *a, const struct stats *b, double alpha, double *lo, double *hi);
+
+/* the same from a log-ratio's standard error and degrees of freedom */
+int ratio_ci_se(double ratio, double se_log, double df, double alpha, double *lo, double *hi);
+
+/* the standard normal CDF, and its inverse for 0 < p < 1 */
+double norm_cdf(double z);
+double norm_quantile(double p);
 
 /* Jain's fairness index of n non-negative rates: 1 = perfectly fair */
 double jain_index(const double *x, int n);

@@ -3,7 +3,7 @@
 #
 # A/B one benchmark across two kernels, each booted in a throw-away VM.
 #
-#   benchs/run_kernel_ab.sh -k KERNEL_A -k KERNEL_B [-n N] [-o DIR] -- BENCH ARGS...
+#   benchs/run_kernel_ab.sh -k KERNEL_A -k KERNEL_B [-n N | -b BUDGET] [-o DIR] -- BENCH ARGS...
 #
 # Boots KERNEL_A and KERNEL_B N times each (default 3), interleaved A B A B
 # so that a drift of the machine hits both sides alike, and runs
@@ -14,11 +14,15 @@
 # and compared with "bench compare", A as BASE and B as NEW.
 #
 #   -n N        boots per kernel (default 3)
+#   -b BUDGET   instead of N rounds, "bench ab --budget BUDGET" with one boot
+#               of each kernel per invocation: blocks of A B B A, paired log
+#               ratios, a sequential test that stops once the answer is
+#               decided (e.g. -b 30m; the files are DIR/pair-NNN-A.json, ...)
 #   -o DIR      where the result files go (created; must not hold results)
 #   BENCH       the runner binary (default ./bench of this tree)
 #   VMTEST_OPTS more options for vmtest.sh, e.g. "-c 4 -m 4G -t 1800"
 #
-# Exit status: 0 when every run succeeded and was compared, 1 when a run
+# Exit status (with -b: bench ab's): 0 when every run succeeded and was compared, 1 when a run
 # failed (the others are still run and compared), 2 for bad arguments.
 #
 # Under TCG (no KVM) rates are those of an emulator: compare them with each
@@ -38,9 +42,11 @@ die_usage() {
 KERNELS=()
 N=3
 DIR=""
-while getopts ':k:n:o:h' opt; do
+BUDGET=""
+while getopts ':k:n:o:b:h' opt; do
 	case $opt in
 	k) KERNELS+=("$OPTARG") ;;
+	b) BUDGET=$OPTARG ;;
 	n)
 		[[ $OPTARG =~ ^[1-9][0-9]?$ ]] ||
 			die_usage "bad boot count '$OPTARG' for -n (accepted: 1..99)"
@@ -52,7 +58,7 @@ while getopts ':k:n:o:h' opt; do
 		exit 0
 		;;
 	:) die_usage "option -$OPTARG needs a value" ;;
-	*) die_usage "unknown option '-$OPTARG' (accepted: -k KERNEL twice, -n N, -o DIR, then -- BENCH ARGS)" ;;
+	*) die_usage "unknown option '-$OPTARG' (accepted: -k KERNEL twice, -n N or -b BUDGET, -o DIR, then -- BENCH ARGS)" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -77,6 +83,26 @@ if compgen -G "$DIR/[AB]-*.json" >/dev/null; then
 fi
 
 read -r -a VMOPTS <<<"${VMTEST_OPTS:-}"
+
+# -b: bench ab drives the boots; each side is one boot running the bench,
+# its result written where bench ab asks ($BENCH_AB_JSON, inside DIR,
+# which the guest shares writable)
+side_command() {	# side_command KERNEL BENCH-ARGS...: a shell command line
+	local kernel=$1
+	shift
+	printf '%q ' "$VMTEST" "${VMOPTS[@]}" -k "$kernel" -o "$DIR" -- "$BENCH" --json
+	# expanded by the shell bench ab runs each side in, not here
+	# shellcheck disable=SC2016
+	printf '"$BENCH_AB_JSON"'
+	printf ' %q' "$@"
+}
+if [ -n "$BUDGET" ]; then
+	echo "A = ${KERNELS[0]}"
+	echo "B = ${KERNELS[1]}"
+	exec "$BENCH" ab --budget "$BUDGET" -o "$DIR" \
+		--cmd-a "$(side_command "${KERNELS[0]}" "$@")" \
+		--cmd-b "$(side_command "${KERNELS[1]}" "$@")"
+fi
 SIDES=(A B)
 echo "A = ${KERNELS[0]}"
 echo "B = ${KERNELS[1]}"

@@ -11,7 +11,7 @@ source "$(dirname "$0")/lib.sh"
 require_bpf
 
 LAT_LINE='^Latency: per-op p50 [0-9.]+ ns, p90 [0-9.]+, p99 [0-9.]+, p99\.9 [0-9.]+, max [0-9.]+ \([0-9]+ triggers, '
-PROGS='htab_mem_overwr|htab_mem_batch_|htab_mem_add_de|htab_mem_no_op|hash_lookup|hashmap_lookup|hashmap_fentry|lat_calibrate'
+PROGS='htab_mem_overwr|htab_mem_batch_|htab_mem_add_de|htab_mem_no_op|hash_lookup|hashmap_lookup|hashmap_fentry|lat_calibrate|bench_128'
 
 # counts_match <json> <hits per trigger> <producers>: every sample's timed
 # triggers are its counted ones, give or take one in-flight trigger per
@@ -82,6 +82,8 @@ lat_run "htab-mem batch_add_batch_del" 2 128 2 htab-mem --use-case batch_add_bat
 lat_run "htab-mem add_del_on_diff_cpu" 1 64 2 htab-mem --use-case add_del_on_diff_cpu
 lat_run "htab-mem no_op" 1 0 1 htab-mem --use-case no_op
 lat_run "hash-lookup" 64 64 2 hash-lookup
+# a trigger allocates and frees a batch of 64 objects, and hits count the objects
+lat_run "bpf_ma" 64 128 2 bpf_ma
 
 # bpf-hashmap-lookup: a trigger is --nr_loops lookups, timed by the benchmark itself
 out=$TEST_TMP/hml

@@ -362,10 +362,14 @@ number_after() {
 steady_and_halved() {
 	jq '.samples |= [to_entries[] | .value.metrics.hits = 99 + .key % 3 | .value] |
 	    .summary.metrics.hits += {mean: 100, stddev: 1, median: 100, min: 99, max: 101,
-				      cv: 0.01, ci95: (4.302652729911275 / (3 | sqrt))}' "$1" >"$2" &&
+				      cv: 0.01, ci95: (4.302652729911275 / (3 | sqrt)),
+				      q1: 99.5, q3: 100.5, iqr: 1, mad: 1, p90: 100.8, p99: 100.98,
+				      tukey: {low_fence: 98, high_fence: 102, outliers: []}}' "$1" >"$2" &&
 	jq '.samples |= map(.metrics.hits *= 0.5) |
-	    .summary.metrics.hits |= with_entries(if .key | IN("mean", "stddev", "median", "min", "max", "ci95")
-						  then .value *= 0.5 else . end)' "$2" >"$3"
+	    .summary.metrics.hits |= with_entries(if .key | IN("mean", "stddev", "median", "min", "max", "ci95",
+							       "q1", "q3", "iqr", "mad", "p90", "p99")
+						  then .value *= 0.5 else . end) |
+	    .summary.metrics.hits.tukey |= (.low_fence *= 0.5 | .high_fence *= 0.5)' "$2" >"$3"
 }
 
 # ---- valgrind ----

@@ -78,7 +78,9 @@ svg_has "$T/lab.svg" "new: " "timeline --label names the series"
 # far above 0: the real run shifted by 10000 M/s, its summary to match
 jq '.samples[].metrics.hits += 10000
     | .summary.metrics.hits |= (.mean += 10000 | .median += 10000 | .min += 10000
-                                | .max += 10000 | .cv = .stddev / .mean)' \
+                                | .max += 10000 | .cv = .stddev / .mean
+                                | .p90 += 10000 | .p99 += 10000 | .q1 += 10000 | .q3 += 10000
+                                | .tukey.low_fence += 10000 | .tukey.high_fence += 10000)' \
 	"$T/p1.json" >"$T/shifted.json"
 "$BENCH" plot timeline --zoom "$T/shifted.json" -o - >"$T/zoom.txt" 2>/dev/null
 ok $? "timeline --zoom: exit 0"

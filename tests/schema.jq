@@ -14,7 +14,13 @@ def intarr: (t == "array") and all(.[]; isint);
 def stats_ok: (t == "object") and (.n | isint)
 	and all(.mean, .stddev, .median, .min, .max, .cv, .ci95; isnum_or_null)
 	and (.unit | t == "string") and (.higher_is_better | t == "boolean")
-	and ((.resolution == null) or (.resolution | t == "number" and . > 0));
+	and ((.resolution == null) or (.resolution | t == "number" and . > 0))
+	# the robust summaries (absent in older files)
+	and all(.p90, .p99, .q1, .q3, .iqr, .mad; isnum_or_null)
+	and ((.tukey == null) or ((.tukey.low_fence | isnum_or_null) and (.tukey.high_fence | isnum_or_null)
+		and (.tukey.outliers | t == "array" and all(.[]; (.index | isint) and (.sample | isint_or_null)
+			and (.value | t == "number") and (.side == "high" or .side == "low")
+			and (.beyond_fence | t == "number" and . > 0) and (.iqrs | isnum_or_null)))));
 
 . as $d |
 [
@@ -106,6 +112,8 @@ def stats_ok: (t == "object") and (.n | isint)
 		and all(.fairness.min, .fairness.max, .fairness.max_over_min, .fairness.jain_index; isnum_or_null));
 		"per_producer malformed"),
 	check(.warnings; (t == "array") and all(.[]; t == "string"); "warnings not [string]"),
+	check(.counts; (. == null) or ((t == "object") and all(.[]; isint and . >= 0));
+		"counts not {NAME: non-negative integer}"),
 	# --latency only
 	check(.latency; (t == "null") or ((.clock | t == "string") and (.unit == "ns")
 		and (.ops_per_trigger | isint) and (.triggers | isint) and (.overflow | isint)

@@ -1,0 +1,829 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench ab: one command that answers "did B move the number against A?"
+ * in as little machine time as the answer needs.
+ *
+ * The design, and why:
+ * - Invocations, not samples, are the unit: a fresh process varies more
+ *   than the seconds (or repeats) inside one, so each invocation's mean
+ *   of its repeat means is one observation, as in `bench compare` with
+ *   several files a side.
+ * - Blocks of A B B A: the machine drifts over minutes, and in a block a
+ *   linear drift adds +d to the first pair's log ratio and -d to the
+ *   second's, so the block's mean of its two paired log ratios log(B/A)
+ *   has the drift cancelled.  The block mean is the observation the test
+ *   uses (n blocks, n - 1 degrees of freedom); the pairs are kept.
+ * - Log ratios: a change of the rate is a ratio, its interval stays above
+ *   -100%, and A's and B's scales cancel.
+ * - A group-sequential test (sequential.c): after every block from the
+ *   third it looks, spending alpha by Lan and DeMets' O'Brien-Fleming type
+ *   function over the information fraction (blocks / --blocks, or the
+ *   share of --budget used), so the false-positive rate over all looks is
+ *   alpha while a large change stops it after a few blocks.  O'Brien-
+ *   Fleming rather than Pocock: it spends almost nothing early, so the
+ *   last look tests at nearly the fixed-sample level and a run that goes
+ *   the whole budget loses little power; Pocock (--spending pocock) stops
+ *   large changes sooner and pays for it at the end.  An SPRT would need
+ *   the spread known in advance; the spread between invocations is
+ *   exactly what changes with the hour here.
+ * - With the spread estimated, each look compares the t statistic of the
+ *   block means with the t quantile at the boundary's nominal level, and
+ *   the interval printed is the repeated confidence interval (mean ± that
+ *   quantile × its standard error), which covers the change at every look
+ *   at once: it stays honest although the test stopped where it did.
+ * - It stops when the boundary is crossed (better or worse), when the
+ *   interval lies inside ±--threshold (no change that large: within), or
+ *   when the budget, or --blocks, leaves no room for another block.
+ */
+#define _GNU_SOURCE
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ab.h"
+#include "result_file.h"
+#include "sequential.h"
+#include "stats.h"
+
+#define AB_MAX_BLOCKS 10000
+/* the first look: a spread on 2 degrees of freedom */
+#define AB_MIN_BLOCKS 3
+#define AB_POWER 0.80
+#define AB_MAX_BUDGET (7 * 86400.0)
+
+/* the slots of a block: A B B A */
+static const int block_order[4] = { 0, 1, 1, 0 };
+
+static volatile sig_atomic_t ab_signal;
+
+static void ab_on_signal(int sig)
+{
+	if (!ab_signal)
+		ab_signal = sig;
+}
+
+/* one side: a shell command, or options for this bench binary */
+struct ab_side {
+	const char *shell;
+	char **args;
+	int nargs;
+};
+
+static struct ab_opts {
+	double budget;
+	int max_blocks;		/* 0: as many as the budget allows */
+	const char *dir;
+	const char *metric;
+	double threshold_pct;
+	double alpha;
+	enum seq_spending spending;
+	bool fixed;		/* --no-early-stop: one look, at the end */
+	struct ab_side side[2];
+} aopts;
+
+/* what the last look saw */
+struct ab_look {
+	int blocks;
+	double est, lo, hi;	/* log ratio B/A and its repeated interval */
+	double tstat, tcrit, nominal, sd;
+	const char *verdict;	/* "better", "worse", "within", or NULL: undecided */
+};
+
+struct ab_run {
+	char dir[PATH_MAX];
+	char self[PATH_MAX];
+	/* the metric, from the first file */
+	char metric[128];
+	char unit[32];
+	bool higher_is_better;
+	double rate[2][2 * AB_MAX_BLOCKS];	/* per pair, A's and B's */
+	double block[AB_MAX_BLOCKS];
+	int pairs, blocks, invocations;
+	struct seq_test seq;
+	struct timespec start;
+	struct ab_look look;
+	const char *stopped;
+};
+
+static double elapsed(const struct ab_run *r)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec - r->start.tv_sec + (now.tv_nsec - r->start.tv_nsec) / 1e9;
+}
+
+static void fmt_time(double s, char *buf, size_t sz)
+{
+	long t = lround(s);
+
+	if (t >= 3600)
+		snprintf(buf, sz, "%ldh%02ldm%02lds", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, sz, "%ldm%02lds", t / 60, t % 60);
+}
+
+/* a log ratio as a percent change */
+static double pct(double log_ratio)
+{
+	return (exp(log_ratio) - 1) * 100;
+}
+
+int ab_parse_duration(const char *s, double *sec)
+{
+	double total = 0;
+	const char *p = s;
+	char *end;
+	long v;
+
+	if (!*s)
+		return -EINVAL;
+	while (*p) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || v > 1000000)
+			return -EINVAL;
+		switch (*end) {
+		case 'h':
+			total += v * 3600.0;
+			end++;
+			break;
+		case 'm':
+			total += v * 60.0;
+			end++;
+			break;
+		case 's':
+			end++;
+			/* fall through */
+		case '\0':
+			total += v;
+			break;
+		default:
+			return -EINVAL;
+		}
+		p = end;
+	}
+	if (!(total >= 1 && total <= AB_MAX_BUDGET))
+		return -EINVAL;
+	*sec = total;
+	return 0;
+}
+
+/* ---- the command line ---- */
+
+enum { ARG_BLOCKS = 1000, ARG_SPENDING, ARG_NO_EARLY_STOP, ARG_CMD_A, ARG_CMD_B, ARG_METRIC };
+
+static const struct argp_option ab_options[] = {
+	{ "budget", 'b', "TIME", 0,
+	  "Machine time at most, e.g. 300, 90s, 5m, 1h30m (default 5m); a block starts only if it is expected to fit" },
+	{ "blocks", ARG_BLOCKS, "N", 0,
+	  "At most N blocks (A B B A each); the information fraction is then blocks / N instead of the share of the budget" },
+	{ "out", 'o', "DIR", 0,
+	  "Keep the result files in DIR (created; default ab-DATE-TIME in the current directory)" },
+	{ "metric", ARG_METRIC, "NAME", 0,
+	  "The metric to test (default: the first one measured per sample, e.g. per_prod_op, hits)" },
+	{ "threshold", 't', "PCT", 0,
+	  "Stop as 'within' once the interval lies inside ±PCT percent (default 2)" },
+	{ "alpha", 'a', "P", 0, "False-positive rate over all looks (default 0.05)" },
+	{ "spending", ARG_SPENDING, "FN", 0,
+	  "Alpha spending: obf (O'Brien-Fleming type, the default) or pocock" },
+	{ "no-early-stop", ARG_NO_EARLY_STOP, NULL, 0,
+	  "Run the whole budget (or --blocks) and test once at the end: a fixed design, e.g. to establish a change's size" },
+	{ "cmd-a", ARG_CMD_A, "COMMAND", 0,
+	  "A as a shell command that writes its result to \"$BENCH_AB_JSON\" (another bench binary, a VM boot)" },
+	{ "cmd-b", ARG_CMD_B, "COMMAND", 0, "B as a shell command, likewise" },
+	{},
+};
+
+static int bad_arg(const char *opt, const char *arg, const char *accepted)
+{
+	fprintf(stderr, "invalid %s '%s': expected %s\n", opt, arg, accepted);
+	return EINVAL;
+}
+
+static error_t ab_parse(int key, char *arg, struct argp_state *state)
+{
+	char *end;
+	double v;
+	long n;
+
+	switch (key) {
+	case 'b':
+		if (ab_parse_duration(arg, &aopts.budget))
+			return bad_arg("--budget", arg, "a time of 1s to 7 days, e.g. 300, 90s, 5m, 1h30m");
+		break;
+	case ARG_BLOCKS:
+		errno = 0;
+		n = strtol(arg, &end, 10);
+		if (!*arg || *end || errno || n < AB_MIN_BLOCKS || n > AB_MAX_BLOCKS)
+			return bad_arg("--blocks", arg, "an integer in 3..10000");
+		aopts.max_blocks = n;
+		break;
+	case 'o':
+		aopts.dir = arg;
+		break;
+	case ARG_METRIC:
+		aopts.metric = arg;
+		break;
+	case 't':
+		errno = 0;
+		v = strtod(arg, &end);
+		if (!*arg || *end || errno || !(v > 0 && v < 100))
+			return bad_arg("--threshold", arg, "a percentage above 0 and below 100");
+		aopts.threshold_pct = v;
+		break;
+	case 'a':
+		errno = 0;
+		v = strtod(arg, &end);
+		if (!*arg || *end || errno || !(v > 0 && v <= 0.5))
+			return bad_arg("--alpha", arg, "a probability above 0, at most 0.5");
+		aopts.alpha = v;
+		break;
+	case ARG_SPENDING:
+		if (!strcmp(arg, "obf"))
+			aopts.spending = SEQ_OBRIEN_FLEMING;
+		else if (!strcmp(arg, "pocock"))
+			aopts.spending = SEQ_POCOCK;
+		else
+			return bad_arg("--spending", arg, "obf or pocock");
+		break;
+	case ARG_NO_EARLY_STOP:
+		aopts.fixed = true;
+		break;
+	case ARG_CMD_A:
+	case ARG_CMD_B:
+		if (!*arg)
+			return bad_arg(key == ARG_CMD_A ? "--cmd-a" : "--cmd-b", arg, "a command");
+		aopts.side[key == ARG_CMD_B].shell = arg;
+		break;
+	case ARGP_KEY_ARG:
+		fprintf(stderr, "ab: unexpected argument '%s': give A and B as -- A-OPTIONS... -- B-OPTIONS... or with --cmd-a and --cmd-b\n",
+			arg);
+		return EINVAL;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp ab_argp = {
+	.options = ab_options,
+	.parser = ab_parse,
+	.args_doc = "-- A-OPTIONS... -- B-OPTIONS...\n--cmd-a 'COMMAND A' --cmd-b 'COMMAND B'",
+	.doc = "Is B better or worse than A, and by how much?  Runs A and B in blocks of "
+	       "A B B A (a linear drift cancels in each block), takes each block's mean "
+	       "paired log ratio log(B/A) of the invocations' means as one observation, "
+	       "and after every block from the third tests it with a group-sequential "
+	       "t-test (Lan-DeMets alpha spending, O'Brien-Fleming type), stopping as soon "
+	       "as the change is significant, or its interval lies within ±threshold, or "
+	       "the budget is spent.  A-OPTIONS and B-OPTIONS are options of this bench "
+	       "binary (it adds --json FILE); --cmd-a and --cmd-b take any shell command "
+	       "that writes a result file to \"$BENCH_AB_JSON\" (also set: BENCH_AB_DIR, "
+	       "BENCH_AB_SIDE).  Every result file (pair-NNN-A.json, pair-NNN-B.json) and "
+	       "each invocation's output (.log) stay in the directory."
+	       "\vEXAMPLES:\n"
+	       "  bench ab --budget 5m -- -w1 -d2 -p2 -a htab-mem --value-size 8 \\\n"
+	       "           -- -w1 -d2 -p2 -a htab-mem --value-size 16\n"
+	       "  bench ab --cmd-a './bench-old -w1 -d2 count-local --json \"$BENCH_AB_JSON\"' \\\n"
+	       "           --cmd-b './bench -w1 -d2 count-local --json \"$BENCH_AB_JSON\"'\n"
+	       "  benchs/run_kernel_ab.sh -k KERNEL_A -k KERNEL_B -b 30m -- -w1 -d2 -p2 -a htab-mem\n"
+	       "  bench compare DIR/pair-*-A.json -- DIR/pair-*-B.json\n"
+	       "Exit status: 0 when it ran (any verdict); 1 when an invocation failed; 2 on "
+	       "bad arguments; 128 + N after signal N (what it had is printed, the files stay).",
+};
+
+/* split "OPTIONS -- A... -- B..." and parse OPTIONS; 0 or 2 */
+static int parse_cmdline(int argc, char **argv)
+{
+	int i, first = 0, second = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--"))
+			continue;
+		if (!first)
+			first = i;
+		else if (!second)
+			second = i;
+	}
+	argp_err_exit_status = 2;
+	if (argp_parse(&ab_argp, first ? first : argc, argv, 0, NULL, NULL))
+		return 2;
+	if (first) {
+		if (aopts.side[0].shell || aopts.side[1].shell) {
+			fprintf(stderr, "ab: give A and B either as -- A-OPTIONS -- B-OPTIONS or as --cmd-a and --cmd-b, not both\n");
+			return 2;
+		}
+		if (!second || second == first + 1 || second == argc - 1) {
+			fprintf(stderr, "ab: expected -- A-OPTIONS... -- B-OPTIONS..., both non-empty\n");
+			return 2;
+		}
+		aopts.side[0].args = argv + first + 1;
+		aopts.side[0].nargs = second - first - 1;
+		aopts.side[1].args = argv + second + 1;
+		aopts.side[1].nargs = argc - second - 1;
+	} else if (!aopts.side[0].shell || !aopts.side[1].shell) {
+		fprintf(stderr, "ab: needs two commands: -- A-OPTIONS... -- B-OPTIONS..., or --cmd-a COMMAND and --cmd-b COMMAND\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* the result directory: new, or existing without results */
+static int make_dir(struct ab_run *r)
+{
+	char name[64];
+	struct tm tm;
+	time_t now = time(NULL);
+	struct stat st;
+	char probe[PATH_MAX + 32];
+
+	if (!aopts.dir) {
+		localtime_r(&now, &tm);
+		strftime(name, sizeof(name), "ab-%Y%m%d-%H%M%S", &tm);
+		aopts.dir = strdup(name);
+		if (!aopts.dir)
+			return -ENOMEM;
+	}
+	if (mkdir(aopts.dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "invalid --out '%s': failed to create it: %s\n", aopts.dir,
+			strerror(errno));
+		return -errno;
+	}
+	if (stat(aopts.dir, &st) || !S_ISDIR(st.st_mode) || access(aopts.dir, W_OK)) {
+		fprintf(stderr, "invalid --out '%s': not a writable directory\n", aopts.dir);
+		return -EINVAL;
+	}
+	snprintf(probe, sizeof(probe), "%s/pair-001-A.json", aopts.dir);
+	if (!access(probe, F_OK)) {
+		fprintf(stderr, "invalid --out '%s': it already holds results (pair-001-A.json): give a new directory\n",
+			aopts.dir);
+		return -EEXIST;
+	}
+	if (!realpath(aopts.dir, r->dir))
+		return -errno;
+	return 0;
+}
+
+/* ---- one invocation ---- */
+
+/* the child: its own process group, output to its log, then the command */
+static void __attribute__((noreturn)) exec_side(const struct ab_run *r, int side,
+						const char *json, const char *log)
+{
+	const struct ab_side *sd = &aopts.side[side];
+	char **argv;
+	int fd, i;
+
+	setpgid(0, 0);
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		_exit(126);
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || dup2(fd, 0) < 0)
+		_exit(126);
+	setenv("BENCH_AB_JSON", json, 1);
+	setenv("BENCH_AB_DIR", r->dir, 1);
+	setenv("BENCH_AB_SIDE", side ? "B" : "A", 1);
+	if (sd->shell) {
+		execl("/bin/sh", "sh", "-c", sd->shell, (char *)NULL);
+		fprintf(stderr, "failed to run /bin/sh: %s\n", strerror(errno));
+		_exit(127);
+	}
+	argv = calloc(sd->nargs + 4, sizeof(*argv));
+	if (!argv)
+		_exit(126);
+	argv[0] = (char *)r->self;
+	argv[1] = "--json";
+	argv[2] = (char *)json;
+	for (i = 0; i < sd->nargs; i++)
+		argv[3 + i] = sd->args[i];
+	execv(r->self, argv);
+	fprintf(stderr, "failed to run %s: %s\n", r->self, strerror(errno));
+	_exit(127);
+}
+
+/*
+ * Wait for the child, polling so that a signal to us is seen at once: it
+ * is passed on to the child's process group (a shell's children too),
+ * and the child is reaped.  The wait status, or -EINTR after a signal.
+ */
+static int wait_side(pid_t pid)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	bool passed = false;
+	int status;
+	pid_t w;
+
+	for (;;) {
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (ab_signal && !passed) {
+			kill(-pid, ab_signal == SIGHUP ? SIGHUP : ab_signal == SIGTERM ? SIGTERM : SIGINT);
+			passed = true;
+		}
+		nanosleep(&tick, NULL);
+	}
+	return passed || ab_signal ? -EINTR : status;
+}
+
+/* the last lines of a failed invocation's output, on stderr */
+static void print_log_tail(const char *log)
+{
+	char line[512], tail[3][512] = {};
+	FILE *f = fopen(log, "r");
+	int n = 0, i;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		snprintf(tail[n++ % 3], sizeof(tail[0]), "%s", line);
+	fclose(f);
+	for (i = n > 3 ? n - 3 : 0; i < n; i++)
+		fprintf(stderr, "  | %s%s", tail[i % 3], strchr(tail[i % 3], '\n') ? "" : "\n");
+}
+
+/* the metric ab tests: --metric, or the first one measured per sample */
+static const struct result_metric *pick_metric(struct ab_run *r, const struct result_file *rf)
+{
+	const struct result_metric *m = NULL;
+	int i;
+
+	if (r->metric[0])
+		return result_file_metric(rf, r->metric);
+	if (aopts.metric) {
+		m = result_file_metric(rf, aopts.metric);
+	} else {
+		for (i = 0; i < rf->nmetrics && !m; i++)
+			if (!rf->metrics[i].own_values && rf->metrics[i].st.n)
+				m = &rf->metrics[i];
+		if (!m && rf->nmetrics)
+			m = &rf->metrics[0];
+	}
+	if (m) {
+		snprintf(r->metric, sizeof(r->metric), "%s", m->name);
+		snprintf(r->unit, sizeof(r->unit), "%s", m->unit);
+		r->higher_is_better = m->higher_is_better;
+	}
+	return m;
+}
+
+/* the invocation's figure: its mean of repeat means, which must be positive */
+static int invocation_value(struct ab_run *r, const char *json, double *value)
+{
+	const struct result_metric *m;
+	struct result_file rf;
+	char err[512];
+	int ret = 0;
+
+	if (result_file_load(json, &rf, err, sizeof(err))) {
+		fprintf(stderr, "ab: %s\n", err);
+		return -EINVAL;
+	}
+	m = pick_metric(r, &rf);
+	if (!m) {
+		fprintf(stderr, "ab: %s: summary.metrics.%s: missing: the metric to test (--metric)\n",
+			json, r->metric[0] ? r->metric : aopts.metric ? aopts.metric : "?");
+		ret = -EINVAL;
+	} else if (!(m->tl.mean > 0) || !isfinite(m->tl.mean)) {
+		fprintf(stderr, "ab: %s: summary.metrics.%s: mean %g: a ratio needs a positive figure\n",
+			json, m->name, m->tl.mean);
+		ret = -EINVAL;
+	} else {
+		*value = m->tl.mean;
+	}
+	result_file_free(&rf);
+	return ret;
+}
+
+/* run one invocation of side for pair (0-based); 0, -EINTR, or -EIO after a line */
+static int run_side(struct ab_run *r, int pair, int side, double *value)
+{
+	char json[PATH_MAX + 32], log[PATH_MAX + 32];
+	int status;
+	pid_t pid;
+
+	snprintf(json, sizeof(json), "%s/pair-%03d-%c.json", r->dir, pair + 1, 'A' + side);
+	snprintf(log, sizeof(log), "%s/pair-%03d-%c.log", r->dir, pair + 1, 'A' + side);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "failed to start invocation %c of pair %d: %s\n", 'A' + side,
+			pair + 1, strerror(errno));
+		return -EIO;
+	}
+	if (!pid)
+		exec_side(r, side, json, log);
+	setpgid(pid, pid);
+	status = wait_side(pid);
+	if (status == -EINTR)
+		return status;
+	r->invocations++;
+	if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "ab: %c of pair %d failed (%s %d); its output, %s, ends:\n",
+			'A' + side, pair + 1, status >= 0 && WIFSIGNALED(status) ? "signal" : "exit",
+			status < 0 ? status : WIFSIGNALED(status) ? WTERMSIG(status) :
+			WEXITSTATUS(status), log);
+		print_log_tail(log);
+		return -EIO;
+	}
+	return invocation_value(r, json, value) ? -EIO : 0;
+}
+
+/* ---- the test ---- */
+
+/*
+ * The look after a block (final: the last one, which spends what is
+ * left); sets r->look and returns true when the answer is decided.
+ * Before the third block, and with --no-early-stop before the end, it
+ * only fills in the fixed-sample interval for the progress line.
+ */
+static bool take_look(struct ab_run *r, bool final)
+{
+	struct ab_look *lk = &r->look;
+	double t, se, thr = aopts.threshold_pct / 100;
+	struct stats st;
+	int n = r->blocks;
+
+	stats_compute(r->block, n, &st);
+	*lk = (struct ab_look){ .blocks = n, .est = st.mean, .sd = st.stddev, .nominal = NAN };
+	se = n > 1 ? st.stddev / sqrt(n) : NAN;
+	if (n < AB_MIN_BLOCKS || (aopts.fixed && !final)) {
+		lk->tcrit = n > 1 ? t_crit(0.05, n - 1) : NAN;
+		lk->lo = st.mean - lk->tcrit * se;
+		lk->hi = st.mean + lk->tcrit * se;
+		lk->tstat = se > 0 ? st.mean / se : NAN;
+		return false;
+	}
+	t = final ? 1 : aopts.max_blocks ? (double)n / aopts.max_blocks : elapsed(r) / aopts.budget;
+	seq_look(&r->seq, n, fmin(t, 1), &lk->nominal);
+	if (!(lk->nominal > 0)) {
+		/* this look spends nothing: it can decide nothing */
+		lk->nominal = 0;
+		lk->tcrit = INFINITY;
+		lk->lo = -INFINITY;
+		lk->hi = INFINITY;
+		lk->tstat = se > 0 ? st.mean / se : NAN;
+		return false;
+	}
+	lk->tcrit = t_crit(lk->nominal, n - 1);
+	if (se == 0) {
+		/* every block alike: the interval is the point */
+		lk->tstat = st.mean == 0 ? 0 : copysign(INFINITY, st.mean);
+		lk->lo = lk->hi = st.mean;
+	} else {
+		lk->tstat = st.mean / se;
+		lk->lo = st.mean - lk->tcrit * se;
+		lk->hi = st.mean + lk->tcrit * se;
+	}
+	if (fabs(lk->tstat) >= lk->tcrit)
+		lk->verdict = (st.mean > 0) == r->higher_is_better ? "better" : "worse";
+	else if (lk->lo > log1p(-thr) && lk->hi < log1p(thr))
+		lk->verdict = "within";
+	return lk->verdict != NULL;
+}
+
+static void print_progress(const struct ab_run *r)
+{
+	const struct ab_look *lk = &r->look;
+	char when[32], iv[96];
+
+	fmt_time(elapsed(r), when, sizeof(when));
+	if (r->blocks < 2)
+		snprintf(iv, sizeof(iv), "no interval before block 2");
+	else if (isnan(lk->nominal))
+		snprintf(iv, sizeof(iv), "fixed-sample 95%% CI %+.2f%% .. %+.2f%%, %s", pct(lk->lo),
+			 pct(lk->hi), r->blocks < AB_MIN_BLOCKS ? "first look at block 3" :
+			 "tested once at the end");
+	else if (lk->nominal == 0)
+		snprintf(iv, sizeof(iv), "this look spends no alpha");
+	else
+		snprintf(iv, sizeof(iv), "95%% RCI %+.2f%% .. %+.2f%%; |t| %.2f against %.2f, level %.2g",
+			 pct(lk->lo), pct(lk->hi), fabs(lk->tstat), lk->tcrit, lk->nominal);
+	fprintf(stderr, "ab: block %d: %d pairs, %d invocations, %s: B/A %+.2f%% (%s)\n", r->blocks,
+		r->pairs, r->invocations, when, pct(lk->est), iv);
+}
+
+/* the smallest change the last look's level detects with 80% power, as a percent */
+static double detectable(const struct ab_run *r)
+{
+	const struct ab_look *lk = &r->look;
+	int n = lk->blocks;
+
+	if (n < 2 || !isfinite(lk->tcrit) || !isfinite(lk->sd))
+		return NAN;
+	return pct((lk->tcrit + t_crit(2 * (1 - AB_POWER), n - 1)) * lk->sd / sqrt(n));
+}
+
+static void print_side(FILE *f, int side)
+{
+	const struct ab_side *sd = &aopts.side[side];
+	int i;
+
+	fprintf(f, "%c: ", 'A' + side);
+	if (sd->shell)
+		fprintf(f, "%s", sd->shell);
+	else
+		for (i = 0; i < sd->nargs; i++)
+			fprintf(f, "%s%s", i ? " " : "bench ", sd->args[i]);
+	fprintf(f, "\n");
+}
+
+static void print_report(FILE *f, const struct ab_run *r)
+{
+	const struct ab_look *lk = &r->look;
+	char used[32], budget[32];
+	double d = detectable(r);
+	int unused = r->pairs - 2 * r->blocks;
+
+	print_side(f, 0);
+	print_side(f, 1);
+	fprintf(f, "metric: %s (%s, %s is better): each invocation's mean of its repeat means\n",
+		r->metric[0] ? r->metric : "?", r->unit, r->higher_is_better ? "higher" : "lower");
+	fprintf(f, "design: blocks of A B B A, each block's mean log(B/A) one observation; %s, %s; two-sided alpha %g; information: %s\n",
+		aopts.spending == SEQ_POCOCK ? "Pocock-type alpha spending" :
+		"O'Brien-Fleming-type alpha spending (Lan-DeMets)",
+		aopts.fixed ? "one look, at the end (--no-early-stop)" :
+		"a look after every block from the 3rd",
+		aopts.alpha, aopts.max_blocks ? "blocks done / --blocks" : "share of the budget used");
+	if (!lk->blocks)
+		fprintf(f, "change: n/a: no block finished\n");
+	else if (lk->blocks < AB_MIN_BLOCKS)
+		fprintf(f, "change: B vs A %+.2f%% over %d block%s, untested: the first look is at block %d\n",
+			pct(lk->est), lk->blocks, lk->blocks == 1 ? "" : "s", AB_MIN_BLOCKS);
+	else if (!isnan(lk->nominal))
+		fprintf(f, "change: B vs A %+.2f%% (95%% repeated confidence interval %+.2f%% .. %+.2f%%; |t| %.2f against %.2f, the level %.3g of look %d)\n",
+			pct(lk->est), pct(lk->lo), pct(lk->hi), fabs(lk->tstat), lk->tcrit,
+			lk->nominal, r->seq.looks);
+	else
+		fprintf(f, "change: B vs A %+.2f%% (fixed-sample 95%% interval %+.2f%% .. %+.2f%%: no sequential look was taken)\n",
+			pct(lk->est), pct(lk->lo), pct(lk->hi));
+	if (lk->verdict && !strcmp(lk->verdict, "within"))
+		fprintf(f, "verdict: within ±%g%%: no change of %g%% or more (the interval lies inside)\n",
+			aopts.threshold_pct, aopts.threshold_pct);
+	else if (lk->verdict)
+		fprintf(f, "verdict: %s (significant; %s the %g%% threshold)\n", lk->verdict,
+			fabs(pct(lk->est)) >= aopts.threshold_pct ? "at least" : "but smaller than",
+			aopts.threshold_pct);
+	else
+		fprintf(f, "verdict: undecided: neither a change nor its absence (±%g%%) shown in what it ran\n",
+			aopts.threshold_pct);
+	fmt_time(elapsed(r), used, sizeof(used));
+	fmt_time(aopts.budget, budget, sizeof(budget));
+	fprintf(f, "used: %d blocks, %d pairs, %d invocations, %s of a %s budget; stopped: %s\n",
+		r->blocks, r->pairs, r->invocations, used, budget, r->stopped);
+	if (unused > 0)
+		fprintf(f, "  (%d pair%s of the unfinished block not used)\n", unused,
+			unused == 1 ? "" : "s");
+	if (isnan(d))
+		fprintf(f, "smallest change detectable: n/a (no test was taken)\n");
+	else if (isnan(lk->nominal))
+		fprintf(f, "smallest change detectable in what it ran: %.2f%% (80%% power of a fixed test at p < 0.05, %d blocks, between-block stddev of log(B/A) %.4f)\n",
+			d, lk->blocks, lk->sd);
+	else
+		fprintf(f, "smallest change detectable in what it ran: %.2f%% (80%% power at the last look's level %.3g, %d blocks, between-block stddev of log(B/A) %.4f)\n",
+			d, lk->nominal, lk->blocks, lk->sd);
+	fprintf(f, "files: %s (bench compare %s/pair-*-A.json -- %s/pair-*-B.json)\n", r->dir,
+		r->dir, r->dir);
+}
+
+/* the report on stdout, and into the directory with the files */
+static void report(const struct ab_run *r)
+{
+	char path[PATH_MAX + 16];
+	FILE *f;
+
+	print_report(stdout, r);
+	snprintf(path, sizeof(path), "%s/ab.txt", r->dir);
+	f = fopen(path, "w");
+	if (!f || (print_report(f, r), fclose(f))) {
+		fprintf(stderr, "failed to write %s: %s\n", path, strerror(errno));
+	}
+}
+
+/* one block, A B B A; 0, -EINTR or -EIO */
+static int run_block(struct ab_run *r)
+{
+	int slot, side, pair, err;
+	double v, d[2];
+
+	for (slot = 0; slot < 4; slot++) {
+		side = block_order[slot];
+		pair = 2 * r->blocks + slot / 2;
+		err = run_side(r, pair, side, &v);
+		if (err)
+			return err;
+		r->rate[side][pair] = v;
+		if (slot % 2)
+			r->pairs++;
+	}
+	for (slot = 0; slot < 2; slot++) {
+		pair = 2 * r->blocks + slot;
+		d[slot] = log(r->rate[1][pair]) - log(r->rate[0][pair]);
+	}
+	r->block[r->blocks++] = (d[0] + d[1]) / 2;
+	return 0;
+}
+
+/* is there room for another block: --blocks, and the budget at the mean block time */
+static bool room_for_block(const struct ab_run *r)
+{
+	double t = elapsed(r);
+
+	if (r->blocks >= AB_MAX_BLOCKS || (aopts.max_blocks && r->blocks >= aopts.max_blocks))
+		return false;
+	return t + t / r->blocks <= aopts.budget;
+}
+
+static int run_blocks(struct ab_run *r)
+{
+	bool more;
+	int err;
+
+	for (;;) {
+		err = run_block(r);
+		if (err == -EINTR) {
+			r->stopped = ab_signal == SIGTERM ? "interrupted by SIGTERM" :
+				     ab_signal == SIGHUP ? "interrupted by SIGHUP" : "interrupted by SIGINT";
+			return err;
+		}
+		if (err) {
+			r->stopped = "an invocation failed";
+			return err;
+		}
+		more = room_for_block(r);
+		if (take_look(r, !more)) {
+			print_progress(r);
+			r->stopped = "decided";
+			return 0;
+		}
+		print_progress(r);
+		if (!more) {
+			r->stopped = aopts.max_blocks && r->blocks >= aopts.max_blocks ?
+				     "--blocks reached" : "the budget leaves no room for another block";
+			return 0;
+		}
+	}
+}
+
+int bench_ab_main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = ab_on_signal }, old[3];
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	struct ab_run *r;
+	ssize_t len;
+	int err, i;
+
+	aopts = (struct ab_opts){ .budget = 300, .threshold_pct = 2, .alpha = 0.05,
+				  .spending = SEQ_OBRIEN_FLEMING };
+	ab_signal = 0;
+	err = parse_cmdline(argc, argv);
+	if (err)
+		return err;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		fprintf(stderr, "failed to allocate ab state: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	r->stopped = "not started";
+	len = readlink("/proc/self/exe", r->self, sizeof(r->self) - 1);
+	if (len <= 0) {
+		fprintf(stderr, "failed to find this bench binary (/proc/self/exe): %s\n",
+			strerror(errno));
+		free(r);
+		return 1;
+	}
+	if (make_dir(r)) {
+		free(r);
+		return 2;
+	}
+	seq_init(&r->seq, aopts.spending, aopts.alpha);
+	/* the handler only sets a flag: the wait loop passes it on to the child */
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	printf("ab: A and B in blocks of A B B A, result files in %s\n", r->dir);
+	clock_gettime(CLOCK_MONOTONIC, &r->start);
+	err = run_blocks(r);
+	report(r);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	free(r);
+	if (err == -EINTR)
+		return 128 + ab_signal;
+	return err ? 1 : 0;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __AB_H
+#define __AB_H
+
+/*
+ * `bench ab`: did B move the number against A?  Interleaved invocations
+ * in drift-cancelling blocks, paired log ratios, and a group-sequential
+ * test that stops as soon as the answer is decided, within a time budget.
+ * Exit status: 0 when it ran (whatever the verdict), 1 when an invocation
+ * failed, 2 on bad arguments, 128 + N after signal N.
+ */
+int bench_ab_main(int argc, char **argv);
+
+/* "90", "90s", "5m", "1h30m": seconds in *sec; 0 or -EINVAL */
+int ab_parse_duration(const char *s, double *sec);
+
+#endif /* __AB_H */

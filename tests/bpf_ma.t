@@ -1,0 +1,215 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bpf_ma on the real kernel: a kernel without the kfuncs is refused before
+# anything is loaded; otherwise every object allocated is freed (the
+# bench's cross-check, and its counts against the samples'), in both
+# flavours, every object size loads, the Summary has the posted shape, and
+# nothing is left behind by a run, a refusal or a signal, also inside a pid
+# namespace.  No timing is checked.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+require_bpf
+
+CG_PARENT=$(own_mem_cgroup)
+PROGS='bench_[0-9]+|percpu_bench_[0-9]*'
+NUM='-?[0-9]+\.[0-9]+'
+SUMMARY_RE="^Summary: per-prod alloc +$NUM ± ${NUM}M/s free +$NUM ± ${NUM}M/s, total memory usage +$NUM ± ${NUM}MiB\$"
+ALLOC_RE="^Allocator: slab [+-]$NUM MiB, percpu [+-]$NUM MiB \\(system-wide, since set-up\\), [0-9]+ objects allocated, [0-9]+ freed\$"
+
+# check_clean <pid> <what>: nothing of that run is left behind
+check_clean() {
+	local pid=$1 what=$2 left=""
+
+	if [ -n "$CG_PARENT" ] && compgen -G "$CG_PARENT/bench-bpf_ma.$pid*" >/dev/null; then
+		left="cgroup $(echo "$CG_PARENT"/bench-bpf_ma."$pid"*)"
+	fi
+	# the kernel releases a closed program (and its stash's objects) asynchronously
+	eventually [ "$(loaded_bench_progs "$PROGS")" -eq 0 ]
+	if [ "$(loaded_bench_progs "$PROGS")" -ne 0 ]; then
+		left="$left; BPF program: $(bpftool prog show | grep -E "name ($PROGS) ")"
+	fi
+	assert "$what: nothing left behind" [ -z "$left" ]
+	[ -z "$left" ] || diag "left: $left"
+}
+
+# run_ma <out> <args...>: a run, its pid in RUN_PID
+run_ma() {
+	local out=$1 rc=0
+	shift
+	"$BENCH" "$@" >"$out" 2>"$out.err" &
+	RUN_PID=$!
+	wait "$RUN_PID" || rc=$?
+	return $rc
+}
+
+# has_kfunc <name>: the kernel has it, by its symbol (not by the BTF the bench reads)
+has_kfunc() {
+	grep -q " $1\$" /proc/kallsyms
+}
+
+# ---- bad input: one line, non-zero exit, nothing created ----
+bad_input() {	# bad_input <what> <stderr regex> <args...>
+	local what=$1 re=$2 out="$TEST_TMP/bad" rc
+	shift 2
+
+	run_ma "$out" "$@"
+	rc=$?
+	assert "$what: refused (exit $rc)" [ $rc -ne 0 ]
+	assert "$what: one line on stderr" [ "$(wc -l <"$out.err")" -eq 1 ]
+	assert "$what: nothing on stdout" [ ! -s "$out" ]
+	like "$out.err" "$re" "$what: the message names the problem"
+	check_clean "$RUN_PID" "$what"
+}
+
+# a kernel without the kfuncs: the one line naming it, before anything is loaded
+missing=0
+for k in bpf_obj_new_impl bpf_percpu_obj_new_impl; do
+	has_kfunc "$k" && continue
+	opt=()
+	[ "$k" = bpf_percpu_obj_new_impl ] && opt=(--percpu)
+	bad_input "a kernel without $k" \
+		"^bpf_ma: this kernel has no ${k%_impl}\\(\\): the kfunc $k is not in its BTF \\(Linux [0-9.]+ and later have it\\)\$" \
+		-w0 -d1 bpf_ma "${opt[@]}"
+	missing=$((missing + 1))
+done
+diag "$(uname -r): kfuncs missing: $missing"
+if ! has_kfunc bpf_obj_new_impl; then
+	done_testing
+	exit
+fi
+
+bad_input "--obj-size 100" "object size '100'.*16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096\$" \
+	-w0 -d1 bpf_ma --obj-size 100
+bad_input "--obj-size abc" "object size 'abc'" -w0 -d1 bpf_ma --obj-size abc
+bad_input "--batch-size 0" "batch size '0'.*1\\.\\.8192" -w0 -d1 bpf_ma --batch-size 0
+bad_input "--batch-size 8193" "batch size '8193'.*1\\.\\.8192" -w0 -d1 bpf_ma --batch-size 8193
+if has_kfunc bpf_percpu_obj_new_impl; then
+	bad_input "--percpu --obj-size 1024" "object size 1024 with --percpu.*16, 32, 64, 96, 128, 192, 256, 512\$" \
+		-w0 -d1 bpf_ma --percpu --obj-size 1024
+fi
+bad_input "-p 1024 --batch-size 8192" "batch size 8192 with -p 1024: at most 4194304 slots" \
+	-w0 -d1 -p1024 bpf_ma --batch-size 8192
+
+# ---- every size of each flavour loads and attaches ----
+flavours=("")
+has_kfunc bpf_percpu_obj_new_impl && flavours+=(--percpu)
+for f in "${flavours[@]}"; do
+	if [ -n "$f" ]; then sizes="16 32 64 96 128 192 256 512"; else sizes="16 32 64 96 128 192 256 512 1024 2048 4096"; fi
+	bad=""
+	opt=()
+	[ -n "$f" ] && opt=("$f")
+	for sz in $sizes; do
+		BENCH_TEST_EXIT_AFTER_SETUP=1 run_ma "$TEST_TMP/sz" -w0 -d1 bpf_ma "${opt[@]}" --obj-size "$sz" ||
+			bad="$bad $sz($(tail -n1 "$TEST_TMP/sz.err"))"
+	done
+	is "${bad:-none}" none "bpf_ma ${f:-(kmalloc)}: every --obj-size loads and attaches"
+	check_clean "$RUN_PID" "bpf_ma ${f:-(kmalloc)} sizes"
+done
+
+# ---- real runs: the posted shape, and every object allocated is freed ----
+# counts_ok <json>: the whole run's counts add up, and hold the samples'
+counts_ok() {
+	jq -e '.counts as $c | $c.allocated > 0 and $c.allocated == $c.freed and $c.stale == 0 and
+		([.samples[].counters.hits] | add) <= $c.allocated and
+		([.samples[].counters.hits] | add) > 0' "$1" >/dev/null
+}
+
+for f in "${flavours[@]}"; do
+	for p in 1 2; do
+		name="bpf_ma ${f:---kmalloc} -p$p"
+		out=$TEST_TMP/run
+		opt=()
+		[ -n "$f" ] && opt=("$f")
+		run_ma "$out" -w0 -d1 -p"$p" --json "$out.json" bpf_ma "${opt[@]}"
+		ok $? "$name: exits 0"
+		[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(head -c 1000 "$out.err")"
+		s=$(last_summary "$out")
+		diag "$s"
+		diag "$(grep -E '^(Allocator|Memory):' "$out")"
+		like "$out" "$SUMMARY_RE" "$name: the posted Summary shape"
+		like "$out" "$ALLOC_RE" "$name: the Allocator line"
+		counts_ok "$out.json"
+		ok $? "$name: allocated == freed, nothing stale, and they hold every sample's allocations"
+		diag "counts: $(jq -c .counts "$out.json")"
+		# the Allocator line's counts are the JSON's
+		a=$(grep '^Allocator:' "$out" | sed -E 's/.*, ([0-9]+) objects allocated, ([0-9]+) freed$/\1 \2/')
+		is "${a:-no Allocator line}" "$(jq -r '"\(.counts.allocated) \(.counts.freed)"' "$out.json")" \
+			"$name: the line's counts are the JSON's"
+		is "$([ -s "$out.json" ] && jq -r -f tests/schema.jq "$out.json" || echo "no JSON")" "" \
+			"$name: the JSON follows the schema"
+		ok "$(jq -e '[.samples[].metrics | .sys_slab_growth, .sys_percpu_growth] | all(. >= 0)' \
+			"$out.json" >/dev/null; echo $?)" "$name: memory growth is never negative (the baseline is the lowest level seen)"
+		if jq -e '.counts.alloc_failed_batches > 0' "$out.json" >/dev/null; then
+			like "$out" "^Failures: [0-9]+ alloc batches cut short by bpf_(percpu_)?obj_new\(\) returning NULL" \
+				"$name: failed allocations are said"
+		fi
+		is "$(jq -c '.options.benchmark' "$out.json")" \
+			"{\"percpu\":$([ -n "$f" ] && echo true || echo false),\"obj_size\":128,\"batch_size\":64,\"memory_source\":\"/proc/meminfo $([ -n "$f" ] && echo Percpu || echo SUnreclaim)\"}" \
+			"$name: the posted defaults and the memory source in the JSON options"
+		check_clean "$RUN_PID" "$name"
+	done
+done
+cp "$TEST_TMP/run.json" "$TEST_TMP/a.json"
+
+# another batch and size, with --latency: each trigger is timed, 2 x batch ops
+out=$TEST_TMP/lat
+run_ma "$out" -w0 -d1 -p1 --latency --json "$out.json" bpf_ma --obj-size 4096 --batch-size 16
+ok $? "--obj-size 4096 --batch-size 16 --latency: exits 0"
+counts_ok "$out.json"
+ok $? "--obj-size 4096 --batch-size 16: allocated == freed"
+like "$out" '^Latency: per-op p50 .* \([0-9]+ triggers, 32 ops each\)$' "--latency: per op of 16 allocs and 16 frees"
+ok "$(jq -e '.latency.triggers > 0 and .latency.triggers * 16 <= .counts.allocated' "$out.json" >/dev/null; echo $?)" \
+	"--latency: the timed triggers are at most the allocations / batch"
+
+# --repeat: one state, a new measured phase; the cross-check once
+out=$TEST_TMP/rep
+run_ma "$out" -w0 -d1 --repeat 2 --json "$out.json" bpf_ma
+ok $? "--repeat 2: exits 0"
+is "$(grep -c '^Repeat [12]/2: Summary: per-prod alloc' "$out")" 2 "--repeat 2: each repeat's Summary"
+counts_ok "$out.json"
+ok $? "--repeat 2: allocated == freed over both"
+
+# ---- compare and plot take its results ----
+"$BENCH" compare "$TEST_TMP/a.json" "$TEST_TMP/run.json" >"$TEST_TMP/cmp" 2>&1
+ok $? "compare: two bpf_ma runs"
+like "$TEST_TMP/cmp" '^alloc \(M/s\) ' "compare: the alloc rate"
+like "$TEST_TMP/cmp" '^sys_percpu_growth \(MiB\) |^sys_slab_growth \(MiB\) ' "compare: the memory growth"
+
+# ---- the wrapper: the posted loop, both flavours ----
+if has_kfunc bpf_percpu_obj_new_impl; then
+	out=$TEST_TMP/wrap
+	PRODUCERS="1 2" RUN_BENCH="$BENCH -w0 -d1" benchs/run_bench_bpf_ma.sh >"$out" 2>"$out.err"
+	ok $? "run_bench_bpf_ma.sh: exits 0"
+	is "$(grep -cE "^-p[12] +per-prod alloc +$NUM ± ${NUM}M/s free +$NUM ± ${NUM}M/s, total memory usage +$NUM ± ${NUM}MiB\$" "$out")" 4 \
+		"run_bench_bpf_ma.sh: a Summary per producer count and flavour"
+	is "$(grep -c '^bpf_ma' "$out")" 2 "run_bench_bpf_ma.sh: a header per flavour (kmalloc, --percpu)"
+	check_clean "" "run_bench_bpf_ma.sh"
+fi
+
+# ---- inside a pid namespace ----
+out=$TEST_TMP/ns
+unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$out.json" bpf_ma >"$out" 2>"$out.err"
+ok $? "in a new pid namespace: exits 0"
+counts_ok "$out.json"
+ok $? "in a new pid namespace: the producers were seen, allocated == freed"
+assert "in a new pid namespace: no cgroup left" \
+	[ -z "$(compgen -G "$CG_PARENT/bench-bpf_ma.*" 2>/dev/null)" ]
+
+# ---- a signal mid-run: torn down, nothing left ----
+for sig in INT TERM; do
+	out=$TEST_TMP/sig
+	"$BENCH" -w0 -d60 -p2 bpf_ma >"$out" 2>"$out.err" &
+	pid=$!
+	wait_iter "$out" "$pid" 30
+	ok $? "SIG$sig: the run got going"
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	want=130
+	[ "$sig" = TERM ] && want=143
+	is "$rc" "$want" "SIG$sig: exit $want"
+	check_clean "$pid" "SIG$sig mid-run"
+done
+
+done_testing

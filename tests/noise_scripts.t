@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The measurement scripts of issue 19 on tiny runs of count-local (no
+# BPF): benchs/run_noise_sources.sh (where the spread comes from) and
+# benchs/run_ab_goal.sh (bench ab's goal).  Formats and exit statuses
+# only: their figures belong to a quiet machine's closing note.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+NOISE=$ROOT/benchs/run_noise_sources.sh
+GOAL=$ROOT/benchs/run_ab_goal.sh
+
+RUN_BENCH=$BENCH "$NOISE" -r 2 -o "$TEST_TMP/noise" -c base,noaslr,repeat -w count-local \
+	>"$TEST_TMP/noise.out" 2>"$TEST_TMP/noise.err"
+ok $? "run_noise_sources.sh, 2 rounds: exit 0"
+diag "$(cat "$TEST_TMP/noise.out")"
+is "$(find "$TEST_TMP/noise" -name "*.json" | wc -l)" 6 "one result file per condition and round"
+for c in "base (-w0 -d3, all 3 s)" "base, first second only" "base, after the first second" \
+	"noaslr (seconds 2..3)"; do
+	like "$TEST_TMP/noise.out" "^$(printf '%s' "$c" | sed 's/[().]/\\&/g') +count-local +2 invocations  mean +[0-9.]+  between-invocation CV +[0-9.]+%$" \
+		"a line for $c"
+done
+like "$TEST_TMP/noise.out" '^repeat \(--repeat 4\) +count-local  between-repeat CV [0-9.]+% in one process .*; first repeat [-+][0-9.]+% against the others$' \
+	"a line for the repeats of one process"
+like "$TEST_TMP/noise.out" '^\| condition \| workload \| invocations \| mean \| between-invocation CV \|$' \
+	"the markdown table"
+ok "$(jq -e '.context.command_line[0] | test("bench$")' "$TEST_TMP"/noise/noaslr-count-local-1.json >/dev/null; echo $?)" \
+	"noaslr ran the bench itself under setarch"
+is_exit 2 "run_noise_sources.sh: an unknown condition is refused" "$NOISE" -c nope
+is_exit 2 "run_noise_sources.sh: a bad round count is refused" "$NOISE" -r 0
+
+BENCH=$BENCH ARGS="-w0 -d1 count-local" "$GOAL" -o "$TEST_TMP/goal" -n 2 -b 5s aa \
+	>"$TEST_TMP/goal.out" 2>"$TEST_TMP/goal.err"
+ok $? "run_ab_goal.sh aa, 2 A/A runs: exit 0"
+diag "$(cat "$TEST_TMP/goal.out")"
+is "$(grep -cE '^A/A [12]: (better|worse|within|undecided) ' "$TEST_TMP/goal.out")" 2 "one line per A/A run"
+like "$TEST_TMP/goal.out" '^A/A: [0-2] false positive\(s\) in 2 runs of bench ab --budget 5s \(expected about 0\.1 at alpha 0\.05\)$' \
+	"the false-positive count"
+ok "$(test -s "$TEST_TMP/goal/aa-1/ab.txt"; echo $?)" "each run's files are kept"
+is_exit 2 "run_ab_goal.sh: an unknown step is refused" "$GOAL" nope
+is_exit 2 "run_ab_goal.sh: no step is refused" "$GOAL"
+done_testing

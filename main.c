@@ -30,6 +30,10 @@ extern const struct bench bench_trig_base;
 extern const struct bench bench_htab_mem;
 extern const struct bench bench_lpm_trie_noop, bench_lpm_trie_baseline, bench_lpm_trie_lookup,
 	bench_lpm_trie_insert, bench_lpm_trie_update, bench_lpm_trie_delete, bench_lpm_trie_free;
+/* map_perf_test's update tests (benchs/bench_map_perf.c) */
+extern const struct bench bench_hash_prealloc_update, bench_percpu_hash_prealloc_update,
+	bench_hash_kmalloc_update, bench_percpu_hash_kmalloc_update, bench_lru_hash_common_update,
+	bench_lru_hash_percpu_update, bench_lpm_kmalloc_lookup, bench_inner_lru_hash_update;
 
 static const struct bench *const benchs[] = {
 	&bench_count_global,
@@ -44,6 +48,9 @@ static const struct bench *const benchs[] = {
 	&bench_htab_mem,
 	&bench_lpm_trie_noop, &bench_lpm_trie_baseline, &bench_lpm_trie_lookup,
 	&bench_lpm_trie_insert, &bench_lpm_trie_update, &bench_lpm_trie_delete, &bench_lpm_trie_free,
+	&bench_hash_prealloc_update, &bench_percpu_hash_prealloc_update, &bench_hash_kmalloc_update,
+	&bench_percpu_hash_kmalloc_update, &bench_lru_hash_common_update, &bench_lru_hash_percpu_update,
+	&bench_lpm_kmalloc_lookup, &bench_inner_lru_hash_update,
 };
 
 _Static_assert(ARRAY_SIZE(benchs) <= BENCH_MAX_BENCHS, "raise BENCH_MAX_BENCHS");

@@ -116,19 +116,9 @@ else
 	skip "unshare (util-linux) not installed" "a pid namespace"
 fi
 
-refuse() {	# refuse <stderr regex> <args...>
-	local want=$1 rc=0
-
-	shift
-	"$BENCH" -w0 -d1 "$@" >"$TEST_TMP/ref" 2>"$TEST_TMP/ref.err" || rc=$?
-	[ "$rc" -ne 0 ] && [ "$(wc -l <"$TEST_TMP/ref.err")" -eq 1 ] && grep -Eq -- "$want" "$TEST_TMP/ref.err" &&
-		! grep -q 'Setting up' "$TEST_TMP/ref"
-	ok $? "refused in one line: $*"
-	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$TEST_TMP/ref.err")"
-}
-refuse "invalid --hook 'kprobe': expected auto, fentry or tracepoint" "$B" --hook kprobe
-refuse "does not apply" "$B" --nr_entries 10
-refuse "no consumers" -c 1 "$B"
+refused "invalid --hook 'kprobe': expected auto, fentry or tracepoint" -w0 -d1 "$B" --hook kprobe
+refused "does not apply" -w0 -d1 "$B" --nr_entries 10
+refused "no consumers" -w0 -d1 -c 1 "$B"
 
 out=$TEST_TMP/sigint
 "$BENCH" -w0 -d30 -p2 --json "$out.json" "$B" >"$out" 2>"$out.err" &

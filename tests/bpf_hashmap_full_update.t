@@ -102,8 +102,13 @@ is "$(grep -Ec '^Repeat [12]/2: [01]:hash_map_full_perf [0-9]+ events per sec$' 
 out=$TEST_TMP/latency
 rc=0
 run_bench "$out" -w0 -d1 --latency "$B" || rc=$?
-is "$rc" 0 "--latency: exit status 0"
-like "$out" '^Latency: per-op p50 [0-9.]+ ns, .*\([0-9]+ triggers, 10000 ops each\)$' "--latency: a Latency line, 10000 updates a trigger"
+# the runner's timer calibration, not this benchmark, is refused by some kernels (6.1: EACCES)
+if [ "$rc" -ne 0 ] && grep -q '^failed to load the --latency calibration program' "$out.err"; then
+	skip "this kernel refuses --latency's calibration program: $(tail -n1 "$out.err")" "--latency"
+else
+	is "$rc" 0 "--latency: exit status 0"
+	like "$out" '^Latency: per-op p50 [0-9.]+ ns, .*\([0-9]+ triggers, 10000 ops each\)$' "--latency: a Latency line, 10000 updates a trigger"
+fi
 
 if command -v unshare >/dev/null; then
 	out=$TEST_TMP/pidns

@@ -105,8 +105,13 @@ ok $? "--repeat 2: the counts add up"
 out=$TEST_TMP/latency
 rc=0
 run_bench "$out" -w0 -d1 --latency lpm-kmalloc-lookup || rc=$?
-is "$rc" 0 "--latency: exit status 0"
-like "$out" '^Latency: per-op p50 [0-9.]+ ns, .*\([0-9]+ triggers, 32 ops each\)$' "--latency: a Latency line, 32 lookups a trigger"
+# the runner's timer calibration, not this benchmark, is refused by some kernels (6.1: EACCES)
+if [ "$rc" -ne 0 ] && grep -q '^failed to load the --latency calibration program' "$out.err"; then
+	skip "this kernel refuses --latency's calibration program: $(tail -n1 "$out.err")" "--latency"
+else
+	is "$rc" 0 "--latency: exit status 0"
+	like "$out" '^Latency: per-op p50 [0-9.]+ ns, .*\([0-9]+ triggers, 32 ops each\)$' "--latency: a Latency line, 32 lookups a trigger"
+fi
 
 # a pid namespace, as in a container
 if command -v unshare >/dev/null; then

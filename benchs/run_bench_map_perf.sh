@@ -31,8 +31,9 @@ usage() {
 }
 
 uint_arg() {	# uint_arg <name> <value> <max>: a decimal integer in 0..max
-	[[ $2 =~ ^[0-9]+$ ]] && [ "${#2}" -le 10 ] && [ "$2" -le "$3" ] ||
+	if ! [[ $2 =~ ^[0-9]{1,10}$ ]] || [ "$2" -gt "$3" ]; then
 		usage "invalid $1 '$2': expected an integer in 0..$3"
+	fi
 }
 
 [ $# -le 3 ] || usage "no fourth argument: map_perf_test's syscall count is a duration here (-d in RUN_BENCH)"

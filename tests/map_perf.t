@@ -125,6 +125,22 @@ else
 	skip "unshare (util-linux) not installed" "a pid namespace"
 fi
 
+# run_bench_map_perf.sh: map_perf_test's arguments, its lines
+SCRIPT=$(cd "$(dirname "$0")/../benchs" && pwd)/run_bench_map_perf.sh
+out=$TEST_TMP/script
+rc=0
+RUN_BENCH="$BENCH -w0 -d1 -a" "$SCRIPT" 4 2 16384 >"$out" 2>"$out.err" || rc=$?
+is "$rc" 0 "run_bench_map_perf.sh 4 2 16384: exit status 0"
+is "$(grep -Ec '^[01]:hash_map_perf kmalloc [1-9][0-9]* events per sec$' "$out")|$(wc -l <"$out")" "2|2" \
+	"run_bench_map_perf.sh 4 2 16384: test 4's line for each of 2 producers, nothing else"
+out=$TEST_TMP/script5
+rc=0
+RUN_BENCH="$BENCH -w0 -d1 -a" "$SCRIPT" 5 1 >"$out" 2>"$out.err" || rc=$?
+is "$rc|$(grep -Eo '^0:hash_map_perf [a-z-]+' "$out" | tr '\n' ' ')" "0|0:hash_map_perf pre-alloc 0:hash_map_perf kmalloc " \
+	"run_bench_map_perf.sh 5 1: tests 1 and 4, in map_perf_test's order"
+is_exit 2 "run_bench_map_perf.sh with a fourth argument: refused" "$SCRIPT" 4 8 16384 1000000
+is_exit 2 "run_bench_map_perf.sh x: refused" "$SCRIPT" x
+
 # --zero-seed: for the hash maps, not the trie
 out=$TEST_TMP/zs
 rc=0

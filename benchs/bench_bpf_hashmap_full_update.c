@@ -418,8 +418,8 @@ const struct bench bench_bpf_hashmap_full_update = {
 	.desc = "time 10000 failing updates per getpgid() of a full preallocated hash map, per CPU",
 	.argp = &full_update_argp,
 	.needs = BENCH_NEEDS_BPF_TRACING,
-	/* each repeat a new, newly filled map */
-	.caps = BENCH_CAP_REPEAT_FRESH | BENCH_CAP_ZERO_SEED,
+	/* each repeat a new, newly filled map; stdout is upstream's lines alone */
+	.caps = BENCH_CAP_REPEAT_FRESH | BENCH_CAP_ZERO_SEED | BENCH_CAP_UPSTREAM_STDOUT,
 	.setup = setup,
 	.producer_thread = producer,
 	.measure = measure,

@@ -452,10 +452,10 @@ static void print_memory(struct bench_res res[], int res_cnt)
 
 	metric_stats(&bench_memory_metric, res, res_cnt, &mem);
 	if (!mem.n || peak < 0) {
-		printf("Memory: n/a (no memory cgroup)\n");
+		printf("Cgroup memory: n/a (no memory cgroup)\n");
 		return;
 	}
-	printf("Memory: usage %.2lf \u00B1 %.2lfMiB, peak %.2lfMiB\n", mem.mean, mem.stddev,
+	printf("Cgroup memory: usage %.2lf \u00B1 %.2lfMiB, peak %.2lfMiB\n", mem.mean, mem.stddev,
 	       peak / 1048576.0);
 }
 
@@ -494,10 +494,13 @@ static int report_final(struct bench_res res[], int res_cnt)
 	if (env.repeat_cnt > 1)
 		snprintf(prefix, sizeof(prefix), "Repeat %d/%d: ", repeat + 1, env.repeat_cnt);
 	print_per_producer(res, res_cnt, prefix);
-	/* once, after the last repeat's Summary: the counts are the last map's */
+	/*
+	 * once, after the last repeat's Summary: the counts are the last
+	 * map's; the total next to the runner's Memory: line of where it went
+	 */
 	if (repeat == env.repeat_cnt - 1) {
-		print_memory(res, res_cnt);
 		print_counts();
+		print_memory(res, res_cnt);
 	}
 	return 0;
 }

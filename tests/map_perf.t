@@ -62,7 +62,8 @@ for t in "${TESTS[@]}"; do
 	ok $? "$b: triggers x $ops = failed + $done_label"
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(grep -E '^Counts' "$out")"
 	is "$failed" 0 "$b: no operation failed"
-	like "$out" '^Memory: usage [0-9.]+ ± [0-9.]+MiB, peak [0-9.]+MiB$' "$b: the run's memory"
+	like "$out" '^Cgroup memory: usage [0-9.]+ ± [0-9.]+MiB, peak [0-9.]+MiB$' "$b: the run's memory"
+	like "$out" '^Memory: [a-z]+ [0-9.]+ MiB' "$b: the runner's line of where the memory went"
 	is "$(jq -r '[.options.benchmark.nr_entries > 0, (.summary.metrics | has("memory") and has("failures"))] | all' \
 		"$out.json")" true "$b: JSON has nr_entries and the memory and failures metrics"
 done

@@ -155,6 +155,16 @@ is_exit() {
 	fi
 }
 
+# bench_needs_opts <benchmark>: what a run of every listed benchmark in one
+# loop must add for this one (lpm-trie-*: the trie's size, which has no
+# default, and one producer for those whose passes change the trie)
+bench_needs_opts() {
+	case $1 in
+	lpm-trie-insert | lpm-trie-delete | lpm-trie-free) echo "--nr_entries 1000 -p1" ;;
+	lpm-trie-*) echo "--nr_entries 1000" ;;
+	esac
+}
+
 # refused <stderr regex> <bench args...>: the run is refused before set-up,
 # with a non-zero exit and one line on stderr that matches
 refused() {

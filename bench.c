@@ -48,6 +48,11 @@ extern const struct bench bench_htab_mem;
 extern const struct bench bench_bpf_ma;
 extern const struct bench bench_lpm_trie_noop, bench_lpm_trie_baseline, bench_lpm_trie_lookup,
 	bench_lpm_trie_insert, bench_lpm_trie_update, bench_lpm_trie_delete, bench_lpm_trie_free;
+/* map_perf_test's update tests (benchs/bench_map_perf.c) */
+extern const struct bench bench_hash_prealloc_update, bench_percpu_hash_prealloc_update,
+	bench_hash_kmalloc_update, bench_percpu_hash_kmalloc_update, bench_lru_hash_common_update,
+	bench_lru_hash_percpu_update, bench_lpm_kmalloc_lookup, bench_inner_lru_hash_update;
+extern const struct bench bench_bpf_hashmap_full_update;
 
 static const struct bench *const benchs[] = {
 	&bench_count_global,
@@ -63,6 +68,10 @@ static const struct bench *const benchs[] = {
 	&bench_bpf_ma,
 	&bench_lpm_trie_noop, &bench_lpm_trie_baseline, &bench_lpm_trie_lookup,
 	&bench_lpm_trie_insert, &bench_lpm_trie_update, &bench_lpm_trie_delete, &bench_lpm_trie_free,
+	&bench_hash_prealloc_update, &bench_percpu_hash_prealloc_update, &bench_hash_kmalloc_update,
+	&bench_percpu_hash_kmalloc_update, &bench_lru_hash_common_update, &bench_lru_hash_percpu_update,
+	&bench_lpm_kmalloc_lookup, &bench_inner_lru_hash_update,
+	&bench_bpf_hashmap_full_update,
 };
 
 _Static_assert(ARRAY_SIZE(benchs) <= BENCH_MAX_BENCHS, "raise BENCH_MAX_BENCHS");

@@ -175,6 +175,12 @@ enum bench_caps {
 	BENCH_CAP_NO_REPEAT	= 1 << 1,
 	/* the measured map is a hash map that honours env.zero_seed */
 	BENCH_CAP_ZERO_SEED	= 1 << 2,
+	/*
+	 * stdout is upstream's lines and nothing else (a side-by-side check
+	 * diffs it): the runner adds no Memory: line after them; the JSON
+	 * has the breakdown
+	 */
+	BENCH_CAP_UPSTREAM_STDOUT = 1 << 3,
 };
 
 /* what every BPF benchmark needs */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 
@@ -35,6 +36,10 @@ int bench_producers_failed(int err, const char *msg)
 	fprintf(stderr, "%s\n", msg);
 	return err;
 }
+
+/* bench_producers_quiesce(): set to stop the loops, and the producers that did */
+static int stop_loops;
+static int parked;
 
 int bench_producers_prepare(struct bench_producers *bp, struct bench_prod_ids *ids,
 			    struct bpf_map *tids, struct bpf_map *counters, int nr,
@@ -120,9 +125,35 @@ int bench_producer_register(struct bench_producers *bp, int idx)
 	pthread_mutex_unlock(&reg_lock);
 	if (!err)
 		return 0;
+	/* it will not loop: quiesce must not wait for it */
+	__atomic_add_fetch(&parked, 1, __ATOMIC_RELEASE);
 	bench_producer_fail(err, "failed to register producer #%d with the BPF program: %s", idx,
 			    strerror(-err));
 	return err;
+}
+
+void bench_producer_loop(void (*trigger)(void))
+{
+	while (!__atomic_load_n(&stop_loops, __ATOMIC_ACQUIRE))
+		trigger();
+	/* our last trigger's program has returned: its counts are in */
+	__atomic_add_fetch(&parked, 1, __ATOMIC_RELEASE);
+	for (;;)
+		pause();
+}
+
+int bench_producers_quiesce(int nr, int timeout_ms)
+{
+	struct timespec ms = { .tv_nsec = 1000000 };
+	int waited;
+
+	__atomic_store_n(&stop_loops, 1, __ATOMIC_RELEASE);
+	for (waited = 0; __atomic_load_n(&parked, __ATOMIC_ACQUIRE) < nr; waited++) {
+		if (waited == timeout_ms)
+			return -ETIMEDOUT;
+		nanosleep(&ms, NULL);
+	}
+	return 0;
 }
 
 void bench_producers_collect(struct bench_producers *bp, struct bench_res *res)

@@ -59,6 +59,17 @@ void bench_producers_collect(struct bench_producers *bp, struct bench_res *res);
 /* the error counters summed over all producers, since the start */
 void bench_producers_errs(const struct bench_producers *bp, __u64 errs[BENCH_PROD_NR_ERRS]);
 
+/*
+ * Exact counts: a producer that loops with bench_producer_loop() stops
+ * after its current trigger once bench_producers_quiesce() is called, and
+ * parks until the process exits; quiesce waits until all nr have (a
+ * producer whose registration failed counts as parked).  Then no BPF
+ * program of ours is running and the counters no longer move.  0, or
+ * -ETIMEDOUT after timeout_ms.  Idempotent; the run ends after it.
+ */
+void bench_producer_loop(void (*trigger)(void));
+int bench_producers_quiesce(int nr, int timeout_ms);
+
 /* unmap and free; idempotent.  Only from the thread that collects. */
 void bench_producers_close(struct bench_producers *bp);
 

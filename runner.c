@@ -582,7 +582,7 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 		 * samples (bpf-hashmap-lookup's per-CPU lines, which -q -a
 		 * reduces to bare numbers)
 		 */
-		if (!(bench->caps & BENCH_CAP_NO_REPEAT))
+		if (!(bench->caps & (BENCH_CAP_NO_REPEAT | BENCH_CAP_UPSTREAM_STDOUT)))
 			run_mem_print_breakdown(&run);
 	} else {
 		const struct bench_metric *const *m;

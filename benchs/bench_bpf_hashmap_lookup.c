@@ -19,6 +19,7 @@
 #include "bench.h"
 #include "bench_args.h"
 #include "kernel_env.h"
+#include "benchs/lib_hook.h"
 #include "benchs/lib_lookup.h"
 #include "producers.h"
 #include "progs/lookup_shared.h"
@@ -29,12 +30,7 @@ _Static_assert(HASHMAP_LOOKUP_KEY_MAX == LOOKUP_KEY_SIZE_MAX,
 
 static struct hashmap_lookup_args args = HASHMAP_LOOKUP_ARGS_DEFAULT;
 
-/* where the BPF program runs: fentry on the syscall, or its tracepoint */
-enum hook { HOOK_AUTO, HOOK_FENTRY, HOOK_TP };
-static const char *const hook_names[] = {
-	[HOOK_AUTO] = "auto", [HOOK_FENTRY] = "fentry", [HOOK_TP] = "tracepoint",
-};
-static enum hook hook_wanted = HOOK_AUTO;
+static enum bench_hook hook_wanted = BENCH_HOOK_AUTO;
 
 #define ARG_HOOK (ARG_NR_LOOPS + 100)
 
@@ -46,25 +42,17 @@ static const struct argp_option opts[] = {
 	{ "nr_entries", ARG_NR_ENTRIES, "NUM", 0,
 	  "Entries filled and looked up, at most max_entries (default 500)" },
 	{ "nr_loops", ARG_NR_LOOPS, "NUM", 0, "Lookups per timing, 1..8388608 (default 1000000)" },
-	{ "hook", ARG_HOOK, "HOOK", 0,
-	  "Run the lookups on: auto (fentry where the kernel allows it, else the tracepoint; default), fentry or tracepoint" },
+	{ "hook", ARG_HOOK, "HOOK", 0, BENCH_HOOK_HELP },
 	{},
 };
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	char err[256];
-	int ret, i;
+	int ret;
 
-	if (key == ARG_HOOK) {
-		for (i = 0; i < (int)ARRAY_SIZE(hook_names); i++) {
-			if (!strcmp(arg, hook_names[i])) {
-				hook_wanted = i;
-				return 0;
-			}
-		}
-		return bench_args_bad_value("--hook", arg, "auto, fentry or tracepoint");
-	}
+	if (key == ARG_HOOK)
+		return bench_hook_parse(arg, &hook_wanted);
 	ret = hashmap_lookup_parse_opt(&args, key, arg, err, sizeof(err));
 	if (ret == -ENOENT)
 		return ARGP_ERR_UNKNOWN;
@@ -85,7 +73,7 @@ static struct {
 	struct bench_producers prod;
 	int nr_cpus;
 	int map_fd;
-	enum hook hook;		/* the one that ran */
+	enum bench_hook hook;	/* the one that ran */
 	int measure_calls;
 	/* timings that started before this are warm-up */
 	long window_start_ns;
@@ -173,19 +161,17 @@ static int init_cpu_state(void)
 	return 0;
 }
 
-/* "fentry/__x64_sys_getpgid", say: the section name without libbpf's '?' */
-static const char *prog_target(const struct bpf_program *prog)
+static struct bpf_program *hook_prog(enum bench_hook hook)
 {
-	const char *sec = bpf_program__section_name(prog);
-
-	return sec[0] == '?' ? sec + 1 : sec;
+	return hook == BENCH_HOOK_FENTRY ? ctx.skel->progs.hashmap_fentry :
+					   ctx.skel->progs.hashmap_lookup;
 }
 
 /*
  * Open, load and attach the skeleton with the program of one hook; on
  * failure, msg says what failed and the caller tears down.
  */
-static int load_and_attach(enum hook hook, char *msg, size_t msg_sz)
+static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
 {
 	struct bpf_program *prog;
 	int err;
@@ -211,10 +197,10 @@ static int load_and_attach(enum hook hook, char *msg, size_t msg_sz)
 				      msg, msg_sz);
 	if (err)
 		return err;
-	prog = hook == HOOK_FENTRY ? ctx.skel->progs.hashmap_fentry : ctx.skel->progs.hashmap_lookup;
+	prog = hook_prog(hook);
 	err = bpf_program__set_autoload(prog, true);
 	if (err) {
-		snprintf(msg, msg_sz, "failed to select %s: %s", prog_target(prog), strerror(-err));
+		snprintf(msg, msg_sz, "failed to select %s: %s", bench_prog_target(prog), strerror(-err));
 		return err;
 	}
 	err = bpf_map__reuse_fd(ctx.skel->maps.hashmap, ctx.map_fd);
@@ -225,7 +211,7 @@ static int load_and_attach(enum hook hook, char *msg, size_t msg_sz)
 	err = bpf_hashmap_lookup__load(ctx.skel);
 	if (err) {
 		snprintf(msg, msg_sz, "failed to load bpf-hashmap-lookup's BPF program on %s: %s",
-			 prog_target(prog), strerror(-err));
+			 bench_prog_target(prog), strerror(-err));
 		return err;
 	}
 	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
@@ -240,16 +226,29 @@ static int load_and_attach(enum hook hook, char *msg, size_t msg_sz)
 	err = bpf_hashmap_lookup__attach(ctx.skel);
 	if (err) {
 		snprintf(msg, msg_sz, "failed to attach bpf-hashmap-lookup to %s: %s",
-			 prog_target(prog), strerror(-err));
+			 bench_prog_target(prog), strerror(-err));
 		return err;
 	}
 	ctx.hook = hook;
 	return 0;
 }
 
+static void unload(void)
+{
+	bench_producers_close(&ctx.prod);
+	bpf_hashmap_lookup__destroy(ctx.skel);
+	ctx.skel = NULL;
+}
+
+static const struct bench_hook_ops hook_ops = {
+	.load = load_and_attach,
+	.unload = unload,
+	.prog = hook_prog,
+};
+
 static int setup(void)
 {
-	char msg[320], fentry_msg[320];
+	char msg[320];
 	int err;
 
 	ctx.nr_cpus = libbpf_num_possible_cpus();
@@ -267,40 +266,9 @@ static int setup(void)
 		return err;
 	}
 
-	if (hook_wanted != HOOK_TP) {
-		/* libbpf's multi-line account of a refused fentry is ours to summarise */
-		libbpf_mute(true);
-		err = load_and_attach(HOOK_FENTRY, fentry_msg, sizeof(fentry_msg));
-		libbpf_mute(false);
-		if (err && hook_wanted == HOOK_FENTRY) {
-			fprintf(stderr, "%s\n", fentry_msg);
-			return err;
-		}
-		if (err) {
-			bench_producers_close(&ctx.prod);
-			bpf_hashmap_lookup__destroy(ctx.skel);
-			ctx.skel = NULL;
-		}
-	}
-	if (!ctx.skel) {
-		err = load_and_attach(HOOK_TP, msg, sizeof(msg));
-		if (err) {
-			fprintf(stderr, "%s\n", msg);
-			return err;
-		}
-	}
-	/*
-	 * One line, even with -q: what runs around the timed lookups differs
-	 * between hooks, so a reader comparing numbers must know which ran.
-	 */
-	if (ctx.hook == HOOK_FENTRY)
-		fprintf(stderr, "hook: %s\n", prog_target(ctx.skel->progs.hashmap_fentry));
-	else if (hook_wanted == HOOK_AUTO)
-		fprintf(stderr, "hook: %s (fentry unavailable: %s)\n",
-			prog_target(ctx.skel->progs.hashmap_lookup), fentry_msg);
-	else
-		fprintf(stderr, "hook: %s (--hook tracepoint)\n",
-			prog_target(ctx.skel->progs.hashmap_lookup));
+	err = bench_hook_load(hook_wanted, &hook_ops, &ctx.hook, true);
+	if (err)
+		return err;
 	/* the skeleton holds its own reference to the map */
 	close(ctx.map_fd);
 	ctx.map_fd = -1;
@@ -425,7 +393,7 @@ static void describe_opts(struct bench_opts_out *out)
 	bench_opt_int(out, "nr_entries", args.nr_entries);
 	bench_opt_int(out, "nr_loops", args.nr_loops);
 	/* the hook that ran: runs on different hooks are different configurations */
-	bench_opt_str(out, "hook", hook_names[ctx.hook]);
+	bench_opt_str(out, "hook", bench_hook_names[ctx.hook]);
 }
 
 const struct bench bench_bpf_hashmap_lookup = {

@@ -8,6 +8,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "bench_producer.h"
+#include "bench_syscall.h"
 #include "lookup_shared.h"
 #include "latency.h"
 
@@ -79,17 +80,6 @@ static int lookup_pass(__u32 pass, struct loop_ctx *c)
 		c->loop_errors++;
 	return 0;
 }
-
-/* the syscall's entry point in the kernel, as upstream's bpf_misc.h names it */
-#if defined(__TARGET_ARCH_x86)
-#define SYS_PREFIX "__x64_"
-#elif defined(__TARGET_ARCH_arm64)
-#define SYS_PREFIX "__arm64_"
-#elif defined(__TARGET_ARCH_s390)
-#define SYS_PREFIX "__s390x_"
-#else
-#define SYS_PREFIX ""
-#endif
 
 static __always_inline int time_lookups(void)
 {

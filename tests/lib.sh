@@ -155,6 +155,29 @@ is_exit() {
 	fi
 }
 
+# bench_needs_opts <benchmark>: what a run of every listed benchmark in one
+# loop must add for this one (lpm-trie-*: the trie's size, which has no
+# default, and one producer for those whose passes change the trie)
+bench_needs_opts() {
+	case $1 in
+	lpm-trie-insert | lpm-trie-delete | lpm-trie-free) echo "--nr_entries 1000 -p1" ;;
+	lpm-trie-*) echo "--nr_entries 1000" ;;
+	esac
+}
+
+# refused <stderr regex> <bench args...>: the run is refused before set-up,
+# with a non-zero exit and one line on stderr that matches
+refused() {
+	local want=$1 rc=0
+
+	shift
+	"$BENCH" "$@" >"$TEST_TMP/refused" 2>"$TEST_TMP/refused.err" || rc=$?
+	[ "$rc" -ne 0 ] && [ "$(wc -l <"$TEST_TMP/refused.err")" -eq 1 ] &&
+		grep -Eq -- "$want" "$TEST_TMP/refused.err" && ! grep -q 'Setting up' "$TEST_TMP/refused"
+	ok $? "refused in one line: $*"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$TEST_TMP/refused.err")"
+}
+
 # Integration tests that load BPF: under CI=true, not being able to is a
 # failure; elsewhere the whole file is skipped with the reason.
 require_bpf() {

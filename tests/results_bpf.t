@@ -19,7 +19,7 @@ schema_ok() {	# schema_ok <file> <description>
 mapfile -t benchs < <("$BENCH" -l | sed -nE 's/^  ([a-z0-9-]+) .*/\1/p')
 cmp_ok "${#benchs[@]}" -ge 10 "bench -l lists every benchmark (${#benchs[@]})"
 for b in "${benchs[@]}"; do
-	extra=()
+	read -r -a extra <<<"$(bench_needs_opts "$b")"
 	[ "$b" = bpf-hashmap-lookup ] && extra=(--nr_loops 20000)
 	j="$TEST_TMP/all-$b.json"
 	run_bench "$TEST_TMP/all-$b" -q -w0 -d1 -p2 --json "$j" "$b" "${extra[@]}"

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf-hashmap-full-update, after upstream's: a preallocated hash map is
+ * filled to max_entries, then every producer's getpgid() updates a key
+ * that is not in it 10000 times, each update failing for want of a free
+ * element.  The BPF program times each batch per CPU; the result is one
+ * rate per CPU, printed as upstream prints it:
+ *
+ *   0:hash_map_full_perf 2365211 events per sec
+ *
+ * Upstream prints the rate of each CPU's last batch; here it is the rate
+ * over every batch of the measured samples (updates / their time), the
+ * same quantity with less noise, and each sample's rate per CPU is kept
+ * in the JSON.  Every update must fail and be counted: with the producers
+ * stopped, updates = failed + succeeded, and none may succeed.
+ */
+#define _GNU_SOURCE
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bench.h"
+#include "benchs/lib_hook.h"
+#include "producers.h"
+#include "progs/full_update.h"
+#include "bpf_hashmap_full_update.skel.h"
+
+/* how long a producer may take to finish its batch (a guest under TCG is slow) */
+#define FULL_UPDATE_QUIESCE_MS	30000
+
+static enum bench_hook hook_wanted = BENCH_HOOK_AUTO;
+
+enum { ARG_HOOK = 5000 };
+
+static const struct argp_option opts[] = {
+	{ "hook", ARG_HOOK, "HOOK", 0, BENCH_HOOK_HELP },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	if (key != ARG_HOOK)
+		return ARGP_ERR_UNKNOWN;
+	return bench_hook_parse(arg, &hook_wanted);
+}
+
+static const struct argp full_update_argp = {
+	.options = opts,
+	.parser = parse_arg,
+};
+
+/* each CPU's cumulative counters at one sample tick */
+struct tick {
+	const struct bench_res *res;
+	int gen;		/* the BPF object they came from (one per repeat) */
+	__u64 *updates;		/* nr_cpus each */
+	__u64 *time_ns;
+};
+
+static struct {
+	struct bpf_hashmap_full_update *skel;
+	struct bench_producers prod;
+	enum bench_hook hook;	/* the one that ran */
+	int nr_cpus;
+	struct full_update_cpu *cpus;	/* read buffer, one per possible CPU */
+	struct tick *ticks;
+	int nr_ticks, max_ticks;
+	int gen;
+	__u64 prev_fails;
+	int reports;
+	/* per CPU, the measured samples' rates (M/s) over every repeat, for JSON */
+	double **rates;
+	int *nr_rates;
+} ctx;
+
+static void teardown(void)
+{
+	bench_producers_close(&ctx.prod);
+	bpf_hashmap_full_update__destroy(ctx.skel);
+	ctx.skel = NULL;
+}
+
+static struct bpf_program *hook_prog(enum bench_hook hook)
+{
+	return hook == BENCH_HOOK_FENTRY ? ctx.skel->progs.full_update_fentry :
+					   ctx.skel->progs.full_update_tp;
+}
+
+/* upstream's fill: every key 0..max_entries-1, so that the map is full */
+static int fill_map(char *msg, size_t msg_sz)
+{
+	int fd = bpf_map__fd(ctx.skel->maps.hash_map_bench), err;
+	__u64 value;
+	__u32 key;
+
+	for (key = 0; key < FULL_UPDATE_MAX_ENTRIES; key++) {
+		value = key;
+		if (bpf_map_update_elem(fd, &key, &value, BPF_NOEXIST)) {
+			err = -errno;
+			snprintf(msg, msg_sz, "failed to fill the hash map (key %u of %u): %s", key,
+				 FULL_UPDATE_MAX_ENTRIES, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
+{
+	struct bpf_program *prog;
+	int err;
+
+	ctx.skel = bpf_hashmap_full_update__open();
+	if (!ctx.skel) {
+		err = -errno;
+		snprintf(msg, msg_sz, "failed to open bpf-hashmap-full-update's skeleton: %s",
+			 strerror(-err));
+		return err;
+	}
+	ctx.skel->rodata->lat_enabled = env.latency;
+	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
+	if (env.zero_seed)
+		bpf_map__set_map_flags(ctx.skel->maps.hash_map_bench,
+				       bpf_map__map_flags(ctx.skel->maps.hash_map_bench) |
+				       BPF_F_ZERO_SEED);
+	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
+				      ctx.skel->maps.bench_producers,
+				      ctx.skel->maps.bench_prod_counters, env.producer_cnt,
+				      msg, msg_sz);
+	if (err)
+		return err;
+	prog = hook_prog(hook);
+	bpf_program__set_autoload(prog, true);
+	err = bpf_hashmap_full_update__load(ctx.skel);
+	if (err) {
+		snprintf(msg, msg_sz, "failed to load bpf-hashmap-full-update's BPF program on %s: %s",
+			 bench_prog_target(prog), strerror(-err));
+		return err;
+	}
+	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
+				   ctx.skel->maps.bench_prod_counters, msg, msg_sz);
+	if (!err)
+		err = fill_map(msg, msg_sz);
+	if (err)
+		return err;
+	/* after the fill: no update is timed on a map that is not full yet */
+	err = bpf_hashmap_full_update__attach(ctx.skel);
+	if (err)
+		snprintf(msg, msg_sz, "failed to attach bpf-hashmap-full-update to %s: %s",
+			 bench_prog_target(prog), strerror(-err));
+	return err;
+}
+
+static void unload(void)
+{
+	teardown();
+}
+
+static const struct bench_hook_ops hook_ops = {
+	.load = load_and_attach,
+	.unload = unload,
+	.prog = hook_prog,
+};
+
+/* once: kept across --repeat's set-ups, freed at exit */
+static int alloc_state(void)
+{
+	int i, samples = env.warmup_sec + env.duration_sec;
+
+	ctx.nr_cpus = libbpf_num_possible_cpus();
+	if (ctx.nr_cpus <= 0)
+		return bench_failed(ctx.nr_cpus ? ctx.nr_cpus : -EINVAL, "count possible CPUs");
+	/* every sample, and the discarded one that starts each later repeat */
+	ctx.max_ticks = (samples + 1) * env.repeat_cnt;
+	ctx.cpus = calloc(ctx.nr_cpus, sizeof(*ctx.cpus));
+	ctx.ticks = calloc(ctx.max_ticks, sizeof(*ctx.ticks));
+	ctx.rates = calloc(ctx.nr_cpus, sizeof(*ctx.rates));
+	ctx.nr_rates = calloc(ctx.nr_cpus, sizeof(*ctx.nr_rates));
+	if (!ctx.cpus || !ctx.ticks || !ctx.rates || !ctx.nr_rates)
+		return bench_failed(-ENOMEM, "allocate per-CPU state");
+	for (i = 0; i < ctx.max_ticks; i++) {
+		ctx.ticks[i].updates = calloc(ctx.nr_cpus, sizeof(__u64));
+		ctx.ticks[i].time_ns = calloc(ctx.nr_cpus, sizeof(__u64));
+		if (!ctx.ticks[i].updates || !ctx.ticks[i].time_ns)
+			return bench_failed(-ENOMEM, "allocate per-CPU samples");
+	}
+	for (i = 0; i < ctx.nr_cpus; i++) {
+		ctx.rates[i] = calloc(env.duration_sec * env.repeat_cnt, sizeof(double));
+		if (!ctx.rates[i])
+			return bench_failed(-ENOMEM, "allocate per-CPU rates");
+	}
+	return 0;
+}
+
+static int setup(void)
+{
+	int err;
+
+	if (!ctx.ticks) {
+		err = alloc_state();
+		if (err)
+			return err;
+	}
+	/* again for each --repeat: the new object's counters start at 0 */
+	ctx.prev_fails = 0;
+	ctx.gen++;
+	/* a later repeat's object goes where the first one went, without a word */
+	err = bench_hook_load(ctx.gen == 1 ? hook_wanted : ctx.hook, &hook_ops, &ctx.hook,
+			      ctx.gen == 1);
+	if (err)
+		return err;
+	if (env.latency)
+		return bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
+					      FULL_UPDATE_NR_LOOPS);
+	return 0;
+}
+
+static void trigger(void)
+{
+	syscall(__NR_getpgid);
+}
+
+static void *producer(void *input)
+{
+	if (bench_producer_register(&ctx.prod, (long)input))
+		return NULL;
+	bench_producer_loop(trigger);
+	return NULL;
+}
+
+/* this tick's cumulative per-CPU counters, to be found again by res */
+static int record_tick(const struct bench_res *res)
+{
+	__u32 zero = 0;
+	struct tick *t;
+	int i;
+
+	if (ctx.nr_ticks == ctx.max_ticks)
+		return bench_failed(-E2BIG, "record sample %d of %d", ctx.nr_ticks + 1,
+				    ctx.max_ticks);
+	if (bpf_map_lookup_elem(bpf_map__fd(ctx.skel->maps.cpu_state), &zero, ctx.cpus))
+		return bench_failed(-errno, "read bpf-hashmap-full-update's per-CPU timings");
+	t = &ctx.ticks[ctx.nr_ticks++];
+	t->res = res;
+	t->gen = ctx.gen;
+	for (i = 0; i < ctx.nr_cpus; i++) {
+		t->updates[i] = ctx.cpus[i].updates;
+		t->time_ns[i] = ctx.cpus[i].time_ns;
+	}
+	return 0;
+}
+
+static int measure(struct bench_res *res)
+{
+	__u64 errs[BENCH_PROD_NR_ERRS];
+
+	bench_producers_collect(&ctx.prod, res);
+	bench_producers_errs(&ctx.prod, errs);
+	res->fails = (long)(errs[FULL_UPDATE_FAILED] - ctx.prev_fails);
+	ctx.prev_fails = errs[FULL_UPDATE_FAILED];
+	return record_tick(res);
+}
+
+/* the tick of a sample, or -1 */
+static int tick_of(const struct bench_res *res)
+{
+	int i;
+
+	for (i = ctx.nr_ticks - 1; i >= 0; i--)
+		if (ctx.ticks[i].res == res)
+			return i;
+	return -1;
+}
+
+/* a CPU's counters before tick i: the previous tick of the same object, or 0 */
+static void before_tick(int i, int cpu, __u64 *updates, __u64 *time_ns)
+{
+	*updates = 0;
+	*time_ns = 0;
+	if (i > 0 && ctx.ticks[i - 1].gen == ctx.ticks[i].gen) {
+		*updates = ctx.ticks[i - 1].updates[cpu];
+		*time_ns = ctx.ticks[i - 1].time_ns[cpu];
+	}
+}
+
+/*
+ * With the producers stopped, every update of the last object must have
+ * failed or succeeded, and none may have succeeded: the map was full.
+ */
+static int check_counts(void)
+{
+	__u64 errs[BENCH_PROD_NR_ERRS], updates = 0, cpu_updates = 0, batches = 0;
+	__u32 zero = 0;
+	int i, err;
+
+	err = bench_producers_quiesce(env.producer_cnt, FULL_UPDATE_QUIESCE_MS);
+	if (err)
+		return bench_failed(err, "stop the producers to read the update counts");
+	if (bpf_map_lookup_elem(bpf_map__fd(ctx.skel->maps.cpu_state), &zero, ctx.cpus))
+		return bench_failed(-errno, "read bpf-hashmap-full-update's per-CPU timings");
+	for (i = 0; i < ctx.prod.nr; i++)
+		updates += ctx.prod.counters[i].hits;
+	for (i = 0; i < ctx.nr_cpus; i++) {
+		cpu_updates += ctx.cpus[i].updates;
+		batches += ctx.cpus[i].batches;
+	}
+	bench_producers_errs(&ctx.prod, errs);
+	if (errs[FULL_UPDATE_FAILED] + errs[FULL_UPDATE_DONE] != updates || cpu_updates != updates ||
+	    batches * FULL_UPDATE_NR_LOOPS != updates) {
+		fprintf(stderr, "bpf-hashmap-full-update: the counts do not add up: %llu updates (%llu per CPU, %llu batches of %d), but %llu failed + %llu succeeded: the results are invalid\n",
+			(unsigned long long)updates, (unsigned long long)cpu_updates,
+			(unsigned long long)batches, FULL_UPDATE_NR_LOOPS,
+			(unsigned long long)errs[FULL_UPDATE_FAILED],
+			(unsigned long long)errs[FULL_UPDATE_DONE]);
+		return -EIO;
+	}
+	if (errs[FULL_UPDATE_DONE]) {
+		fprintf(stderr, "bpf-hashmap-full-update: %llu of %llu updates succeeded: the map was not full, the results are invalid\n",
+			(unsigned long long)errs[FULL_UPDATE_DONE], (unsigned long long)updates);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* each CPU's rate over the measured samples, and each sample's for JSON */
+static int report_cpus(struct bench_res res[], int res_cnt, const char *prefix)
+{
+	int first = tick_of(&res[0]), last = first + res_cnt - 1, cpu, i, printed = 0;
+	__u64 u0, n0, u, n;
+
+	if (first < 0 || last >= ctx.nr_ticks || ctx.ticks[last].res != &res[res_cnt - 1])
+		return bench_failed(-EINVAL, "find the measured samples' per-CPU timings");
+	for (cpu = 0; cpu < ctx.nr_cpus; cpu++) {
+		for (i = first; i <= last; i++) {
+			before_tick(i, cpu, &u0, &n0);
+			n = ctx.ticks[i].time_ns[cpu] - n0;
+			if (n)
+				ctx.rates[cpu][ctx.nr_rates[cpu]++] =
+					(ctx.ticks[i].updates[cpu] - u0) * 1e3 / n;
+		}
+		before_tick(first, cpu, &u0, &n0);
+		u = ctx.ticks[last].updates[cpu] - u0;
+		n = ctx.ticks[last].time_ns[cpu] - n0;
+		if (!n)
+			continue;
+		/* upstream's integer arithmetic, over the measured batches */
+		printf("%s%d:hash_map_full_perf %lld events per sec\n", printed ? prefix : "", cpu,
+		       (long long)(u * 1000000000ull / n));
+		printed++;
+	}
+	if (!printed) {
+		fprintf(stderr, "no update batch finished in the measured samples: run longer (-d)\n");
+		return -ENODATA;
+	}
+	return 0;
+}
+
+static int add_rate_metrics(void)
+{
+	char name[32];
+	int cpu, err;
+
+	for (cpu = 0; cpu < ctx.nr_cpus; cpu++) {
+		if (!ctx.nr_rates[cpu])
+			continue;
+		snprintf(name, sizeof(name), "full_update_cpu%02d", cpu);
+		err = bench_add_extra_metric(name, "M/s", true, ctx.rates[cpu], ctx.nr_rates[cpu]);
+		if (err)
+			return bench_failed(err, "record %s", name);
+	}
+	return 0;
+}
+
+static int report_final(struct bench_res res[], int res_cnt)
+{
+	char prefix[32] = "";
+	int err, repeat = ctx.reports++;
+
+	/* first, so that an invalid run prints no rate at all */
+	if (!repeat) {
+		err = check_counts();
+		if (err)
+			return err;
+	}
+	/* the runner printed "Repeat i/N: " before the first line; the others say it too */
+	if (env.repeat_cnt > 1)
+		snprintf(prefix, sizeof(prefix), "Repeat %d/%d: ", repeat + 1, env.repeat_cnt);
+	err = report_cpus(res, res_cnt, prefix);
+	if (err)
+		return err;
+	if (repeat == env.repeat_cnt - 1)
+		return add_rate_metrics();
+	return 0;
+}
+
+/* updates per second, all producers, wall clock */
+static double m_updates(const struct bench_res *r)
+{
+	return rate_per_sec(r->hits, r->delta_ns) / 1e6;
+}
+
+static const struct bench_metric full_update_metrics[] = {
+	{ "updates", "M/s", true, m_updates },
+	{},
+};
+
+static void describe_opts(struct bench_opts_out *out)
+{
+	bench_opt_int(out, "max_entries", FULL_UPDATE_MAX_ENTRIES);
+	bench_opt_int(out, "nr_loops", FULL_UPDATE_NR_LOOPS);
+	/* the hook that ran: runs on different hooks are different configurations */
+	bench_opt_str(out, "hook", bench_hook_names[ctx.hook]);
+}
+
+const struct bench bench_bpf_hashmap_full_update = {
+	.name = "bpf-hashmap-full-update",
+	.desc = "time 10000 failing updates per getpgid() of a full preallocated hash map, per CPU",
+	.argp = &full_update_argp,
+	.needs = BENCH_NEEDS_BPF_TRACING,
+	/* each repeat a new, newly filled map; stdout is upstream's lines alone */
+	.caps = BENCH_CAP_REPEAT_FRESH | BENCH_CAP_ZERO_SEED | BENCH_CAP_UPSTREAM_STDOUT,
+	.setup = setup,
+	.producer_thread = producer,
+	.measure = measure,
+	.report_final = report_final,
+	.teardown = teardown,
+	.metrics = full_update_metrics,
+	.describe_opts = describe_opts,
+	.counted_by = BENCH_COUNTED_BY_BPF,
+	.latency = true,
+};

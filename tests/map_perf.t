@@ -1,0 +1,177 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# map_perf_test's update tests on the real kernel: each runs, prints the
+# sample's per-producer lines, and accounts for every operation (with the
+# producers stopped, updates = failed + found-and-deleted, and nothing
+# fails in a map with room for every producer); a map too small for the
+# producers counts its failed updates; --repeat, --latency, a pid
+# namespace, SIGINT, bad values, and nothing left loaded.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+require_bpf
+
+PROGS='mp_[a-z_]*'
+CG_PARENT=$(own_mem_cgroup)
+nothing_loaded() { [ "$(loaded_bench_progs "$PROGS")" -eq 0 ]; }
+no_cgroup() { [ -z "$CG_PARENT" ] || [ -z "$(find "$CG_PARENT" -maxdepth 1 -name "bench-*.$1*")" ]; }
+
+# bench, its map_perf_test line label, operations per trigger, what a completed one is
+TESTS=(
+	"hash-prealloc-update|hash_map_perf pre-alloc|10|found and deleted"
+	"percpu-hash-prealloc-update|percpu_hash_map_perf pre-alloc|10|found and deleted"
+	"hash-kmalloc-update|hash_map_perf kmalloc|10|found and deleted"
+	"percpu-hash-kmalloc-update|percpu_hash_map_perf kmalloc|10|found and deleted"
+	"lru-hash-common-update|lru_hash_map_perf pre-alloc|1|done"
+	"lru-hash-percpu-update|nocommon_lru_hash_map_perf pre-alloc|1|done"
+	"lpm-kmalloc-lookup|lpm_perf kmalloc|32|hit"
+	"inner-lru-hash-update|inner_lru_hash_map_perf pre-alloc|1|done"
+)
+COUNTS='^Counts: ([0-9]+) triggers, ([0-9]+) [a-z]+: ([0-9]+) failed, ([0-9]+) '
+
+# counts_add_up <out> <ops per trigger> <completed label>: ops = triggers x
+# ops per trigger = failed + completed, and some triggers were counted;
+# prints "failed" on success
+counts_add_up() {
+	local line
+
+	line=$(grep -E "$COUNTS$3\$" "$1") || return 1
+	sed -E "s/$COUNTS.*/\\1 \\2 \\3 \\4/" <<<"$line" |
+		awk -v k="$2" '{ if ($1 > 0 && $2 == $1 * k && $3 + $4 == $2) { print $3; exit 0 } exit 1 }'
+}
+
+# per_producer <out> <label> <producers>: one map_perf_test line per producer, rate > 0
+per_producer() {
+	local n
+
+	n=$(grep -Ec "^[0-9]+:$2 [1-9][0-9]* events per sec\$" "$1")
+	[ "$n" -eq "$3" ] && [ "$(grep -Ec "^[0-9]+:" "$1")" -eq "$3" ]
+}
+
+for t in "${TESTS[@]}"; do
+	IFS='|' read -r b label ops done_label <<<"$t"
+	out=$TEST_TMP/$b
+	rc=0
+	run_bench "$out" -w0 -d1 --json "$out.json" "$b" || rc=$?
+	[ "$rc" -eq 0 ] && stderr_clean "$out.err"
+	ok $? "$b: exit status 0, nothing on stderr but noise warnings"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(head -c 1500 "$out.err")"
+	like "$out" '^Summary: hits +[0-9]+\.[0-9]{3} ± ' "$b: a Summary line"
+	assert "$b: map_perf_test's line, '0:$label N events per sec'" per_producer "$out" "$label" 1
+	failed=$(counts_add_up "$out" "$ops" "$done_label")
+	ok $? "$b: triggers x $ops = failed + $done_label"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(grep -E '^Counts' "$out")"
+	is "$failed" 0 "$b: no operation failed"
+	like "$out" '^Cgroup memory: usage [0-9.]+ ± [0-9.]+MiB, peak [0-9.]+MiB$' "$b: the run's memory"
+	like "$out" '^Memory: [a-z]+ [0-9.]+ MiB' "$b: the runner's line of where the memory went"
+	is "$(jq -r '[.options.benchmark.nr_entries > 0, (.summary.metrics | has("memory") and has("failures"))] | all' \
+		"$out.json")" true "$b: JSON has nr_entries and the memory and failures metrics"
+done
+
+# two pinned producers: a line each
+for b in hash-kmalloc-update lru-hash-percpu-update; do
+	out=$TEST_TMP/$b-p2
+	rc=0
+	run_bench "$out" -w0 -d1 -p2 -a "$b" || rc=$?
+	is "$rc" 0 "$b -p2 -a: exit status 0"
+	label=$(grep -Eo '^0:[a-z_]+ [a-z-]+' "$out" | cut -d: -f2)
+	assert "$b -p2 -a: two per-producer lines ($label)" per_producer "$out" "$label" 2
+done
+
+# a map with one entry for two producers: updates fail, and each is counted
+out=$TEST_TMP/small
+rc=0
+run_bench "$out" -w0 -d1 -p2 -a --json "$out.json" hash-prealloc-update --nr_entries 1 || rc=$?
+is "$rc" 0 "--nr_entries 1 -p2: exit status 0"
+failed=$(counts_add_up "$out" 10 "found and deleted")
+ok $? "--nr_entries 1 -p2: triggers x 10 = failed + found and deleted"
+diag "$(grep -E '^(Counts|Failures)' "$out")"
+cmp_ok "${failed:-0}" -gt 0 "--nr_entries 1 -p2: updates failed"
+like "$out" "^Failures: $failed of [0-9]+ updates failed \\(max_entries 1: " "--nr_entries 1 -p2: a Failures line with that count"
+cmp_ok "$(jq '[.samples[].counters.fails] | add' "$out.json")" -le "${failed:-0}" \
+	"--nr_entries 1 -p2: the JSON samples' failures are within the counted ones"
+
+# --repeat: a fresh map per repeat, each repeat's lines prefixed
+out=$TEST_TMP/repeat
+rc=0
+run_bench "$out" -w0 -d1 -p2 --repeat 2 hash-kmalloc-update || rc=$?
+is "$rc" 0 "--repeat 2: exit status 0"
+like "$out" '^Repeat 2/2: fresh state$' "--repeat 2: fresh state"
+is "$(grep -Ec '^Repeat [12]/2: [01]:hash_map_perf kmalloc [0-9]+ events per sec$' "$out")" 4 \
+	"--repeat 2: each repeat's per-producer lines, prefixed"
+counts_add_up "$out" 10 "found and deleted" >/dev/null
+ok $? "--repeat 2: the counts add up"
+
+# --latency: each trigger's operations timed
+out=$TEST_TMP/latency
+rc=0
+run_bench "$out" -w0 -d1 --latency lpm-kmalloc-lookup || rc=$?
+# the runner's timer calibration, not this benchmark, is refused by some kernels (6.1: EACCES)
+if [ "$rc" -ne 0 ] && grep -q '^failed to load the --latency calibration program' "$out.err"; then
+	skip "this kernel refuses --latency's calibration program: $(tail -n1 "$out.err")" "--latency"
+else
+	is "$rc" 0 "--latency: exit status 0"
+	like "$out" '^Latency: per-op p50 [0-9.]+ ns, .*\([0-9]+ triggers, 32 ops each\)$' "--latency: a Latency line, 32 lookups a trigger"
+fi
+
+# a pid namespace, as in a container
+if command -v unshare >/dev/null; then
+	out=$TEST_TMP/pidns
+	rc=0
+	unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 inner-lru-hash-update >"$out" 2>"$out.err" || rc=$?
+	[ "$rc" -eq 0 ] && stderr_clean "$out.err" && per_producer "$out" "inner_lru_hash_map_perf pre-alloc" 2
+	ok $? "inner-lru-hash-update -p2 in a pid namespace: exit 0, both producers counted"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$out" "$out.err")"
+else
+	skip "unshare (util-linux) not installed" "a pid namespace"
+fi
+
+# run_bench_map_perf.sh: map_perf_test's arguments, its lines
+SCRIPT=$(cd "$(dirname "$0")/../benchs" && pwd)/run_bench_map_perf.sh
+out=$TEST_TMP/script
+rc=0
+RUN_BENCH="$BENCH -w0 -d1 -a" "$SCRIPT" 4 2 16384 >"$out" 2>"$out.err" || rc=$?
+is "$rc" 0 "run_bench_map_perf.sh 4 2 16384: exit status 0"
+is "$(grep -Ec '^[01]:hash_map_perf kmalloc [1-9][0-9]* events per sec$' "$out")|$(wc -l <"$out")" "2|2" \
+	"run_bench_map_perf.sh 4 2 16384: test 4's line for each of 2 producers, nothing else"
+out=$TEST_TMP/script5
+rc=0
+RUN_BENCH="$BENCH -w0 -d1 -a" "$SCRIPT" 5 1 >"$out" 2>"$out.err" || rc=$?
+is "$rc|$(grep -Eo '^0:hash_map_perf [a-z-]+' "$out" | tr '\n' ' ')" "0|0:hash_map_perf pre-alloc 0:hash_map_perf kmalloc " \
+	"run_bench_map_perf.sh 5 1: tests 1 and 4, in map_perf_test's order"
+is_exit 2 "run_bench_map_perf.sh with a fourth argument: refused" "$SCRIPT" 4 8 16384 1000000
+is_exit 2 "run_bench_map_perf.sh x: refused" "$SCRIPT" x
+
+# --zero-seed: for the hash maps, not the trie
+out=$TEST_TMP/zs
+rc=0
+run_bench "$out" -w0 -d1 --zero-seed lru-hash-common-update || rc=$?
+is "$rc" 0 "--zero-seed lru-hash-common-update: exit status 0"
+is_exit 2 "--zero-seed lpm-kmalloc-lookup: refused" "$BENCH" -w0 -d1 --zero-seed lpm-kmalloc-lookup
+
+# bad values: one line, nothing set up
+refused "invalid --nr_entries '0': expected an integer in 1..16777216" -w0 -d1 hash-kmalloc-update --nr_entries 0
+refused "invalid --nr_entries '16777217'" -w0 -d1 hash-kmalloc-update --nr_entries 16777217
+refused "invalid --nr_entries '1x'" -w0 -d1 lru-hash-common-update --nr_entries 1x
+refused "at least 513" -w0 -d1 lpm-kmalloc-lookup --nr_entries 512
+refused "does not apply" -w0 -d1 count-local --nr_entries 10
+refused "no consumers" -w0 -d1 -c 1 hash-kmalloc-update
+
+# SIGINT mid-run: exit 130, nothing loaded, no cgroup
+out=$TEST_TMP/sigint
+"$BENCH" -w0 -d30 -p2 hash-kmalloc-update >"$out" 2>"$out.err" &
+pid=$!
+watchdog "$pid"
+wait_iter "$out" "$pid" 30
+kill -INT "$pid"
+reap "$pid"
+is $? 130 "SIGINT: exit status 130"
+eventually nothing_loaded
+ok $? "SIGINT: nothing left loaded"
+assert "SIGINT: no cgroup left" no_cgroup "$pid"
+
+eventually nothing_loaded
+ok $? "nothing left loaded after the runs"
+nothing_loaded || diag "$(bpftool prog show | grep -E "name ($PROGS) ")"
+
+done_testing

@@ -146,6 +146,11 @@ long long bench_peak_mem_bytes(void)
 	return peak_bytes;
 }
 
+const char *bench_run_cgroup_v2(void)
+{
+	return cg.kind == CG_MEM_V2 && cg.joined ? cg.path : NULL;
+}
+
 void run_mem_destroy(void)
 {
 	cg_mem_stat_close(&mstat);

@@ -32,6 +32,7 @@ extern const struct bench bench_htab_mem;
 extern const struct bench bench_bpf_ma;
 extern const struct bench bench_lpm_trie_noop, bench_lpm_trie_baseline, bench_lpm_trie_lookup,
 	bench_lpm_trie_insert, bench_lpm_trie_update, bench_lpm_trie_delete, bench_lpm_trie_free;
+extern const struct bench bench_local_storage_create;
 
 static const struct bench *const benchs[] = {
 	&bench_count_global,
@@ -47,6 +48,7 @@ static const struct bench *const benchs[] = {
 	&bench_bpf_ma,
 	&bench_lpm_trie_noop, &bench_lpm_trie_baseline, &bench_lpm_trie_lookup,
 	&bench_lpm_trie_insert, &bench_lpm_trie_update, &bench_lpm_trie_delete, &bench_lpm_trie_free,
+	&bench_local_storage_create,
 };
 
 _Static_assert(ARRAY_SIZE(benchs) <= BENCH_MAX_BENCHS, "raise BENCH_MAX_BENCHS");

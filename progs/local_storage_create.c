@@ -72,28 +72,30 @@ static __always_inline struct bench_prod_counter *producer_or_probe(void)
 	return c;
 }
 
-static __always_inline void count_create(struct bench_prod_counter *c, void *stg)
-{
-	if (stg)
-		c->hits++;
-	else
-		c->errs[LSC_CREATE_ERRS]++;
-}
+/*
+ * Create the storage with get (a bpf_*_storage_get() call), timed for
+ * --latency, and count it, or its failure, for producer c.
+ */
+#define create_storage(c, get) do {					\
+	__u64 __t = lat_start();					\
+	void *__stg = (get);						\
+									\
+	lat_end(__t);							\
+	if (__stg)							\
+		(c)->hits++;						\
+	else								\
+		(c)->errs[LSC_CREATE_ERRS]++;				\
+} while (0)
 
 SEC("?lsm.s/socket_post_create")
 int BPF_PROG(lsc_socket_post_create, struct socket *sock, int family, int type, int protocol,
 	     int kern)
 {
 	struct bench_prod_counter *c = producer_or_probe();
-	void *stg;
-	__u64 t;
 
-	if (!c)
-		return 0;
-	t = lat_start();
-	stg = bpf_sk_storage_get(&sk_storage_map, sock->sk, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	lat_end(t);
-	count_create(c, stg);
+	if (c)
+		create_storage(c, bpf_sk_storage_get(&sk_storage_map, sock->sk, NULL,
+						     BPF_LOCAL_STORAGE_GET_F_CREATE));
 	return 0;
 }
 
@@ -102,15 +104,10 @@ SEC("?cgroup/sock_create")
 int lsc_sock_create(struct bpf_sock *sk)
 {
 	struct bench_prod_counter *c = producer_or_probe();
-	void *stg;
-	__u64 t;
 
-	if (!c)
-		return 1;
-	t = lat_start();
-	stg = bpf_sk_storage_get(&sk_storage_map, sk, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	lat_end(t);
-	count_create(c, stg);
+	if (c)
+		create_storage(c, bpf_sk_storage_get(&sk_storage_map, sk, NULL,
+						     BPF_LOCAL_STORAGE_GET_F_CREATE));
 	return 1;
 }
 
@@ -119,15 +116,10 @@ SEC("?tp_btf/sched_process_fork")
 int BPF_PROG(lsc_sched_process_fork, struct task_struct *parent, struct task_struct *child)
 {
 	struct bench_prod_counter *c = producer_or_probe();
-	void *stg;
-	__u64 t;
 
-	if (!c)
-		return 0;
-	t = lat_start();
-	stg = bpf_task_storage_get(&task_storage_map, child, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	lat_end(t);
-	count_create(c, stg);
+	if (c)
+		create_storage(c, bpf_task_storage_get(&task_storage_map, child, NULL,
+						       BPF_LOCAL_STORAGE_GET_F_CREATE));
 	return 0;
 }
 

@@ -555,6 +555,13 @@ static int load_and_attach(enum hook_prog p, char *msg, size_t msg_sz)
 	int err;
 
 	ctx.ran = p;
+	/* the producers are told apart by their ids in our pid namespace */
+	if (p == PROG_CGROUP &&
+	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_CGROUP_SOCK, BPF_FUNC_get_ns_current_pid_tgid,
+				    NULL) <= 0) {
+		snprintf(msg, msg_sz, "this kernel's cgroup/sock_create programs may not call bpf_get_ns_current_pid_tgid() (Linux 6.10 and later allow it), which tells the producers apart");
+		return -EOPNOTSUPP;
+	}
 	ctx.skel = local_storage_create__open();
 	if (!ctx.skel) {
 		err = -errno;

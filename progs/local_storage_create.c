@@ -92,10 +92,17 @@ int BPF_PROG(lsc_socket_post_create, struct socket *sock, int family, int type, 
 	     int kern)
 {
 	struct bench_prod_counter *c = producer_or_probe();
+	struct sock *sk;
 
-	if (c)
-		create_storage(c, bpf_sk_storage_get(&sk_storage_map, sock->sk, NULL,
+	if (!c)
+		return 0;
+	/* never NULL here, but newer verifiers want it checked */
+	sk = sock->sk;
+	if (sk)
+		create_storage(c, bpf_sk_storage_get(&sk_storage_map, sk, NULL,
 						     BPF_LOCAL_STORAGE_GET_F_CREATE));
+	else
+		c->errs[LSC_CREATE_ERRS]++;
 	return 0;
 }
 

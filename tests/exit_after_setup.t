@@ -17,7 +17,7 @@ fi
 source "$(dirname "$0")/lib.sh"
 require_bpf
 
-PROGS='hashmap_lookup|htab_mem_[a-z_]*|hash_lookup|array_lookup|pcpu_hash_lkup|pcpu_array_lkup|lru_hash_lookup|lsc_[a-z_]*'
+PROGS='hashmap_lookup|htab_mem_[a-z_]*|hash_lookup|array_lookup|pcpu_hash_lkup|pcpu_array_lkup|lru_hash_lookup'
 CG_PARENT=$(own_mem_cgroup)
 TRACEFS_BEFORE=$(tracefs_mounts)
 nothing_loaded() { [ "$(loaded_bench_progs "$PROGS")" -eq 0 ]; }

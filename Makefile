@@ -210,7 +210,7 @@ test: deps
 VMTEST_TESTS ?= tests/htab_mem.t tests/results_bpf.t tests/lookup_scripts.t tests/lpm_trie.t \
 	tests/map_lookup.t tests/run_bench_htab_mem.t tests/trig_base.t \
 	tests/htab_mem_cgroup.t tests/mem_breakdown.t tests/bpf_ma.t tests/map_perf.t \
-	tests/bpf_hashmap_full_update.t
+	tests/bpf_hashmap_full_update.t tests/local_storage_create.t
 VMTEST_VMS ?= 2
 VMTEST_TIMEOUT ?= 1500
 vmtest: deps

@@ -53,6 +53,7 @@ extern const struct bench bench_hash_prealloc_update, bench_percpu_hash_prealloc
 	bench_hash_kmalloc_update, bench_percpu_hash_kmalloc_update, bench_lru_hash_common_update,
 	bench_lru_hash_percpu_update, bench_lpm_kmalloc_lookup, bench_inner_lru_hash_update;
 extern const struct bench bench_bpf_hashmap_full_update;
+extern const struct bench bench_local_storage_create;
 
 static const struct bench *const benchs[] = {
 	&bench_count_global,
@@ -72,6 +73,7 @@ static const struct bench *const benchs[] = {
 	&bench_percpu_hash_kmalloc_update, &bench_lru_hash_common_update, &bench_lru_hash_percpu_update,
 	&bench_lpm_kmalloc_lookup, &bench_inner_lru_hash_update,
 	&bench_bpf_hashmap_full_update,
+	&bench_local_storage_create,
 };
 
 _Static_assert(ARRAY_SIZE(benchs) <= BENCH_MAX_BENCHS, "raise BENCH_MAX_BENCHS");

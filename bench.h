@@ -79,6 +79,8 @@ struct bench_res {
 	long aux[6];
 	/* ns the benchmark's timed work took in this interval (lpm-trie-*), else 0 */
 	long busy_ns;
+	/* the benchmark's own counts, for its metrics (e.g. kmallocs) */
+	long aux[2];
 	/* bytes charged to the benchmark's cgroup now, -1 when unavailable */
 	long long mem_bytes;
 	/* where they go (cgroup_helpers.h's fields: slab, percpu, ...), -1: absent */
@@ -310,6 +312,12 @@ void robust_print(FILE *f, const char *name, const char *unit, const struct robu
  */
 extern const struct bench_metric bench_memory_metric;
 long long bench_peak_mem_bytes(void);
+/*
+ * The run's own cgroup v2 directory, where its memory cgroup is a v2 one
+ * (the process is in it, and the runner removes it): a place to attach
+ * cgroup programs to.  NULL otherwise.
+ */
+const char *bench_run_cgroup_v2(void);
 
 /*
  * A metric whose values do not come from the per-second samples (e.g. the

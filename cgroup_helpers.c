@@ -148,16 +148,17 @@ static bool file_exists(const char *dir, const char *name)
 	return n > 0 && (size_t)n < sizeof(path) && !access(path, F_OK);
 }
 
-int cg_find_own(const struct cg_roots *roots, const char *proc_cgroup, struct bench_cgroup *cg)
+/*
+ * The v2 path ("0::" line) and the v1 memory path of a
+ * /proc/<pid>/cgroup-format file; "" for a hierarchy it does not list.
+ */
+static int read_proc_cgroup(const char *proc_cgroup, char *v2path, char *v1path, size_t sz)
 {
-	char *line = NULL, v2path[PATH_MAX] = "", v1path[PATH_MAX] = "", dir[PATH_MAX];
-	char buf[512], *ctrl, *path;
-	bool have_v2 = false, have_v1 = false, v2_mem_off = false;
+	char *line = NULL, *ctrl, *path;
 	size_t cap = 0;
 	FILE *fp;
 
-	memset(cg, 0, sizeof(*cg));
-	cg->kind = CG_MEM_NONE;
+	v2path[0] = v1path[0] = '\0';
 	fp = fopen(proc_cgroup, "re");
 	if (!fp)
 		return -errno;
@@ -172,13 +173,31 @@ int cg_find_own(const struct cg_roots *roots, const char *proc_cgroup, struct be
 			continue;
 		*path++ = '\0';
 		if (!strcmp(line, "0::") || (!strncmp(line, "0:", 2) && !*ctrl)) {
-			have_v2 = !copy_str(v2path, sizeof(v2path), path);
+			if (copy_str(v2path, sz, path))
+				v2path[0] = '\0';
 		} else if (has_token(ctrl, "memory", ",")) {
-			have_v1 = !copy_str(v1path, sizeof(v1path), path);
+			if (copy_str(v1path, sz, path))
+				v1path[0] = '\0';
 		}
 	}
 	free(line);
 	fclose(fp);
+	return 0;
+}
+
+int cg_find_own(const struct cg_roots *roots, const char *proc_cgroup, struct bench_cgroup *cg)
+{
+	char v2path[PATH_MAX], v1path[PATH_MAX], dir[PATH_MAX], buf[512];
+	bool have_v2, have_v1, v2_mem_off = false;
+	int err;
+
+	memset(cg, 0, sizeof(*cg));
+	cg->kind = CG_MEM_NONE;
+	err = read_proc_cgroup(proc_cgroup, v2path, v1path, sizeof(v2path));
+	if (err)
+		return err;
+	have_v2 = v2path[0];
+	have_v1 = v1path[0];
 
 	/*
 	 * v2 gives our child memory.current only when our cgroup delegates
@@ -425,12 +444,43 @@ void cg_destroy(struct bench_cgroup *cg)
 	fprintf(stderr, "failed to remove cgroup %s: %s\n", cg->path, strerror(errno));
 }
 
-void cg_setup_self(struct bench_cgroup *cg, const char *prefix)
+/*
+ * Create our cgroup under cg->parent and move the process into it.  Until
+ * we are in it, our cgroup is empty: another run's stale sweep may remove
+ * it between mkdir and join.  Then make it again.  0, or a negative errno
+ * with cg->why said.
+ */
+static int create_and_join(struct bench_cgroup *cg, const char *prefix)
 {
 	unsigned long pidns = cg_pidns_self();
-	struct cg_roots roots;
 	pid_t pid = getpid();
 	int err, tries;
+
+	cg_remove_stale(cg->parent);
+	for (tries = 0; tries < 3; tries++) {
+		err = cg_create(cg, prefix, pid, pidns);
+		if (err) {
+			snprintf(cg->why, sizeof(cg->why), "failed to create cgroup %s: %s",
+				 cg->path, strerror(-err));
+			return err;
+		}
+		err = cg_join(cg, pid);
+		if (err != -ENOENT)
+			break;
+		cg->created = false;
+	}
+	if (err) {
+		snprintf(cg->why, sizeof(cg->why), "failed to move into cgroup %s: %s",
+			 cg->path, strerror(-err));
+		cg_destroy(cg);
+	}
+	return err;
+}
+
+void cg_setup_self(struct bench_cgroup *cg, const char *prefix)
+{
+	struct cg_roots roots;
+	int err;
 
 	err = cg_roots_from_mountinfo("/proc/self/mountinfo", &roots);
 	if (!err)
@@ -444,31 +494,37 @@ void cg_setup_self(struct bench_cgroup *cg, const char *prefix)
 	}
 	if (cg->kind == CG_MEM_NONE)
 		return;
-
-	cg_remove_stale(cg->parent);
-	/*
-	 * Until we are in it, our cgroup is empty: another run's stale sweep
-	 * may remove it between mkdir and join.  Then make it again.
-	 */
-	for (tries = 0; tries < 3; tries++) {
-		err = cg_create(cg, prefix, pid, pidns);
-		if (err) {
-			snprintf(cg->why, sizeof(cg->why), "failed to create cgroup %s: %s",
-				 cg->path, strerror(-err));
-			cg->kind = CG_MEM_NONE;
-			return;
-		}
-		err = cg_join(cg, pid);
-		if (err != -ENOENT)
-			break;
-		cg->created = false;
-	}
-	if (err) {
-		snprintf(cg->why, sizeof(cg->why), "failed to move into cgroup %s: %s",
-			 cg->path, strerror(-err));
-		cg_destroy(cg);
+	if (create_and_join(cg, prefix))
 		cg->kind = CG_MEM_NONE;
+}
+
+int cg_setup_self_v2(struct bench_cgroup *cg, const char *prefix)
+{
+	char v2path[PATH_MAX], v1path[PATH_MAX];
+	struct cg_roots roots;
+	int err;
+
+	memset(cg, 0, sizeof(*cg));
+	cg->kind = CG_MEM_NONE;
+	err = cg_roots_from_mountinfo("/proc/self/mountinfo", &roots);
+	if (!err)
+		err = read_proc_cgroup("/proc/self/cgroup", v2path, v1path, sizeof(v2path));
+	if (err) {
+		snprintf(cg->why, sizeof(cg->why), "failed to read this process's cgroups: %s",
+			 strerror(-err));
+		return err;
 	}
+	if (!roots.v2[0] || !v2path[0]) {
+		snprintf(cg->why, sizeof(cg->why), "no cgroup v2 hierarchy is mounted");
+		return -ENOENT;
+	}
+	err = cg_dir(roots.v2, roots.v2_base, v2path, cg->parent, sizeof(cg->parent));
+	if (err) {
+		snprintf(cg->why, sizeof(cg->why),
+			 "our cgroup v2 is not visible under the cgroup2 mount %s", roots.v2);
+		return err;
+	}
+	return create_and_join(cg, prefix);
 }
 
 /* ---- where the memory goes: the cgroup's statistics ---- */

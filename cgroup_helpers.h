@@ -158,4 +158,11 @@ void cg_mem_stat_close(struct cg_mem_stat *st);
  */
 void cg_setup_self(struct bench_cgroup *cg, const char *prefix);
 
+/*
+ * A cgroup v2 directory of our own for attaching cgroup programs, with
+ * any controllers or none: a child of the process's v2 cgroup, joined.
+ * 0, or a negative errno with cg->why said; cg_destroy() undoes it.
+ */
+int cg_setup_self_v2(struct bench_cgroup *cg, const char *prefix);
+
 #endif /* __CGROUP_HELPERS_H */

@@ -144,6 +144,11 @@ void run_mem_read_peak(struct bench_run *run)
 	run->peak_mem_resolution_mib = m_memory_resolution();
 }
 
+const char *bench_run_cgroup_v2(void)
+{
+	return cg.kind == CG_MEM_V2 && cg.joined ? cg.path : NULL;
+}
+
 void run_mem_destroy(void)
 {
 	cg_mem_stat_close(&mstat);

@@ -68,21 +68,44 @@ struct bench_pidns_info {
 	__u32 tgid;
 };
 
-/* the counters of the producer thread running us, or NULL for any other thread */
-static __always_inline struct bench_prod_counter *bench_this_producer(__u32 *idx)
+/*
+ * True when the running thread belongs to the benchmark's process; *tid is
+ * then its id in our pid namespace.  A program that wants to know its
+ * hook fires for us at all (a probe from a thread that is no producer)
+ * starts here; bench_this_producer() goes on to the producer's counters.
+ */
+static __always_inline bool bench_in_process(__u32 *tid)
 {
 	struct bench_pidns_info ns = {};
-	__u32 *p;
 
 	if (bpf_get_ns_current_pid_tgid(bench_ids.pidns_dev, bench_ids.pidns_ino,
 					(struct bpf_pidns_info *)&ns, sizeof(ns)) ||
 	    ns.tgid != bench_ids.tgid)
-		return NULL;
-	p = bpf_map_lookup_elem(&bench_producers, &ns.pid);
+		return false;
+	*tid = ns.pid;
+	return true;
+}
+
+/* the counters of producer thread tid (in our pid namespace), or NULL for another thread */
+static __always_inline struct bench_prod_counter *bench_producer_of(__u32 tid, __u32 *idx)
+{
+	__u32 *p;
+
+	p = bpf_map_lookup_elem(&bench_producers, &tid);
 	if (!p)
 		return NULL;
 	*idx = *p;
 	return bpf_map_lookup_elem(&bench_prod_counters, idx);
+}
+
+/* the counters of the producer thread running us, or NULL for any other thread */
+static __always_inline struct bench_prod_counter *bench_this_producer(__u32 *idx)
+{
+	__u32 tid;
+
+	if (!bench_in_process(&tid))
+		return NULL;
+	return bench_producer_of(tid, idx);
 }
 #endif /* BPF */
 

@@ -250,7 +250,7 @@ loaded_bench_progs() {	# loaded_bench_progs <name regex>
 
 # stderr_clean <file>: nothing on stderr but the runner's noise warnings
 # ("warning: ..."), which depend on the machine's load, not on correctness,
-# and bpf-hashmap-lookup's hook line
+# and the hook line (HOOK_LINE)
 stderr_clean() {
 	local rest
 
@@ -258,10 +258,13 @@ stderr_clean() {
 	! printf '%s' "$rest" | grep -qv '^warning: '
 }
 
-# the line bpf-hashmap-lookup prints on stderr to say which hook it ran on
-HOOK_LINE='^hook: (fentry/[a-z0-9_]*sys_getpgid|tp/syscalls/sys_enter_getpgid \((fentry unavailable: .+|--hook tracepoint)\))$'
+# the line bpf-hashmap-lookup and local-storage-create print on stderr to
+# say which hook they ran on
+HOOK_LINE='^hook: (fentry/[a-z0-9_]*sys_getpgid|tp/syscalls/sys_enter_getpgid \((fentry unavailable: .+|--hook tracepoint)\)'
+HOOK_LINE+='|lsm\.s/socket_post_create|tp_btf/sched_process_fork'
+HOOK_LINE+='|cgroup/sock_create \((lsm\.s/socket_post_create unavailable: .+|--socket-hook cgroup)\))$'
 
-# strip_hook_line <stderr file>: the file without bpf-hashmap-lookup's one
+# strip_hook_line <stderr file>: the file without the one
 # well-formed "hook:" line; fails on several or on a malformed one
 strip_hook_line() {
 	local n

@@ -26,6 +26,11 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 VMTEST=${VMTEST:-$ROOT/scripts/vmtest.sh}
 PROVE=${PROVE:-prove}
 
+# The BPF LSM active whatever the guest kernel's CONFIG_LSM says, so that
+# local-storage-create runs on upstream's hook (lsm.s/socket_post_create)
+# there; VMTEST_APPEND set (even empty) replaces this.
+export VMTEST_APPEND=${VMTEST_APPEND-lsm=lockdown,capability,landlock,yama,apparmor,bpf}
+
 VMS=1
 VMOPTS=()
 while getopts ':j:k:t:' opt; do

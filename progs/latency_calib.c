@@ -19,11 +19,18 @@ struct lat_hist calib;
 static long one_pair(__u32 i, void *data)
 {
 	__u64 start, d;
-	__u32 b;
+	__u64 b;
 
 	start = bpf_ktime_get_ns();
 	d = bpf_ktime_get_ns() - start;
 	b = lat_bucket(d);
+	/*
+	 * One register for the bound check and the index: clang otherwise
+	 * checks a zero-extended copy and indexes with another extension,
+	 * whose bound the 6.1 verifier does not know ("R2 unbounded memory
+	 * access").
+	 */
+	asm volatile("" : "+r"(b));
 	if (b < LAT_NR_BUCKETS)
 		calib.counts[b]++;
 	return 0;

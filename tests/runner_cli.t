@@ -5,12 +5,12 @@
 source "$(dirname "$0")/lib.sh"
 
 run_bench "$TEST_TMP/list" -l
-ok $? "bench -l exits 0"
+is $? 0 "bench -l exits 0"
 like "$TEST_TMP/list" '^  count-global +[a-z]' "-l lists count-global with a description"
 like "$TEST_TMP/list" '^  count-local +[a-z]' "-l lists count-local with a description"
 
 run_bench "$TEST_TMP/help" --help
-ok $? "--help exits 0"
+is $? 0 "--help exits 0"
 like "$TEST_TMP/help" '--prod-affinity=CPUSET' "--help documents --prod-affinity"
 
 # bad <description> <stderr regex> <args...>: non-zero exit, one line on stderr

@@ -75,12 +75,10 @@ struct bench_res {
 	long drops;
 	/* operations that failed inside the benchmark (e.g. map updates) */
 	long fails;
-	/* the benchmark's own counts, for its metrics (e.g. bpf_ma's frees and timings) */
+	/* the benchmark's own counts, for its metrics (bpf_ma's frees and timings, kmallocs) */
 	long aux[6];
 	/* ns the benchmark's timed work took in this interval (lpm-trie-*), else 0 */
 	long busy_ns;
-	/* the benchmark's own counts, for its metrics (e.g. kmallocs) */
-	long aux[2];
 	/* bytes charged to the benchmark's cgroup now, -1 when unavailable */
 	long long mem_bytes;
 	/* where they go (cgroup_helpers.h's fields: slab, percpu, ...), -1: absent */

@@ -88,19 +88,13 @@ fi
 PRODUCERS=${PRODUCERS:-$(default_producers)}
 USE_CASES=${USE_CASES:-overwrite batch_add_batch_del add_del_on_diff_cpu no_op}
 
-# "Repeats: METRIC X ± Y UNIT between N repeats (CV ..), within repeats ± W UNIT (CV ..)"
-# -> "X ± YUNIT (N repeats; within ± WUNIT)"
-repeats_field() {
-	grep "^Repeats: $2 " <<<"$1" | sed -E 's/^Repeats: [a-z_]+ ([0-9.]+) ± ([0-9.]+) ([^ ]+) between ([0-9]+) repeats \(CV [0-9.]+%\), within repeats ± ([0-9.]+) [^ ]+ .*/\1 ± \2\3 (\4 repeats; within ± \5\3)/' | grep .
-}
-
 htab_mem_line() {
 	local name=$1 out=$2 s fails
 
 	if [ "$REPEAT" -gt 1 ]; then
 		fails=$(grep -c '^Failures:' <<<"$out")
 		[ "$fails" -gt 0 ] && fails=", FAILED map operations in $fails repeats" || fails=""
-		s=$(grep "^Repeat $REPEAT/$REPEAT: Summary:" <<<"$out")
+		s=$(summary_line "$out" "$REPEAT")
 		emit printf '%-*s per-prod-op: %s, avg mem: %s, peak mem: %s%s\n' "$NAME_WIDTH" "$name" \
 			"$(repeats_field "$out" per_prod_op || echo '?')" \
 			"$(repeats_field "$out" memory || echo '?')" \

@@ -16,15 +16,22 @@
 #                            output, stderr passes through
 #   header TITLE             a blank line, TITLE, and a line of '=' under it
 #   default_producers        the even number of CPUs available, 2..8
-#   summary_line OUTPUT      the last "Summary:" line of a bench's output;
-#                            fails (status 1) when there is none
+#
+# The parser of a bench's output, the one every wrapper script (and the
+# tests) reads it with:
+#
+#   summary_line OUTPUT [R]  the last "Summary:" line of a bench's output; with
+#                            R, that of repeat R of a --repeat run ("Repeat R/N:
+#                            Summary: ...", the prefix taken off); fails
+#                            (status 1) when there is none
 #   field LINE LABEL         the text after "LABEL" up to the next comma, blanks
 #                            squeezed: field "$s" per-prod-op -> "93.56 ± 0.03k/s",
 #                            field "$s" 'total operations' -> "27.538 ± 0.698M/s"
 #   field_num LINE LABEL     the first number after "LABEL": -> "93.56"
-#   summarize NAME OUTPUT    "NAME<pad> <Summary line without 'Summary: '>", a
-#                            generic one-line result for benchmarks without
-#                            their own formatter
+#   repeats_field OUTPUT METRIC  a --repeat run's two levels of METRIC, from its
+#                            "Repeats: METRIC ..." line: "93.56 ± 1.20k/s (8
+#                            repeats; within ± 0.30k/s)"; fails when there is none
+#
 #   bench_failed NAME STATUS print "NAME<pad> FAILED (exit STATUS)" and remember
 #                            it; finish returns non-zero afterwards
 #   emit CMD ARGS...         run CMD (printf, echo) that writes to stdout; a
@@ -77,7 +84,12 @@ default_producers() {
 summary_line() {
 	local line
 
-	line=$(grep '^Summary:' <<<"$1" | tail -n1)
+	if [ $# -ge 2 ]; then
+		line=$(grep "^Repeat $2/[0-9]*: Summary: " <<<"$1" | tail -n1)
+		line=${line#Repeat "$2"/*: }
+	else
+		line=$(grep '^Summary:' <<<"$1" | tail -n1)
+	fi
 	[ -n "$line" ] || return 1
 	echo "$line"
 }
@@ -106,15 +118,11 @@ field_num() {
 	echo "$v"
 }
 
-summarize() {
-	local name=$1 s
-
-	if ! s=$(summary_line "$2"); then
-		emit printf '%-*s no Summary line in the output\n' "$NAME_WIDTH" "$name"
-		BENCH_FAILURES=$((BENCH_FAILURES + 1))
-		return 1
-	fi
-	emit printf '%-*s %s\n' "$NAME_WIDTH" "$name" "${s#Summary: }"
+# "Repeats: METRIC X ± Y UNIT between N repeats (CV ..), within repeats ± W UNIT (CV ..)"
+repeats_field() {
+	grep "^Repeats: $2 " <<<"$1" | tail -n1 |
+		sed -nE 's/^Repeats: [a-z_]+ ([0-9.]+) ± ([0-9.]+) ([^ ]+) between ([0-9]+) repeats \(CV [0-9.]+%\), within repeats ± ([0-9.]+) [^ ]+ .*/\1 ± \2\3 (\4 repeats; within ± \5\3)/p' |
+		grep .
 }
 
 bench_failed() {

@@ -39,8 +39,10 @@ built() {
 
 mk "$TEST_TMP/b1" -s
 ok $? "out-of-tree build succeeds"
-ok "$([ -x "$BIN" ] && [ -f "$OUT/vmlinux.h" ] && ls "$OUT"/*.skel.h >/dev/null; echo $?)" \
-	"the binary, vmlinux.h and the skeletons are where OUTPUT says"
+assert "the binary is where BENCH_BIN says" [ -x "$BIN" ]
+assert "vmlinux.h is where OUTPUT says" [ -f "$OUT/vmlinux.h" ]
+is "$(find "$OUT" -maxdepth 1 -name '*.skel.h' | wc -l)" "$(find "$COPY/progs" -maxdepth 1 -name '*.c' | wc -l)" \
+	"a skeleton per BPF program, where OUTPUT says"
 is "$(git -C "$COPY" status --porcelain --ignored)" "" \
 	"nothing generated in the source tree by an out-of-tree build"
 
@@ -103,6 +105,7 @@ isnt $? 0 "a missing BTF stops the build"
 like "$TEST_TMP/b9" "/nonexistent/btf not found" "and names it"
 
 mk /dev/null -s clean
-ok "$([ ! -e "$OUT" ] && [ ! -e "$BIN" ]; echo $?)" "make clean removes the output and the binary"
+assert "make clean removes the output" [ ! -e "$OUT" ]
+assert "make clean removes the binary" [ ! -e "$BIN" ]
 
 done_testing

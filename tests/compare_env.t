@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 
 base=$TEST_TMP/base.json
 run_bench "$TEST_TMP/base" -w0 -d2 --json "$base" count-local
-ok $? "count-local --json: exits 0"
+is $? 0 "count-local --json: exits 0"
 
 # what this machine shows, read here the way the bench reads it
 if grep -qw kvm-clock /sys/devices/system/clocksource/clocksource0/available_clocksource 2>/dev/null; then
@@ -39,28 +39,27 @@ fi
 
 got_hv=$(jq -r '.context.hypervisor' "$base")
 if [ -n "$want_hv" ]; then
-	assert "context.hypervisor is '$want_hv' (got '$got_hv')" [ "$got_hv" = "$want_hv" ]
+	is "$got_hv" "$want_hv" "context.hypervisor is '$want_hv'"
 else
 	assert "context.hypervisor is other or unknown off x86 (got '$got_hv')" \
 		[ "$got_hv" = other ] || [ "$got_hv" = unknown ]
 fi
 diag "hypervisor: $got_hv ($(jq -r '.context.hypervisor_evidence' "$base"))"
 got_mode=$(jq -r '.context.cgroup_mode' "$base")
-assert "context.cgroup_mode is '$want_mode' (got '$got_mode')" [ "$got_mode" = "$want_mode" ]
+is "$got_mode" "$want_mode" "context.cgroup_mode is '$want_mode'"
 
 # Same place: nothing differs; a run under TCG still gets the loud
 # warning, naming both runs.
 rc=0
 "$BENCH" compare "$base" "$base" >"$TEST_TMP/same.out" 2>&1 || rc=$?
-assert "same place: compare exits 0 (rc $rc)" [ "$rc" -eq 0 ]
-ok "$(grep -Eqi 'hypervisor|cgroup mode' "$TEST_TMP/same.out"; [ $? -eq 1 ]; echo $?)" \
+is "$rc" 0 "same place: compare exits 0"
+is "$(grep -Eci 'hypervisor|cgroup mode' "$TEST_TMP/same.out")" 0 \
 	"same place: no hypervisor or cgroup mode warning"
 if [ "$got_hv" = tcg ]; then
 	like "$TEST_TMP/same.out" '^warning: TIMINGS NOT COMPARABLE TO HARDWARE: the base and new runs ran under TCG' \
 		"same place, under TCG: the loud warning names both runs"
 else
-	ok "$(grep -q TCG "$TEST_TMP/same.out"; [ $? -eq 1 ]; echo $?)" \
-		"same place, not under TCG: no TCG warning"
+	is "$(grep -c TCG "$TEST_TMP/same.out")" 0 "same place, not under TCG: no TCG warning"
 fi
 
 # the edits below start from a run off TCG, so TCG comes only from them
@@ -82,14 +81,14 @@ cmp() {
 
 other_hv=$([ "$got_hv" = none ] && echo other || echo none)
 cmp hv ".context.hypervisor = \"$other_hv\""
-assert "different hypervisor: compare still exits 0 (rc $CMP_RC)" [ "$CMP_RC" -eq 0 ]
+is "$CMP_RC" 0 "different hypervisor: compare still exits 0"
 like "$CMP_OUT" "^warning: hypervisor differs: $got_hv vs $other_hv$" \
 	"different hypervisor: warned, naming both"
-ok "$(grep -q TCG "$CMP_OUT"; [ $? -eq 1 ]; echo $?)" "different hypervisor, no TCG: no TCG warning"
+is "$(grep -c TCG "$CMP_OUT")" 0 "different hypervisor, no TCG: no TCG warning"
 
 other_mode=$([ "$got_mode" = v2 ] && echo v1 || echo v2)
 cmp mode ".context.cgroup_mode = \"$other_mode\""
-assert "different cgroup mode: compare still exits 0 (rc $CMP_RC)" [ "$CMP_RC" -eq 0 ]
+is "$CMP_RC" 0 "different cgroup mode: compare still exits 0"
 like "$CMP_OUT" "^warning: cgroup mode differs: $got_mode vs $other_mode$" \
 	"different cgroup mode: warned, naming both"
 
@@ -102,7 +101,7 @@ for side in new base both; do
 	esac
 	rc=0
 	"$BENCH" compare "$a" "$b" >"$TEST_TMP/tcg.out" 2>"$TEST_TMP/tcg.err" || rc=$?
-	assert "TCG on the $side side(s): compare exits 0 (rc $rc)" [ "$rc" -eq 0 ]
+	is "$rc" 0 "TCG on the $side side(s): compare exits 0"
 	like "$TEST_TMP/tcg.out" "^warning: TIMINGS NOT COMPARABLE TO HARDWARE: the $want ran under TCG" \
 		"TCG on the $side side(s): the loud warning names the $want"
 done

@@ -11,11 +11,11 @@ source "$(dirname "$0")/lib.sh"
 
 cd "$TEST_TMP" || exit 1
 run_bench a.out -q -w1 -d3 --json a.json count-local
-ok $? "count-local --json: exits 0"
+is $? 0 "count-local --json: exits 0"
 run_bench g.out -q -w1 -d3 --json g.json count-global
-ok $? "count-global --json: exits 0"
+is $? 0 "count-global --json: exits 0"
 "$BENCH" compare a.json a.json >same.out 2>same.err
-ok $? "compare of a result with itself: exit 0"
+is $? 0 "compare of a result with itself: exit 0"
 like same.out '^hits \(M/s\) .* within noise$' "compare of a result with itself: within noise"
 
 # refused <name> <jq filter> <stderr regex>: also with --force unless NO_FORCE=1
@@ -60,7 +60,7 @@ refused sample-missing 'del(.samples[2].metrics.hits)' \
 NO_FORCE=1 refused missing-metric 'del(.summary.metrics.drops, .samples[].metrics.drops)' \
 	'^compare: missing-metric\.json: summary\.metrics\.drops: missing, but a\.json has it \(--force compares the metrics both have\)$'
 "$BENCH" compare --force a.json missing-metric.json >mm.out 2>mm.err
-ok $? "a metric missing on one side, --force: exit 0, the others compared"
+is $? 0 "a metric missing on one side, --force: exit 0, the others compared"
 like mm.out '^warning: drops only in a\.json$' "a metric missing on one side, --force: named"
 is "$(grep -c '^drops ' mm.out)" 0 "a metric missing on one side, --force: not in the table"
 refused v3 '.schema_version = 3' \

@@ -20,7 +20,7 @@ require_bpf
 PROGS='hashmap_lookup|htab_mem_[a-z_]*|hash_lookup|array_lookup|pcpu_hash_lkup|pcpu_array_lkup|lru_hash_lookup|mp_[a-z_]*|full_update_[a-z]*'
 CG_PARENT=$(own_mem_cgroup)
 TRACEFS_BEFORE=$(tracefs_mounts)
-nothing_loaded() { [ "$(loaded_bench_progs "$PROGS")" -eq 0 ]; }
+cmp_ok "$TRACEFS_BEFORE" -ge 0 "tracefs mounts at the start, counted"
 
 mapfile -t benchs < <("$BENCH" -l | sed -nE 's/^  ([a-z0-9-]+) .*/\1/p')
 cmp_ok "${#benchs[@]}" -ge 10 "bench -l lists every benchmark (${#benchs[@]})"
@@ -40,20 +40,21 @@ for b in "${benchs[@]}"; do
 	is "$(strip_hook_line "$out.err" | grep -v '^lpm-trie-free: the freeing work is timed on ')" "exiting after set-up (BENCH_TEST_EXIT_AFTER_SETUP=1): nothing measured" \
 		"$b: says on stderr that nothing was measured"
 	assert "$b: no JSON result for a run that measured nothing" [ ! -e "$out.json" ]
-	eventually nothing_loaded
+	eventually none_loaded "$PROGS"
 	ok $? "$b: no program left loaded"
-	nothing_loaded || diag "$(bpftool prog show | grep -E "name ($PROGS) ")"
+	none_loaded "$PROGS" || diag "$(bpftool prog show 2>&1 | grep -E "name ($PROGS) |rror")"
 	if [ -n "$CG_PARENT" ]; then
-		is "$(find "$CG_PARENT" -maxdepth 1 -name "bench-*.$pid")" "" "$b: no cgroup left"
+		left=$(find "$CG_PARENT" -maxdepth 1 -name "bench-*.$pid" 2>&1) || left="find failed: $left"
+		is "$left" "" "$b: no cgroup left"
 	fi
 	if [ -n "${EXIT_AFTER_SETUP_T_MNTNS:-}" ]; then
-		is "$(tracefs_mounts)" "$TRACEFS_BEFORE" "$b: no tracefs mount left"
+		cmp_ok "$(tracefs_mounts)" -eq "$TRACEFS_BEFORE" "$b: no tracefs mount left"
 	fi
 done
 
 # only "1" switches it on
 BENCH_TEST_EXIT_AFTER_SETUP=0 run_bench "$TEST_TMP/zero" -q -w0 -d1 count-local
-ok $? "BENCH_TEST_EXIT_AFTER_SETUP=0: a normal run"
+is $? 0 "BENCH_TEST_EXIT_AFTER_SETUP=0: a normal run (exit status 0)"
 like "$TEST_TMP/zero" '^Summary: hits ' "BENCH_TEST_EXIT_AFTER_SETUP=0: it measures"
 
 done_testing

@@ -37,7 +37,7 @@ else
 	diag "no private mount namespace: tracefs checks may see other sessions' mounts"
 fi
 TRACEFS_BEFORE=$(tracefs_mounts)
-diag "tracefs mounts at the start: $TRACEFS_BEFORE"
+cmp_ok "$TRACEFS_BEFORE" -ge 0 "tracefs mounts at the start, counted (the clean-up checks compare with it)"
 
 # run_htab <out> <args...>: run the bench, set RUN_PID, return its status
 run_htab() {
@@ -62,47 +62,45 @@ check_clean() {
 	if [ -n "$CG_PARENT" ] && [ -e "$CG_PARENT/bench-htab-mem.$pid" ]; then
 		left="cgroup $CG_PARENT/bench-htab-mem.$pid"
 	fi
-	if [ "$(loaded_bench_progs "$PROGS")" -ne 0 ]; then
-		left="$left; BPF program: $(bpftool prog show | grep -E "name $PROGS")"
+	# a listing that failed counts as something left: it cannot tell
+	if ! none_loaded "$PROGS"; then
+		left="$left; BPF program: $(bpftool prog show 2>&1 | grep -E "name $PROGS|rror")"
 	fi
-	if [ "$(tracefs_mounts)" -ne "$TRACEFS_BEFORE" ]; then
+	if [ "$(tracefs_mounts)" != "$TRACEFS_BEFORE" ]; then
 		left="$left; tracefs mounts $TRACEFS_BEFORE -> $(tracefs_mounts)"
 	fi
-	assert "$what: nothing left behind" [ -z "$left" ]
-	[ -z "$left" ] || diag "left: $left"
+	is "$left" "" "$what: nothing left behind"
 }
 
-num() {	# num <summary line> <label>
-	number_after "$1" "$2" || echo "nan"
-}
-
-# awk is the calculator: cmp <a> <op> <b>
-fcmp() {
-	awk -v a="$1" -v b="$3" "BEGIN { exit !(a $2 b) }"
+# num <summary line> <label>: the figure after the label, as the wrapper
+# scripts read it (nothing when there is none: the checks then fail)
+num() {
+	run_common field_num "$1" "$2"
 }
 
 # check_summary <out> <name>: format byte for byte, and sane figures
 check_summary() {
-	local out=$1 name=$2 s op opsd mem memsd peak want iter bad
+	local out=$1 name=$2 s op opsd mem memsd peak want iter iters bad
 
 	if ! s=$(last_summary "$out"); then
 		ok 1 "$name: Summary line"
 		diag "$(cat "$out" "$out.err")"
 		return
 	fi
-	op=$(number_after "$s" per-prod-op)
-	opsd=$(number_after "$s" '±')
-	mem=$(number_after "$s" 'memory usage')
-	memsd=$(number_after "${s#*memory usage}" '±')
-	peak=$(number_after "$s" 'peak memory usage')
+	op=$(num "$s" per-prod-op)
+	opsd=$(num "$s" '±')
+	mem=$(num "$s" 'memory usage')
+	memsd=$(num "${s#*memory usage}" '±')
+	peak=$(num "$s" 'peak memory usage')
 	# reprint the numbers with upstream's printf formats: must be identical
 	want=$(printf 'Summary: per-prod-op %7.2f \u00B1 %7.2fk/s, memory usage %7.2f \u00B1 %7.2fMiB, peak memory usage %7.2fMiB' \
 		"$op" "$opsd" "$mem" "$memsd" "$peak" 2>/dev/null)
-	assert "$name: Summary in upstream's format" [ "$s" = "$want" ]
-	[ "$s" = "$want" ] || diag "got:  $s" "want: $want"
+	is "$s" "$want" "$name: Summary in upstream's format"
 
 	bad=0
+	iters=0
 	while IFS= read -r iter; do
+		iters=$((iters + 1))
 		op=$(sed -E 's/.*per-prod-op +([0-9.]+).*/\1/' <<<"$iter")
 		mem=$(sed -E 's/.*memory usage +([0-9.]+).*/\1/' <<<"$iter")
 		want=$(printf 'per-prod-op %7.2fk/s, memory usage %7.2fMiB' "$op" "$mem" 2>/dev/null)
@@ -112,17 +110,12 @@ check_summary() {
 			diag "bad Iter line: $iter"
 		fi
 	done < <(grep '^Iter' "$out")
-	ok "$bad" "$name: Iter lines in upstream's format"
+	# -d1: one measured sample, one Iter line (a run without any passes nothing)
+	is "$iters $bad" "1 0" "$name: one Iter line, in upstream's format"
 
-	op=$(num "$s" per-prod-op)
-	mem=$(num "$s" 'memory usage')
-	peak=$(num "$s" 'peak memory usage')
-	fcmp "$op" '>' 0
-	ok $? "$name: per-prod-op is positive ($op k/s)"
-	fcmp "$peak" '>' 0
-	ok $? "$name: peak memory is positive ($peak MiB)"
-	fcmp "$peak" '>=' "$mem"
-	ok $? "$name: peak memory ($peak) is not below the average ($mem)"
+	cmp_num "$op" '>' 0 "$name: per-prod-op is positive (k/s)"
+	cmp_num "$peak" '>' 0 "$name: peak memory is positive (MiB)"
+	cmp_num "$peak" '>=' "$mem" "$name: peak memory is not below the average"
 	! grep -q '^Failures:' "$out"
 	ok $? "$name: no map update or delete failed"
 	grep '^Failures:' "$out" | while IFS= read -r l; do diag "$l"; done
@@ -139,7 +132,7 @@ for flavour in preallocated bpf_ma; do
 		out="$TEST_TMP/$uc.$flavour"
 		run_htab "$out" -w0 -d1 -p2 -a htab-mem --use-case "$uc" "${opt[@]}"
 		rc=$?
-		ok $rc "$name: runs (exit $rc)"
+		is "$rc" 0 "$name: runs (exit status 0)"
 		[ $rc -eq 0 ] || diag "$(cat "$out.err")"
 		check_summary "$out" "$name"
 		check_clean "$RUN_PID" "$name"
@@ -155,10 +148,10 @@ for flavour in bpf_ma preallocated; do
 	[ "$flavour" = preallocated ] && opt=(--preallocated)
 	out="$TEST_TMP/vs4096.$flavour"
 	run_htab "$out" -w0 -d1 -p2 -a htab-mem --use-case overwrite --value-size 4096 "${opt[@]}"
-	ok $? "overwrite/$flavour --value-size 4096: runs"
+	is $? 0 "overwrite/$flavour --value-size 4096: runs (exit status 0)"
 	peak=$(num "$(last_summary "$out")" 'peak memory usage')
-	fcmp "$peak" '>' "${PEAK[overwrite/$flavour]}"
-	ok $? "overwrite/$flavour: value size 4096 peaks higher ($peak MiB) than 8 (${PEAK[overwrite/$flavour]} MiB)"
+	cmp_num "$peak" '>' "${PEAK[overwrite/$flavour]}" \
+		"overwrite/$flavour: value size 4096 peaks higher (MiB) than 8"
 	check_clean "$RUN_PID" "overwrite/$flavour --value-size 4096"
 done
 
@@ -181,13 +174,11 @@ for sig in INT TERM HUP QUIT; do
 		ok $? "SIG$sig: mid-run, the run's cgroup exists (so the clean-up check means something)"
 	fi
 	progs=$(bpftool prog show | grep -Eo "name $PROGS" | sort | tr '\n' ' ')
-	assert "SIG$sig: mid-run, only the chosen use case's program is loaded ($progs)" \
-		[ "$progs" = "name htab_mem_overwrite " ]
+	is "$progs" "name htab_mem_overwrite " "SIG$sig: mid-run, only the chosen use case's program is loaded"
 	kill -s "$sig" "$pid"
 	reap "$pid"
 	rc=$?
-	want=$((128 + $(kill -l "$sig")))
-	assert "SIG$sig: exit status $rc (want $want)" [ "$rc" -eq "$want" ]
+	is "$rc" $((128 + $(kill -l "$sig"))) "SIG$sig: exit status 128 + SIG$sig"
 	check_clean "$pid" "SIG$sig mid-run"
 done
 
@@ -208,13 +199,13 @@ for reader in "head -c 10" "sed -n /^Iter/q"; do
 	reap "$pid"
 	rc=$?
 	wait "$rpid"
-	assert "stdout | $reader: exit status $rc (want 141), after $((SECONDS - start)) s of 30" \
-		[ "$rc" -eq 141 ]
+	is "$rc" 141 "stdout | $reader: exit status 141"
+	diag "stdout | $reader: exited after $((SECONDS - start)) s of 30"
 	assert "stdout | $reader: nothing on stderr" stderr_clean "$out.err"
 	check_clean "$pid" "stdout | $reader"
 	if [ -n "$CG_PARENT" ]; then
-		left=$(find "$CG_PARENT" -maxdepth 1 -name 'bench-htab-mem.*' | wc -l)
-		ok "$left" "stdout | $reader: no bench-htab-mem.* cgroup at all ($left)"
+		left=$(find "$CG_PARENT" -maxdepth 1 -name 'bench-htab-mem.*' 2>&1) || left="find failed: $left"
+		is "$left" "" "stdout | $reader: no bench-htab-mem.* cgroup at all"
 	fi
 done
 
@@ -225,7 +216,7 @@ pid=$!
 watchdog "$pid"
 reap "$pid"
 rc=$?
-assert "stdout closed: exit status $rc (want 1)" [ "$rc" -eq 1 ]
+is "$rc" 1 "stdout closed: exit status 1"
 like "$out.err" '^failed to write standard output: Bad file descriptor$' "stdout closed: says so"
 check_clean "$pid" "stdout closed"
 
@@ -235,10 +226,11 @@ out="$TEST_TMP/nohup"
 pid=$!
 watchdog "$pid"
 wait_iter "$out" "$pid"
+ok $? "SIGHUP under nohup: the run got going"
 kill -HUP "$pid"
 reap "$pid"
 rc=$?
-assert "SIGHUP ignored by the caller (nohup): the run completes (exit $rc)" [ "$rc" -eq 0 ]
+is "$rc" 0 "SIGHUP ignored by the caller (nohup): the run completes (exit status 0)"
 like "$out" '^Summary: ' "SIGHUP ignored by the caller: Summary printed"
 check_clean "$pid" "SIGHUP under nohup"
 
@@ -249,6 +241,7 @@ if [ -n "$CG_PARENT" ]; then
 	pid=$!
 	watchdog "$pid"
 	wait_iter "$out" "$pid"
+	ok $? "SIGKILL: the run got going"
 	kill -KILL "$pid"
 	reap "$pid" 2>/dev/null
 	[ -d "$CG_PARENT/bench-htab-mem.$pid" ]
@@ -259,7 +252,7 @@ if [ -n "$CG_PARENT" ]; then
 	fi
 	# set-up is where the leftover goes: no need to measure
 	BENCH_TEST_EXIT_AFTER_SETUP=1 run_htab "$out.next" -w0 -d1 -p2 htab-mem
-	ok $? "SIGKILL: the next run succeeds"
+	is $? 0 "SIGKILL: the next run succeeds (exit status 0)"
 	[ ! -e "$CG_PARENT/bench-htab-mem.$pid" ]
 	ok $? "SIGKILL: the next run removed the dead run's cgroup"
 	check_clean "$RUN_PID" "run after SIGKILL"
@@ -280,13 +273,9 @@ WATCHDOG=$w1
 reap "$p1"
 r1=$?
 diag "concurrent runs took $((SECONDS - start)) s"
-if [ $r1 -eq 0 ] && [ $r2 -eq 0 ]; then
-	ok 0 "concurrent: both runs succeed"
-else
-	ok 1 "concurrent: both runs succeed ($r1, $r2)"
-	diag "run 1:" "$(cat "$TEST_TMP/c1" "$TEST_TMP/c1.err")" \
-		"run 2:" "$(cat "$TEST_TMP/c2" "$TEST_TMP/c2.err")"
-fi
+is "$r1 $r2" "0 0" "concurrent: both runs succeed (exit statuses)"
+[ "$TAP_LAST_FAILED" -eq 0 ] || diag "run 1:" "$(cat "$TEST_TMP/c1" "$TEST_TMP/c1.err")" \
+	"run 2:" "$(cat "$TEST_TMP/c2" "$TEST_TMP/c2.err")"
 like "$TEST_TMP/c1" '^Summary: per-prod-op' "concurrent: first run has a Summary"
 like "$TEST_TMP/c2" '^Summary: per-prod-op' "concurrent: second run has a Summary"
 check_clean "$p1" "concurrent run 1"
@@ -298,10 +287,9 @@ bad_input() {	# bad_input <what> <stderr regex> <args...>
 	shift 2
 
 	run_htab "$out" "$@"
-	rc=$?
-	assert "$what: refused (exit $rc)" [ $rc -ne 0 ]
-	assert "$what: one line on stderr" [ "$(wc -l <"$out.err")" -eq 1 ]
-	assert "$what: nothing on stdout" [ ! -s "$out" ]
+	isnt $? 0 "$what: refused (non-zero exit)"
+	is "$(wc -l <"$out.err")" 1 "$what: one line on stderr"
+	is "$(wc -c <"$out")" 0 "$what: nothing on stdout"
 	like "$out.err" "$re" "$what: the message names the problem"
 	check_clean "$RUN_PID" "$what"
 }
@@ -319,7 +307,7 @@ if [ -n "${HTAB_MEM_T_MNTNS:-}" ] && [ "$TRACEFS_BEFORE" -eq 0 ]; then
 	mount -t tracefs tracefs /sys/kernel/tracing
 	TRACEFS_BEFORE=$(tracefs_mounts)
 	BENCH_TEST_EXIT_AFTER_SETUP=1 run_htab "$TEST_TMP/premounted" -w0 -d1 -p2 htab-mem --use-case no_op
-	ok $? "tracefs mounted beforehand: the run succeeds"
+	is $? 0 "tracefs mounted beforehand: the run succeeds (exit status 0)"
 	check_clean "$RUN_PID" "tracefs mounted beforehand (still mounted after)"
 	umount /sys/kernel/tracing
 fi

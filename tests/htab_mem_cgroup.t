@@ -24,9 +24,9 @@ read_bytes() {
 if [ -z "$SRC" ]; then
 	out=$TEST_TMP/none
 	run_bench "$out" -w0 -d1 -p2 --json "$out.json" htab-mem
-	ok $? "no memory cgroup: the run still succeeds"
+	is $? 0 "no memory cgroup: the run still succeeds (exit status 0)"
 	like "$out" '^Summary: .*memory usage +n/a, peak memory usage +n/a$' "no memory cgroup: memory reads n/a"
-	ok "$(jq -e '.memory_source == null and .summary.peak_memory_bytes == null' "$out.json" >/dev/null; echo $?)" \
+	is "$(jq -c '[.memory_source, .summary.peak_memory_bytes]' "$out.json")" "[null,null]" \
 		"no memory cgroup: the JSON has no memory source and a null peak"
 	done_testing
 	exit
@@ -60,14 +60,13 @@ fi
 ok $? "mid-run: the bench moved into it (/proc/$pid/cgroup: $path)"
 cur=$(read_bytes "$cg/$CUR")
 peak=$(read_bytes "$cg/$PEAK")
-assert "mid-run: $CUR of its cgroup reads a positive number (${cur:-nothing})" [ "${cur:-0}" -gt 0 ]
-[ "${peak:-0}" -gt 0 ] && [ "${peak:-0}" -ge "${cur:-0}" ]
-ok $? "mid-run: $PEAK of its cgroup is not below $CUR (${peak:-nothing} >= ${cur:-nothing})"
+cmp_ok "$cur" -gt 0 "mid-run: $CUR of its cgroup reads a positive number"
+cmp_ok "$peak" -ge "$cur" "mid-run: $PEAK of its cgroup is not below $CUR"
 assert "mid-run: the run was still going when read" kill -0 "$pid"
 kill -INT "$pid"
 wait "$pid"
 rc=$?
-assert "SIGINT: exit 130 (got $rc)" [ "$rc" -eq 130 ]
+is "$rc" 130 "SIGINT: exit status 130"
 assert "after SIGINT: its cgroup is removed" [ ! -e "$cg" ]
 assert "after SIGINT: no JSON file (no partial result)" [ ! -e "$out.json" ]
 
@@ -78,23 +77,21 @@ out=$TEST_TMP/run
 pid=$!
 wait "$pid"
 rc=$?
-ok $rc "a whole run succeeds (exit $rc)"
+is "$rc" 0 "a whole run succeeds (exit status 0)"
 [ $rc -eq 0 ] || diag "$(cat "$out.err")"
 cg=$CG_PARENT/bench-htab-mem.$pid
 assert "after the run: its cgroup is removed" [ ! -e "$cg" ]
 j=$out.json
-got=$(jq -r '.memory_source.cgroup // "none"' "$j")
-assert "the memory source is cgroup $WANT, as the bench must pick here (got $got)" [ "$got" = "$WANT" ]
-got=$(jq -r '.memory_source.current_file // ""' "$j")
-assert "current usage comes from $cg/$CUR (got $got)" [ "$got" = "$cg/$CUR" ]
-got=$(jq -r '.memory_source.peak_file // ""' "$j")
-assert "the peak comes from $cg/$PEAK (got $got)" [ "$got" = "$cg/$PEAK" ]
+is "$(jq -r '.memory_source.cgroup // "none"' "$j")" "$WANT" "the memory source is cgroup $WANT, as the bench must pick here"
+is "$(jq -r '.memory_source.current_file // ""' "$j")" "$cg/$CUR" "current usage comes from $cg/$CUR"
+is "$(jq -r '.memory_source.peak_file // ""' "$j")" "$cg/$PEAK" "the peak comes from $cg/$PEAK"
 rpeak=$(jq -r '.summary.peak_memory_bytes // 0' "$j")
-assert "the reported peak is positive ($rpeak bytes)" [ "$rpeak" -gt 0 ]
-n=$(jq '[.samples[] | select(.counters.mem_bytes == null or .counters.mem_bytes <= 0)] | length' "$j")
-assert "every sample has a positive memory reading ($n without)" [ "$n" -eq 0 ]
-n=$(jq --argjson p "$rpeak" '[.samples[] | select(.counters.mem_bytes > $p)] | length' "$j")
-assert "no sample reads above the reported peak ($n above)" [ "$n" -eq 0 ]
+cmp_ok "$rpeak" -gt 0 "the reported peak is positive (bytes)"
+is "$(jq '[.samples[] | select(.counters.mem_bytes == null or .counters.mem_bytes <= 0)] | length' "$j")" 0 \
+	"every sample has a positive memory reading (samples without)"
+is "$(jq --argjson p "$rpeak" '[.samples[] | select(.counters.mem_bytes > $p)] | length' "$j")" 0 \
+	"no sample reads above the reported peak (samples above)"
+cmp_ok "$(jq '.samples | length' "$j")" -eq 3 "those samples: -w1 -d2, three"
 
 # ---- v2 without delegation, and no v1 to fall back to: n/a, never 0 ----
 if [ "$WANT" = v2 ] && [ -z "$(awk '{ for (i = 7; $i != "-"; i++); }
@@ -106,15 +103,15 @@ if [ "$WANT" = v2 ] && [ -z "$(awk '{ for (i = 7; $i != "-"; i++); }
 	(echo "$BASHPID" >"$nd/cgroup.procs" &&
 	 exec "$BENCH" -w0 -d1 -p2 --json "$out.json" htab-mem) >"$out" 2>"$out.err"
 	rc=$?
-	ok $rc "v2 memory not delegated: the run still succeeds (exit $rc)"
+	is "$rc" 0 "v2 memory not delegated: the run still succeeds (exit status 0)"
 	like "$out" '^Summary: .*memory usage +n/a, peak memory usage +n/a$' \
 		"v2 memory not delegated: memory reads n/a"
 	like "$out.err" 'cgroup v2 memory controller is not enabled for children' \
 		"v2 memory not delegated: it says why"
-	ok "$(jq -e '.memory_source == null and .summary.peak_memory_bytes == null' "$out.json" >/dev/null; echo $?)" \
+	is "$(jq -c '[.memory_source, .summary.peak_memory_bytes]' "$out.json")" "[null,null]" \
 		"v2 memory not delegated: the JSON has no memory source and a null peak"
-	left=$(find "$nd" -mindepth 1 -type d | wc -l)
-	assert "v2 memory not delegated: no cgroup left inside ($left)" [ "$left" -eq 0 ]
+	left=$(find "$nd" -mindepth 1 -type d 2>&1) || left="find failed: $left"
+	is "$left" "" "v2 memory not delegated: no cgroup left inside"
 	rmdir "$nd"
 fi
 

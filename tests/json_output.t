@@ -42,10 +42,11 @@ json_ok() {	# json_ok <file> <description>
 }
 
 no_tmp() {	# no_tmp <dir> <description>
-	local n
+	local found
 
-	n=$(find "$1" -name '*.tmp.*' | wc -l)
-	ok "$n" "$2 ($n)"
+	# a find that failed would find nothing: it fails the check instead
+	found=$(find "$1" -name '*.tmp.*' 2>&1) || found="find failed: $found"
+	is "$found" "" "$2"
 }
 
 D="$TEST_TMP/d"
@@ -55,15 +56,13 @@ cd "$TEST_TMP" || exit 1
 
 # ---- a new file follows the umask; an existing file keeps its mode ----
 (umask 027; run_bench "$TEST_TMP/new" --json "$D/new.json" "${RUN[@]}")
-ok $? "new file: exit 0"
+is $? 0 "new file: exit 0"
 json_ok "$D/new.json" "new file: a result document"
-assert "new file: mode 640 under umask 027 ($(stat -c %a "$D/new.json"))" \
-	[ "$(stat -c %a "$D/new.json")" = 640 ]
+is "$(stat -c %a "$D/new.json")" 640 "new file: mode 640 under umask 027"
 chmod 604 "$D/new.json"
 (umask 022; run_bench "$TEST_TMP/old" --json "$D/new.json" "${RUN[@]}")
-ok $? "existing file: exit 0"
-assert "existing file: its mode 604 is kept ($(stat -c %a "$D/new.json"))" \
-	[ "$(stat -c %a "$D/new.json")" = 604 ]
+is $? 0 "existing file: exit 0"
+is "$(stat -c %a "$D/new.json")" 604 "existing file: its mode 604 is kept"
 no_tmp "$D" "regular file: no temporary file left"
 
 # ---- a symlink keeps pointing at the new content ----
@@ -71,14 +70,14 @@ mkdir "$D/sub"
 echo old >"$D/sub/target.json"
 ln -s sub/target.json "$D/link.json"
 run_bench "$TEST_TMP/link" --json "$D/link.json" "${RUN[@]}"
-ok $? "symlink: exit 0"
+is $? 0 "symlink: exit 0"
 assert "symlink: still a symlink" [ -L "$D/link.json" ]
-assert "symlink: still pointing at its target" [ "$(readlink "$D/link.json")" = sub/target.json ]
+is "$(readlink "$D/link.json")" sub/target.json "symlink: still pointing at its target"
 json_ok "$D/sub/target.json" "symlink: the target holds the result"
 no_tmp "$D" "symlink: no temporary file left"
 ln -s sub/absent.json "$D/dangling.json"
 run_bench "$TEST_TMP/dangling" --json "$D/dangling.json" "${RUN[@]}"
-ok $? "dangling symlink: exit 0"
+is $? 0 "dangling symlink: exit 0"
 assert "dangling symlink: still a symlink" [ -L "$D/dangling.json" ]
 json_ok "$D/sub/absent.json" "dangling symlink: what it points at is created with the result"
 
@@ -87,7 +86,7 @@ mkfifo "$D/fifo"
 timeout 30 cat "$D/fifo" >"$TEST_TMP/fifo.got" &
 reader=$!
 run_bench "$TEST_TMP/fifo" --json "$D/fifo" "${RUN[@]}"
-ok $? "FIFO: exit 0"
+is $? 0 "FIFO: exit 0"
 wait $reader
 ok $? "FIFO: the reader got end of file (did not hang)"
 json_ok "$TEST_TMP/fifo.got" "FIFO: the reader got the result"
@@ -95,19 +94,22 @@ assert "FIFO: still a FIFO" [ -p "$D/fifo" ]
 no_tmp "$D" "FIFO: no temporary file"
 
 # a FIFO nobody reads: the run waits for a reader, and a signal ends the wait
+# waiting_for_reader <pid>: the run has measured, and sleeps between its
+# attempts to open the FIFO (its main thread in nanosleep)
+waiting_for_reader() {
+	grep -q '^Summary' "$TEST_TMP/fifo2" && grep -q nanosleep "/proc/$1/wchan" 2>/dev/null
+}
 "$BENCH" --json "$D/fifo" "${RUN[@]}" >"$TEST_TMP/fifo2" 2>"$TEST_TMP/fifo2.err" &
 pid=$!
-for _ in $(seq 50); do
-	grep -q '^Summary' "$TEST_TMP/fifo2" && break
-	sleep 0.1
-done
-sleep 0.3
+wait_for "$TEST_TMP/fifo2" '^Summary' $pid && eventually waiting_for_reader $pid
+ok $? "FIFO without a reader: the run measured and waits for a reader"
+[ "$TAP_LAST_FAILED" -eq 0 ] || diag "wchan: $(cat "/proc/$pid/wchan" 2>&1)"
 kill -INT $pid
 timeout 10 tail --pid=$pid -f /dev/null
 ok $? "FIFO without a reader: SIGINT ends the wait"
 wait $pid
 rc=$?
-ok $((rc != 130)) "FIFO without a reader: exit 130 (got $rc)"
+is "$rc" 130 "FIFO without a reader: exit status 130"
 like "$TEST_TMP/fifo2.err" "^interrupted while waiting for a reader of $D/fifo: not written\$" \
 	"FIFO without a reader: says so"
 assert "FIFO without a reader: still a FIFO" [ -p "$D/fifo" ]
@@ -115,7 +117,7 @@ assert "FIFO without a reader: still a FIFO" [ -p "$D/fifo" ]
 # ---- stdout: the JSON alone, the human-readable lines on stderr ----
 for p in - /dev/stdout; do
 	"$BENCH" --json "$p" -w0 -d1 count-local >"$TEST_TMP/so" 2>"$TEST_TMP/so.err"
-	ok $? "--json $p: exit 0"
+	is $? 0 "--json $p: exit 0"
 	jq -e '.benchmark == "count-local"' "$TEST_TMP/so" >/dev/null
 	ok $? "--json $p: stdout is the JSON document and nothing else"
 	like "$TEST_TMP/so.err" '^Summary: hits ' "--json $p: the Summary is on stderr"
@@ -125,12 +127,12 @@ assert "--json -: no file named '-' created" [ ! -e ./- ]
 assert "--json /dev/stdout: still a symlink" [ -L /dev/stdout ]
 "$BENCH" --json - -w0 -d1 count-local 2>/dev/null | head -c 0
 rc=${PIPESTATUS[0]}
-ok $((rc == 0)) "--json - into a pipe nobody reads: non-zero exit (got $rc)"
+isnt "$rc" 0 "--json - into a pipe nobody reads: non-zero exit"
 
 # ---- /dev/full: ENOSPC, said, and the device is still the device ----
 FULL=/dev/full
 run_bench "$TEST_TMP/full" --json "$FULL" "${RUN[@]}"
-ok $(($? == 0)) "/dev/full: non-zero exit"
+isnt $? 0 "/dev/full: non-zero exit"
 like "$TEST_TMP/full.err" "^failed to write $FULL: No space left on device\$" "/dev/full: says so"
 assert "/dev/full: still a character device" [ -c "$FULL" ]
 no_tmp "$D" "/dev/full: no temporary file"
@@ -143,21 +145,21 @@ if [ -n "$PRIVATE_DEV" ]; then
 	# one page of room left: not enough for this run's document (over 4 KiB)
 	head -c $((60 * 1024)) /dev/zero >"$M/filler" 2>/dev/null
 	run_bench "$TEST_TMP/tiny" --json "$M/r.json" -q -w0 -d4 -p4 --per-producer count-local
-	ok $(($? == 0)) "nearly full tmpfs: non-zero exit"
+	isnt $? 0 "nearly full tmpfs: non-zero exit"
 	like "$TEST_TMP/tiny.err" "^failed to write $M/r.json: No space left on device\$" \
 		"nearly full tmpfs: says so"
 	assert "nearly full tmpfs: no result file" [ ! -e "$M/r.json" ]
 	no_tmp "$M" "nearly full tmpfs: no temporary file"
 	head -c 1M /dev/zero >>"$M/filler" 2>/dev/null
 	run_bench "$TEST_TMP/tinyfull" --json "$M/r.json" "${RUN[@]}"
-	ok $(($? == 0)) "full tmpfs: refused"
+	isnt $? 0 "full tmpfs: refused"
 	like "$TEST_TMP/tinyfull.err" "^invalid --json '$M/r.json': cannot write there: No space left on device\$" \
 		"full tmpfs: refused before the run, saying why"
-	ok "$(grep -c . "$TEST_TMP/tinyfull")" "full tmpfs: the benchmark did not start"
-	assert "full tmpfs: nothing but the filler" [ "$(ls -A "$M")" = filler ]
+	is "$(grep -c . "$TEST_TMP/tinyfull")" 0 "full tmpfs: the benchmark did not start (no line on stdout)"
+	is "$(ls -A "$M")" filler "full tmpfs: nothing but the filler"
 	mount -o remount,ro "$M"
 	run_bench "$TEST_TMP/ro" --json "$M/r.json" "${RUN[@]}"
-	ok $(($? == 0)) "read-only file system: refused"
+	isnt $? 0 "read-only file system: refused"
 	like "$TEST_TMP/ro.err" "cannot write there: Read-only file system\$" "read-only file system: says so"
 	umount "$M"
 else
@@ -166,10 +168,10 @@ fi
 
 # ---- refused before the run: nothing created ----
 run_bench "$TEST_TMP/dir" --json "$D" "${RUN[@]}"
-ok $(($? == 0)) "a directory: refused"
+isnt $? 0 "a directory: refused"
 like "$TEST_TMP/dir.err" "cannot write there: Is a directory\$" "a directory: says so"
 run_bench "$TEST_TMP/cfd" --json /dev/fd/9 "${RUN[@]}" 9>&-
-ok $(($? == 0)) "a closed descriptor: refused"
+isnt $? 0 "a closed descriptor: refused"
 like "$TEST_TMP/cfd.err" "^invalid --json '/dev/fd/9': cannot write there: Bad file descriptor\$" \
 	"a closed descriptor: says so"
 

@@ -54,7 +54,7 @@ lat_run() {
 	shift 4
 	run_bench "$out" -w1 -d2 -p "$p" --latency --json "$out.json" "$@" || rc=$?
 	[ "$rc" -eq 0 ] && stderr_clean "$out.err"
-	ok $? "$name: exit status 0, nothing on stderr but noise warnings"
+	is $? 0 "$name: exit status 0, nothing on stderr but noise warnings"
 	stderr_clean "$out.err" || diag "rc $rc: $(head -c 1000 "$out.err")"
 	if [ "$ops" -gt 0 ]; then
 		like "$out" "$LAT_LINE$ops ops each\\)\$" "$name: Latency line, $ops ops each"
@@ -69,8 +69,7 @@ lat_run() {
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(jq -c '[.samples[].counters | [.hits, .latency_triggers, .latency_edge_triggers]]' "$out.json")"
 	block_ok "$out.json" "$ops"
 	ok $? "$name: JSON latency block consistent with the samples"
-	[ -z "$(jq -r -f "$(dirname "$0")/schema.jq" "$out.json")" ]
-	ok $? "$name: JSON conforms to the schema"
+	schema_ok "$out.json" "$name: JSON conforms to the schema"
 	"$BENCH" compare "$out.json" "$out.json" >"$out.cmp" 2>&1
 	ok $? "$name: compare loads and validates the result"
 	like "$out.cmp" '^latency_p99 \(ns\) ' "$name: compare has a latency_p99 row"
@@ -89,7 +88,7 @@ lat_run "bpf_ma" 64 128 2 bpf_ma
 out=$TEST_TMP/hml
 rc=0
 run_bench "$out" -w1 -d2 --latency --json "$out.json" bpf-hashmap-lookup --nr_loops 1000 || rc=$?
-ok "$rc" "bpf-hashmap-lookup --latency: exit status 0"
+is "$rc" 0 "bpf-hashmap-lookup --latency: exit status 0"
 diag "$(head -c 500 "$out.err")"
 like "$out" "${LAT_LINE}1000 ops each\\)\$" "bpf-hashmap-lookup: Latency line, nr_loops ops each"
 counts_match "$out.json" 1000 1
@@ -102,7 +101,7 @@ ok $? "bpf-hashmap-lookup: JSON latency block consistent with the samples"
 out=$TEST_TMP/off
 rc=0
 run_bench "$out" -w0 -d1 --json "$out.json" htab-mem || rc=$?
-ok "$rc" "htab-mem without --latency: exit status 0"
+is "$rc" 0 "htab-mem without --latency: exit status 0"
 ! grep -q '^Latency' "$out"
 ok $? "without --latency: no Latency line"
 jq -e '.latency == null and .summary.metrics.latency_p50 == null and .options.runner.latency == null
@@ -113,17 +112,16 @@ ok $? "without --latency: nothing about latency in the JSON"
 # (gnuplot is a dependency scripts/install-deps.sh installs)
 "$BENCH" plot latency "$TEST_TMP/htab-mem overwrite.json" "$TEST_TMP/htab-mem overwrite preallocated.json" \
 	--force --text >"$TEST_TMP/plot" 2>"$TEST_TMP/plot.err"
-ok $? "plot latency: two runs overlaid, exit status 0"
+is $? 0 "plot latency: two runs overlaid, exit status 0"
 like "$TEST_TMP/plot" 'latency: share of triggers per bucket' "plot latency: the chart's title"
 like "$TEST_TMP/plot" 'per-op time \(ns, log scale\)' "plot latency: log-scaled per-op axis"
 rc=0
 "$BENCH" plot latency "$TEST_TMP/off.json" --text >"$TEST_TMP/plot" 2>"$TEST_TMP/plot.err" || rc=$?
-ok $((rc != 2)) "plot latency of a run without --latency: exit status 2 (got $rc)"
+is "$rc" 2 "plot latency of a run without --latency: exit status 2"
 like "$TEST_TMP/plot.err" 'has no latency histogram: record the run with --latency' \
 	"plot latency: the refusal says why"
 
-none_loaded() { [ "$(loaded_bench_progs "$PROGS")" -eq 0 ]; }
-eventually none_loaded
+eventually none_loaded "$PROGS"
 ok $? "nothing left loaded after the runs"
 
 done_testing

@@ -35,7 +35,7 @@ printf '%s\n' 93.10 91.20 93.40 91.50 93.30 91.00 \
 	100 100 100 100 100 100 \
 	10 9 20 19 30 27 >"$RATES"
 ROUNDS=3 RUN_BENCH="$STUB" "$SCRIPT" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
-ok $? "three benchmarks measured: exit 0"
+is $? 0 "three benchmarks measured: exit 0"
 like "$TEST_TMP/out" '^htab-mem overwrite bpf-ma +off 93\.10 93\.40 93\.30  on 91\.20 91\.50 91\.00  ratio 0\.978  paired 0\.978 \(95% CI 0\.972\.\.0\.984, 3 rounds\)$' \
 	"ratios 0.97959, 0.97966, 0.97535: geometric mean 0.978, t(0.975, 2) = 4.303 on the logs"
 like "$TEST_TMP/out" '^htab-mem overwrite prealloc +off 100\.00 100\.00 100\.00  on 100\.00 100\.00 100\.00  ratio 1\.000  paired 1\.000 \(95% CI 1\.000\.\.1\.000, 3 rounds\)$' \

@@ -142,6 +142,51 @@ cmp_ok() {
 	[ "$res" -eq 0 ] || _tap_got_expected "$got" "$op '$want'"
 }
 
+# Numeric assertions on decimals (rates, MiB, ratios).  A got or expected
+# value that is not a number fails: an extraction that found nothing (an
+# empty string, jq's null, a "nan" put in its place) never passes, where
+# awk alone would take "" for 0 and compare "nan" as a string.
+
+_tap_is_num() {	# _tap_is_num <value>: a decimal number, sign and exponent allowed
+	[[ $1 =~ ^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]]
+}
+
+# cmp_num <got> <op> <expected> <description>: op is one of < <= > >= == !=
+cmp_num() {
+	local got=$1 op=$2 want=$3 res=1
+	shift 3
+	case "$op" in
+	'<' | '<=' | '>' | '>=' | '==' | '!=') ;;
+	*)
+		ok 1 "$*"
+		diag "cmp_num: unknown operator '$op'"
+		return
+		;;
+	esac
+	if _tap_is_num "$got" && _tap_is_num "$want" &&
+	   awk -v a="$got" -v b="$want" "BEGIN { exit !(a + 0 $op b + 0) }"; then
+		res=0
+	fi
+	ok "$res" "$*"
+	[ "$res" -eq 0 ] || _tap_got_expected "$got" "$op $want"
+}
+
+# is_near <got> <expected> <tolerance> <description>: |got - expected| <=
+# tolerance; a tolerance ending in % is relative to expected
+is_near() {
+	local got=$1 want=$2 tol=$3 res=1 abs
+	shift 3
+	abs=${tol%\%}
+	if _tap_is_num "$got" && _tap_is_num "$want" && _tap_is_num "$abs" &&
+	   awk -v a="$got" -v b="$want" -v t="$abs" -v rel="$([ "$abs" != "$tol" ] && echo 1)" \
+		'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b
+			 exit !(d <= (rel ? t / 100 * m : t)) }'; then
+		res=0
+	fi
+	ok "$res" "$*"
+	[ "$res" -eq 0 ] || _tap_got_expected "$got" "'$want' within $tol"
+}
+
 # is_exit <status> <description> <command...>: run the command, its
 # stdout into $TEST_TMP/is_exit.out, its stderr into $TEST_TMP/is_exit.err,
 # and compare its exit status
@@ -243,9 +288,22 @@ own_mem_cgroup() {
 	echo "${src#v? }"
 }
 
-# the BPF program names of bench's skeletons that are currently loaded
-loaded_bench_progs() {	# loaded_bench_progs <name regex>
-	bpftool prog show 2>/dev/null | grep -Ec -- "name ($1) " || true
+# loaded_bench_progs <name regex>: how many loaded BPF programs have a name
+# the regex matches; fails, printing nothing, when bpftool cannot list
+# them, so that "nothing left loaded" cannot pass on a failed listing
+loaded_bench_progs() {
+	local list
+
+	list=$(bpftool prog show 2>/dev/null) || return 1
+	grep -Ec -- "name ($1) " <<<"$list"
+	return 0
+}
+
+# none_loaded <name regex>: the programs were listed, and none matches
+none_loaded() {
+	local n
+
+	n=$(loaded_bench_progs "$1") && [ "$n" -eq 0 ]
 }
 
 # stderr_clean <file>: nothing on stderr but the runner's noise warnings
@@ -308,9 +366,12 @@ require_plot_tools() {
 
 # ---- the machine: memory cgroups, tracefs, runs that hang ----
 
-# tracefs_mounts: how many tracefs mounts this mount namespace has
+# tracefs_mounts: how many tracefs mounts this mount namespace has; fails,
+# printing nothing, when the mount table cannot be read
 tracefs_mounts() {
-	grep -c ' - tracefs ' /proc/self/mountinfo || true
+	grep -c ' - tracefs ' /proc/self/mountinfo
+	# grep -c: 1 when it counted none, 2 when it could not read
+	[ $? -le 1 ]
 }
 
 # watchdog <pid>: a hung run must fail its test, not stall the suite:
@@ -346,36 +407,57 @@ reap() {
 	return $rc
 }
 
-# wait_iter <out> <pid> [seconds]: until the run has printed a sample (or
-# died), for up to 10 s or the seconds given (a guest under TCG is slower)
-wait_iter() {
-	for _ in $(seq 1 $((${3:-10} * 10))); do
-		grep -q '^Iter' "$1" && return 0
-		kill -0 "$2" 2>/dev/null || return 1
+# wait_for <file> <extended regex> <pid> [seconds]: until the file has a
+# line the regex matches, for up to 10 s or the seconds given (a guest
+# under TCG is slower); fails at the limit or when the process has died
+# without printing it: a test waits for the state it needs, not a guess
+wait_for() {
+	local i
+
+	for ((i = 0; i < ${4:-10} * 10; i++)); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		if ! kill -0 "$3" 2>/dev/null; then
+			grep -Eq -- "$2" "$1" 2>/dev/null
+			return
+		fi
 		sleep 0.1
 	done
 	return 1
 }
 
-# ---- reading a run's output ----
+# wait_iter <out> <pid> [seconds]: until the run has printed a sample
+wait_iter() {
+	wait_for "$1" '^Iter' "$2" "${3:-10}"
+}
+
+# ---- reading a run's output: the wrapper scripts' parser ----
+
+RUN_COMMON=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/benchs/run_common.sh
+
+# run_common <function> <args...>: one of benchs/run_common.sh's helpers,
+# its Summary parser (summary_line, field, field_num, repeats_field) so
+# that the tests read the output as the wrapper scripts do; in a subshell,
+# since sourcing it changes directory and defines a run_bench of its own
+run_common() {
+	# not followed: its globals, set in this subshell only, are not ours
+	# shellcheck source=/dev/null
+	(source "$RUN_COMMON" && "$@")
+}
 
 # last_summary <file>: the last "Summary:" line of a run's output; fails
 # when there is none
 last_summary() {
-	grep '^Summary:' "$1" | tail -n1 | grep .
+	run_common summary_line "$(cat "$1")"
 }
 
-# number_after <line> <label>: the first number after the first "<label> "
-# in the line; fails when there is none
-number_after() {
-	local n
+# schema_ok <file> <description>: the result file validates against
+# tests/schema.jq; a jq that fails (no file, not JSON) fails the check
+schema_ok() {
+	local errs
 
-	case $1 in
-	*"$2 "*) ;;
-	*) return 1 ;;
-	esac
-	n=$(grep -Eo -- '^ *-?[0-9]+(\.[0-9]+)?' <<<"${1#*"$2 "}") || return 1
-	echo "${n// /}"
+	errs=$(jq -r -f "$(dirname "${BASH_SOURCE[0]}")/schema.jq" "$1" 2>&1) ||
+		errs="jq failed (exit $?): $errs"
+	is "$errs" "" "$2"
 }
 
 # ---- result files made up to a known ratio ----

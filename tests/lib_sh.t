@@ -32,6 +32,65 @@ is "$(verdict cmp_ok a != a d)" "not ok" "cmp_ok: string != fails on equal strin
 is "$(verdict cmp_ok 1 '<' 2 d)" "not ok" "cmp_ok: an unknown operator fails"
 like "$TEST_TMP/diag" "unknown operator '<'" "cmp_ok: and says so"
 
+is "$(verdict cmp_num 1.5 '>' 0 d)" "ok" "cmp_num: 1.5 > 0"
+is "$(verdict cmp_num 1e-3 '<' 0.01 d)" "ok" "cmp_num: an exponent is a number"
+is "$(verdict cmp_num 0 '>' 0 d)" "not ok" "cmp_num: 0 > 0 fails"
+like "$TEST_TMP/diag" "^# expected: > 0$" "cmp_num: a failure names the comparison"
+is "$(verdict cmp_num "" '>=' 0 d)" "not ok" "cmp_num: nothing extracted is not 0"
+is "$(verdict cmp_num nan '>' 0 d)" "not ok" "cmp_num: nan is not a number (awk alone takes it for one above 0)"
+is "$(verdict cmp_num null '>=' 0 d)" "not ok" "cmp_num: nor is jq's null"
+is "$(verdict cmp_num 2 '>=' "" d)" "not ok" "cmp_num: an expected value that is not a number fails too"
+is "$(verdict cmp_num 1 '-gt' 0 d)" "not ok" "cmp_num: an unknown operator fails"
+is "$(verdict is_near 1.0004 1 0.0005 d)" "ok" "is_near: within the tolerance"
+is "$(verdict is_near 1.0006 1 0.0005 d)" "not ok" "is_near: outside it"
+like "$TEST_TMP/diag" "^# expected: '1' within 0.0005$" "is_near: a failure says what it wanted"
+is "$(verdict is_near 99.5 100 1% d)" "ok" "is_near: a relative tolerance"
+is "$(verdict is_near 98.5 100 1% d)" "not ok" "is_near: outside a relative tolerance"
+is "$(verdict is_near "" "" 1% d)" "not ok" "is_near: two empty strings are not near"
+is "$(verdict is_near null null 0.1 d)" "not ok" "is_near: nor two nulls"
+
+# waits and probes that cannot pass on what they could not read
+printf 'Setting up\nIter 0\n' >"$TEST_TMP/run.out"
+wait_for "$TEST_TMP/run.out" '^Iter' $$ 1
+is $? 0 "wait_for: a line already there"
+wait_for "$TEST_TMP/run.out" '^Summary' $$ 1
+is $? 1 "wait_for: fails at its limit"
+true &
+gone=$!
+wait "$gone"
+wait_for "$TEST_TMP/run.out" '^Summary' "$gone" 10
+is $? 1 "wait_for: fails at once when the process is gone without the line"
+mkdir -p "$TEST_TMP/bin"
+printf '#!/bin/sh\necho "Error: cannot list programs" >&2\nexit 255\n' >"$TEST_TMP/bin/bpftool"
+chmod +x "$TEST_TMP/bin/bpftool"
+PATH="$TEST_TMP/bin:$PATH" loaded_bench_progs 'x'
+is $? 1 "loaded_bench_progs: a bpftool that fails is not a count of 0"
+PATH="$TEST_TMP/bin:$PATH" none_loaded 'x'
+is $? 1 "none_loaded: nor is it 'none loaded'"
+printf '#!/bin/sh\necho "7: tracepoint  name other  tag 0"\necho "8: tracepoint  name mine  tag 0"\n' >"$TEST_TMP/bin/bpftool"
+is "$(PATH="$TEST_TMP/bin:$PATH" loaded_bench_progs 'mine|ours')" 1 "loaded_bench_progs: counts the names matched"
+PATH="$TEST_TMP/bin:$PATH" none_loaded 'ours'
+is $? 0 "none_loaded: a listing without the names"
+cmp_ok "$(tracefs_mounts)" -ge 0 "tracefs_mounts: a count"
+echo '{}' >"$TEST_TMP/notresult.json"
+is "$(verdict schema_ok "$TEST_TMP/notresult.json" d)" "not ok" "schema_ok: a document that is not a result fails"
+is "$(verdict schema_ok "$TEST_TMP/missing.json" d)" "not ok" "schema_ok: so does a missing file"
+
+# the wrappers' parser, as the tests reach it
+out='Repeat 1/2: Summary: hits 1.000 ± 0.100M/s (1.000M/prod), drops 0.000 ± 0.000M/s
+Repeat 2/2: Summary: hits 2.000 ± 0.200M/s (2.000M/prod), drops 0.000 ± 0.000M/s
+Repeats: hits 1.50 ± 0.71 M/s between 2 repeats (CV 47.14%), within repeats ± 0.16 M/s (CV 10.54%)'
+run_common summary_line "$out" >/dev/null
+is $? 1 "summary_line: a --repeat run has no bare Summary line"
+is "$(run_common summary_line "$out" 2)" "Summary: hits 2.000 ± 0.200M/s (2.000M/prod), drops 0.000 ± 0.000M/s" \
+	"summary_line OUTPUT 2: repeat 2's Summary, without its prefix"
+is "$(run_common field_num "$(run_common summary_line "$out" 1)" hits)" 1.000 "field_num: repeat 1's hits"
+is "$(run_common repeats_field "$out" hits)" "1.50 ± 0.71M/s (2 repeats; within ± 0.16M/s)" \
+	"repeats_field: the two levels of a metric"
+run_common repeats_field "$out" drops >/dev/null
+is $? 1 "repeats_field: fails for a metric without a Repeats line"
+is "$(last_summary <(printf 'Summary: a 1\nSummary: a 2\n'))" "Summary: a 2" "last_summary: the last Summary line"
+
 is "$(verdict is_exit 3 d sh -c 'echo out; echo err >&2; exit 3')" "ok" "is_exit: the expected status passes"
 is "$(verdict is_exit 0 d sh -c 'echo oops >&2; exit 1')" "not ok" "is_exit: another status fails"
 like "$TEST_TMP/diag" "^# stderr: oops$" "is_exit: a failure shows the command's stderr"

@@ -14,7 +14,7 @@ cd "$TEST_TMP" || exit 1
 out=$TEST_TMP/hashmap
 rc=0
 "$BENCHS_DIR/run_bench_bpf_hashmap_lookup.sh" >"$out" 2>"$out.err" || rc=$?
-ok "$rc" "run_bench_bpf_hashmap_lookup.sh: exit status 0"
+is "$rc" 0 "run_bench_bpf_hashmap_lookup.sh: exit status 0"
 [ "$rc" -eq 0 ] || diag "$(head -c 1000 "$out.err")"
 diag "$(cat "$out")"
 for ks in 4 8 16 32 64 128; do
@@ -23,30 +23,28 @@ done
 for n in 100 1000 10000 100000; do
 	like "$out" "^nr_entries $n, max_entries $n +[0-9]+\\.[0-9]{3} M/s\$" "nr_entries $n: one rate"
 done
-[ "$(grep -c ' M/s$' "$out")" -eq 10 ] &&
-	grep ' M/s$' "$out" | awk '$(NF - 1) <= 0 { bad = 1 } END { exit bad }'
-ok $? "exactly 10 result lines, every rate positive"
+is "$(grep -c ' M/s$' "$out")" 10 "exactly 10 result lines"
+is "$(awk '/ M\/s$/ && $(NF - 1) > 0 { n++ } END { print n + 0 }' "$out")" 10 "every rate positive"
 
 out=$TEST_TMP/map
 rc=0
 "$BENCHS_DIR/run_bench_map_lookup.sh" >"$out" 2>"$out.err" || rc=$?
-ok "$rc" "run_bench_map_lookup.sh: exit status 0"
+is "$rc" 0 "run_bench_map_lookup.sh: exit status 0"
 [ "$rc" -eq 0 ] || diag "$(head -c 1000 "$out.err")"
 diag "$(cat "$out")"
 for b in hash-lookup array-lookup percpu-hash-lookup percpu-array-lookup lru-hash-lookup; do
 	like "$out" "^$b +[0-9]+\\.[0-9]{3} ± [0-9]+\\.[0-9]{3}M/s \\(drops 0\\.000 ± 0\\.000M/s\\)\$" \
 		"$b: one line with a hit rate and no drops"
 done
-[ "$(grep -c 'M/s (drops' "$out")" -eq 5 ] &&
-	grep 'M/s (drops' "$out" | awk '$2 <= 0 { bad = 1 } END { exit bad }'
-ok $? "exactly 5 result lines, every rate positive"
+is "$(grep -c 'M/s (drops' "$out")" 5 "exactly 5 result lines"
+is "$(awk '/M\/s \(drops/ && $2 > 0 { n++ } END { print n + 0 }' "$out")" 5 "every rate positive"
 
 # a failing bench fails the script instead of printing an empty line
 for s in run_bench_bpf_hashmap_lookup.sh run_bench_map_lookup.sh; do
 	rc=0
 	RUN_BENCH="$BENCH -w0 -d1 -c 1" "$BENCHS_DIR/$s" >"$out" 2>"$out.err" || rc=$?
-	[ "$rc" -ne 0 ] && grep -q consumers "$out.err"
-	ok $? "$s: a failing bench fails the script (rc $rc)"
+	isnt "$rc" 0 "$s: a failing bench fails the script"
+	like "$out.err" consumers "$s: the bench's reason passes through"
 done
 
 # a write to stdout that fails (a full disk) fails the script, saying so,
@@ -54,10 +52,10 @@ done
 for script in run_bench_map_lookup.sh run_bench_bpf_hashmap_lookup.sh; do
 	RUN_BENCH="echo Summary: hits 1.000 ± 0.000M/s (1.000M/prod), drops 0.000 ± 0.000M/s" \
 		"$BENCHS_DIR/$script" >/dev/null 2>"$TEST_TMP/ok.err"
-	ok $? "$script with a stand-in bench: exit 0 (so the next check means something)"
+	is $? 0 "$script with a stand-in bench: exit 0 (so the next check means something)"
 	RUN_BENCH="echo Summary: hits 1.000 ± 0.000M/s (1.000M/prod), drops 0.000 ± 0.000M/s" \
 		"$BENCHS_DIR/$script" >/dev/full 2>"$TEST_TMP/full.err"
-	ok $(($? == 0)) "$script >/dev/full: non-zero exit"
+	isnt $? 0 "$script >/dev/full: non-zero exit"
 	like "$TEST_TMP/full.err" "^$script: failed to write standard output: the results are incomplete\$" \
 		"$script >/dev/full: says so"
 done

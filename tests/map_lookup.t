@@ -26,7 +26,7 @@ for b in $BENCHS; do
 	rc=0
 	run_bench "$out" -w0 -d1 "$b" || rc=$?
 	[ "$rc" -eq 0 ] && stderr_clean "$out.err"
-	ok $? "$b: exit status 0, nothing on stderr but noise warnings"
+	is $? 0 "$b: exit status 0, nothing on stderr but noise warnings"
 	stderr_clean "$out.err" || diag "rc $rc: $(head -c 1000 "$out.err")"
 	summary_ok "$out" 1
 	ok $? "$b: positive hit rate, no drops"
@@ -39,23 +39,23 @@ for b in hash-lookup array-lookup; do
 	out=$TEST_TMP/$b-p2
 	rc=0
 	run_bench "$out" -w0 -d1 -p2 -a "$b" || rc=$?
-	ok "$rc" "$b -p2 -a: exit status 0"
+	is "$rc" 0 "$b -p2 -a: exit status 0"
 	summary_ok "$out" 2
 	ok $? "$b -p2 -a: positive hit rate, per-producer rate is half"
 	diag "$(grep Summary "$out")"
 done
 
-none_loaded() { [ "$(loaded_bench_progs "$PROGS")" -eq 0 ]; }
-eventually none_loaded
+eventually none_loaded "$PROGS"
 ok $? "nothing left loaded after the runs"
 
 # consumers are refused before anything is loaded
 out=$TEST_TMP/cons
 rc=0
 run_bench "$out" -c 1 hash-lookup || rc=$?
-[ "$rc" -ne 0 ] && [ "$(wc -l < "$out.err")" -eq 1 ] && [ ! -s "$out" ] &&
-	none_loaded
-ok $? "-c 1 refused in one line, nothing loaded"
+isnt "$rc" 0 "-c 1 refused"
+is "$(wc -l < "$out.err")" 1 "-c 1: one line on stderr"
+is "$(wc -c < "$out")" 0 "-c 1: nothing on stdout"
+assert "-c 1: nothing loaded" none_loaded "$PROGS"
 diag "$(cat "$out.err")"
 
 done_testing

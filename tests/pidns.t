@@ -18,16 +18,16 @@ in_ns() {	# in_ns <outfile> <bench args...>: the bench as pid 1 of a new pid nam
 	unshare -p -f --mount-proc "$BENCH" "$@" >"$out" 2>"$out.err"
 }
 
-# positive <number>: true when the number is > 0
-positive() { awk -v x="$1" 'BEGIN { exit !(x > 0) }'; }
-
 check_rate() {	# check_rate <desc> <rc> <out> <sed -E expression printing the rate>
 	local desc=$1 rc=$2 out=$3 rate
 
 	rate=$(sed -nE "$4" "$out" | tail -n1)
-	[ "$rc" -eq 0 ] && stderr_clean "$out.err" && [ -n "$rate" ] && positive "$rate"
-	ok $? "$desc: exit 0, rate $rate > 0"
-	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$out" "$out.err")"
+	is "$rc" 0 "$desc: exit status 0"
+	assert "$desc: nothing on stderr but noise warnings" stderr_clean "$out.err"
+	cmp_num "$rate" '>' 0 "$desc: a positive rate"
+	if [ "$rc" -ne 0 ] || [ "$TAP_LAST_FAILED" -ne 0 ]; then
+		diag "rc $rc: $(cat "$out" "$out.err")"
+	fi
 }
 
 HTAB_RATE='s/^Summary: per-prod-op +([0-9.]+) ±.*/\1/p'
@@ -66,8 +66,8 @@ cg_parent() {
 	[ -n "$p" ] && [ -d "/sys/fs/cgroup/memory$p" ] && echo "/sys/fs/cgroup/memory$p"
 }
 CG=$(cg_parent || true)
-none_loaded() {
-	[ "$(loaded_bench_progs 'htab_mem_overwr|hash_lookup|hashmap_lookup')" -eq 0 ]
+nothing_loaded() {
+	none_loaded 'htab_mem_overwr|hash_lookup|hashmap_lookup'
 }
 for b in htab-mem hash-lookup bpf-hashmap-lookup; do
 	out=$TEST_TMP/deny-$b
@@ -80,7 +80,7 @@ for b in htab-mem hash-lookup bpf-hashmap-lookup; do
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$out.err")"
 	! grep -q '^Summary' "$out" && [ ! -e "$out.json" ]
 	ok $? "$b, nothing measured: no Summary, no JSON file"
-	eventually none_loaded && { [ -z "$CG" ] || ! compgen -G "$CG/bench-*" >/dev/null; }
+	eventually nothing_loaded && { [ -z "$CG" ] || ! compgen -G "$CG/bench-*" >/dev/null; }
 	ok $? "$b, nothing measured: no program or cgroup left behind"
 done
 
@@ -98,15 +98,16 @@ else
 	# a leftover from a run killed in some other namespace: empty, so stale
 	mkdir "$CG/bench-htab-mem.7.ns1"
 	in_ns "$TEST_TMP/ctrA" -w0 -d3 --json "$TEST_TMP/ctrA.json" htab-mem & a=$!
-	sleep 1
+	# B starts once A is measuring, so both have their cgroup at once
+	wait_for "$TEST_TMP/ctrA" "^Benchmark 'htab-mem' started" $a
+	ok $? "two pid namespaces: the first run is measuring when the second starts"
 	in_ns "$TEST_TMP/ctrB" -w0 -d1 --json "$TEST_TMP/ctrB.json" htab-mem & b=$!
-	sleep 0.5
+	wait_for "$TEST_TMP/ctrB" "^Benchmark 'htab-mem' started" $b
 	during=$(find "$CG" -maxdepth 1 -name 'bench-htab-mem.*' -printf '%f ')
 	wait $a; rca=$?
 	wait $b; rcb=$?
 	diag "during: $during"
-	[ "$rca" -eq 0 ] && [ "$rcb" -eq 0 ]
-	ok $? "two pid namespaces: both runs exit 0 ($rca, $rcb)"
+	is "$rca $rcb" "0 0" "two pid namespaces: both runs exit 0"
 	! grep -q 'n/a' "$TEST_TMP/ctrA" && ! grep -q 'n/a' "$TEST_TMP/ctrB" &&
 		! grep -q 'memory usage unavailable' "$TEST_TMP/ctrA.err" "$TEST_TMP/ctrB.err"
 	ok $? "two pid namespaces: both runs have memory figures (no name collision)"

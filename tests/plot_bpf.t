@@ -9,9 +9,9 @@ require_plot_tools
 
 T=$TEST_TMP
 run_bench "$T/ma" -q -w1 -d2 -p2 -a --json "$T/ma.json" htab-mem --use-case overwrite
-ok $? "htab-mem overwrite --json: exit 0"
+is $? 0 "htab-mem overwrite --json: exit 0"
 run_bench "$T/pa" -q -w1 -d2 -p2 -a --json "$T/pa.json" htab-mem --use-case overwrite --preallocated
-ok $? "htab-mem overwrite --preallocated --json: exit 0"
+is $? 0 "htab-mem overwrite --preallocated --json: exit 0"
 if [ "$(jq -r '.memory_source' "$T/ma.json")" = null ]; then
 	ok 1 "the runs measured memory (no memory cgroup here?)"
 	done_testing
@@ -19,7 +19,7 @@ if [ "$(jq -r '.memory_source' "$T/ma.json")" = null ]; then
 fi
 
 "$BENCH" plot timeline "$T/pa.json" "$T/ma.json" -o "$T/t.svg" 2>"$T/t.err"
-ok $? "timeline of both flavours -o .svg: exit 0"
+is $? 0 "timeline of both flavours -o .svg: exit 0"
 xmllint --noout "$T/t.svg"
 ok $? "the SVG parses as XML"
 for s in "preallocated=true: " "preallocated=false: " "memory (MiB)" "per_prod_op (k/s)" \
@@ -28,11 +28,10 @@ for s in "preallocated=true: " "preallocated=false: " "memory (MiB)" "per_prod_o
 	ok $? "the SVG holds '$s'"
 done
 "$BENCH" plot timeline "$T/pa.json" "$T/ma.json" -o "$T/t.png" 2>/dev/null
-ok $? "-o .png: exit 0"
-sig=$(od -An -tx1 -N8 "$T/t.png" | tr -d ' \n')
-ok "$([ "$sig" = 89504e470d0a1a0a ]; echo $?)" "a PNG"
+is $? 0 "-o .png: exit 0"
+is "$(od -An -tx1 -N8 "$T/t.png" | tr -d ' \n')" 89504e470d0a1a0a "a PNG (its signature)"
 "$BENCH" plot timeline "$T/pa.json" "$T/ma.json" --text >"$T/t.txt" 2>/dev/null
-ok $? "--text: exit 0"
+is $? 0 "--text: exit 0"
 like "$T/t.txt" '^ +htab-mem timeline: per_prod_op per second +$' "text: the title"
 like "$T/t.txt" 'per_prod_op \(k/s\) +memory \(MiB\)' "text: both axes with their units"
 like "$T/t.txt" '^ +0 \+-+\+ 0 *$' "text: both axes start at 0"

@@ -39,14 +39,14 @@ bad 1 "--repeat on bpf-hashmap-lookup" "--repeat 2 does not apply to benchmark '
 # ---- a run with repeats ----
 J=$TEST_TMP/r.json
 run_bench "$TEST_TMP/r.out" -q -w1 -d2 --repeat 2 --json "$J" count-local
-ok $? "count-local --repeat 2: exit 0"
+is $? 0 "count-local --repeat 2: exit 0"
 cmp_ok "$(grep -c '^Repeat [1-2]/2: Summary: hits ' "$TEST_TMP/r.out")" -eq 2 \
 	"one prefixed Summary per repeat"
 cmp_ok "$(grep -c '^Summary:' "$TEST_TMP/r.out")" -eq 0 \
 	"no bare Summary line a script could take for the whole run"
 like "$TEST_TMP/r.out" '^Repeats: hits [0-9.]+ ± [0-9.]+ M/s between 2 repeats \(CV [0-9.]+%\), within repeats ± [0-9.]+ M/s \(CV [0-9.]+%\)$' \
 	"the two levels of hits"
-is "$(jq -r -f "$(dirname "$0")/schema.jq" "$J")" "" "the JSON follows the schema"
+schema_ok "$J" "the JSON follows the schema"
 is "$(jq '.options.runner.repeat' "$J")" 2 "options.runner.repeat is 2"
 is "$(jq '.options.runner.zero_seed' "$J")" false "options.runner.zero_seed is false"
 is "$(jq -c '[.samples[].warmup]' "$J")" '[true,true,false,false,false,false]' \
@@ -80,7 +80,7 @@ C=$TEST_TMP
 # machine did, both sides hold the same observations
 run_bench "$C/cmp.out" compare "$C/c1.json" "$C/c2.json" "$C/c3.json" "$C/c4.json" -- \
 	"$C/c3.json" "$C/c1.json" "$C/c4.json" "$C/c2.json"
-ok $? "compare 4 files per side: exit 0"
+is $? 0 "compare 4 files per side: exit 0"
 like "$C/cmp.out" '^hits \(M/s\) .* \+0\.00% +1\.0000  within noise$' "hits: within noise, p = 1"
 # several files on both sides: the invocation is the unit, so each file's
 # 2 repeats make one observation, 4 per side
@@ -95,14 +95,13 @@ cmp_ok "$(grep -Ec ' (better|worse)$' "$C/cmp.out")" -eq 0 "no metric better or 
 want=$(jq -rs '[.[].summary.metrics.hits.repeats.mean] | (add / length) as $m |
 	"\($m) \(([.[] | (. - $m) * (. - $m)] | add / (length - 1)) | sqrt)"' \
 	"$C/c1.json" "$C/c2.json" "$C/c3.json" "$C/c4.json")
-got=$(awk '/^hits \(M\/s\)/ { print $3, $5 }' "$C/cmp.out")
-assert "the base column is mean ± stddev of the file means (got '$got', want '$want')" \
-	awk -v g="$got" -v w="$want" 'BEGIN { split(g, a, " "); split(w, b, " ");
-		d1 = a[1] - b[1]; d2 = a[2] - b[2];
-		exit !(a[1] != "" && d1 * d1 <= 0.0006 * 0.0006 && d2 * d2 <= 0.0006 * 0.0006) }'
+read -r got_mean got_sd < <(awk '/^hits \(M\/s\)/ { print $3, $5 }' "$C/cmp.out")
+read -r want_mean want_sd <<<"$want"
+is_near "$got_mean" "$want_mean" 0.0006 "the base column's mean is the mean of the file means"
+is_near "$got_sd" "$want_sd" 0.0006 "the base column's ± is the stddev of the file means"
 run_bench "$C/cmpp.out" compare --power "$C/c1.json" "$C/c2.json" "$C/c3.json" "$C/c4.json" -- \
 	"$C/c3.json" "$C/c1.json" "$C/c4.json" "$C/c2.json"
-ok $? "compare --power, 4 files per side: exit 0"
+is $? 0 "compare --power, 4 files per side: exit 0"
 like "$C/cmpp.out" '^power: hits: ([0-9]+ invocations per side of 2 repeats at -w0 -d1 detect a 2\.00% change .* \(between-invocation stddev [0-9.e+-]+ / [0-9.e+-]+ M/s\); that is about [0-9]+ s of runs per side, set-up between repeats not counted|more than 1000 invocations per side to detect 2\.00%)' \
 	"--power with files per side: invocations per side"
 like "$C/cmpp.out" '^power: hits: in 5 minutes of runs \(75 invocations per side, each 2 x 1 s = 2 s; set-up between repeats not counted\) the smallest change detectable at p < 0\.05 with 80% power is [0-9.]+%$' \
@@ -110,7 +109,7 @@ like "$C/cmpp.out" '^power: hits: in 5 minutes of runs \(75 invocations per side
 cmp_ok "$(grep -c 'repeats per side' "$C/cmpp.out")" -eq 0 "--power with files per side: no repeats-per-side figure"
 # one file with repeats against another: repeat means too
 run_bench "$C/cmp2.out" compare --power "$C/c1.json" "$C/c2.json"
-ok $? "compare two repeat files: exit 0"
+is $? 0 "compare two repeat files: exit 0"
 like "$C/cmp2.out" "^  hits: Welch's t-test on 2 \+ 2 repeat means" "two repeats per file are two observations"
 like "$C/cmp2.out" '^Test: the per-repeat means are the observations' "the test's unit is said"
 like "$C/cmp2.out" '^Not covered: the spread between invocations\.  Runs of one configuration minutes apart can differ by more than their repeats show; interleave several invocations per side \(A B A B \.\.\.\) and give them all' \
@@ -123,13 +122,13 @@ like "$C/cmp2.out" '^power: hits: in 5 minutes of runs \(150 repeats per side of
 # one run per side: the p-value's limits are said
 run_bench "$C/one.out" -q -w0 -d2 --json "$C/one.json" count-local
 run_bench "$C/cmp1.out" compare "$C/one.json" "$C/one.json"
-ok $? "compare one run per side: exit 0"
+is $? 0 "compare one run per side: exit 0"
 like "$C/cmp1.out" 'variance between runs is unknown here, so the p-value covers within-run noise only' \
 	"one run per side: between-run variance unknown"
 cmp_ok "$(grep -c '^Not covered' "$C/cmp1.out")" -eq 0 "one run per side: its own wording only"
 # one repeat on a side against several: the other side's spread is assumed
 run_bench "$C/cmp3.out" compare "$C/one.json" -- "$C/c1.json" "$C/c2.json"
-ok $? "one run against four repeats: exit 0"
+is $? 0 "one run against four repeats: exit 0"
 like "$C/cmp3.out" "^  hits: t-test assuming the single-repeat side has the other side's between-repeat spread on 1 \+ 4 repeat means" \
 	"one run against repeats: the assumption is said"
 like "$C/cmp3.out" '^Not covered: the spread between invocations' \
@@ -137,12 +136,12 @@ like "$C/cmp3.out" '^Not covered: the spread between invocations' \
 # files with and without repeats on both sides: a file without repeats is
 # one observation, its mean over samples; the same files on both sides
 run_bench "$C/cmp4.out" compare "$C/one.json" "$C/c1.json" -- "$C/c1.json" "$C/one.json"
-ok $? "mixed files per side: exit 0"
+is $? 0 "mixed files per side: exit 0"
 like "$C/cmp4.out" "^  hits: Welch's t-test on 2 \+ 2 invocation means \(the invocation is the unit: each file's mean of its repeat means, 1 to 2 per file; a file without repeats: its mean over samples\), df 2\.0;" \
 	"mixed files per side: the file means are said"
 like "$C/cmp4.out" '^hits \(M/s\) .* \+0\.00% +1\.0000  within noise$' "mixed files, the same on both sides: within noise"
 run_bench "$C/cmp5.out" compare "$C/one.json" "$C/one.json" -- "$C/one.json" "$C/one.json"
-ok $? "files without repeats on both sides: exit 0"
+is $? 0 "files without repeats on both sides: exit 0"
 like "$C/cmp5.out" "^  hits: Welch's t-test on 2 \+ 2 invocation means \(the invocation is the unit: each file's mean over its per-second samples\), df 2\.0; between-invocation CV 0\.00% / 0\.00%, within-invocation CV [0-9.]+% / [0-9.]+%$" \
 	"files without repeats: a file's mean over its samples, no between-repeat level"
 

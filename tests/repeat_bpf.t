@@ -22,7 +22,7 @@ for cfg in overwrite: add_del_on_diff_cpu:--preallocated; do
 	name="$uc${flavour:+ $flavour}"
 	J=$TEST_TMP/$uc$flavour.json
 	run_bench "$TEST_TMP/o" -w1 -d1 -p2 --repeat 3 --json "$J" htab-mem --use-case "$uc" ${flavour:+"$flavour"}
-	ok $? "$name --repeat 3: exit 0"
+	is $? 0 "$name --repeat 3: exit 0"
 	assert "$name: stderr has only noise warnings" stderr_clean "$TEST_TMP/o.err"
 	cmp_ok "$(grep -c '^Repeat [23]/3: fresh state$' "$TEST_TMP/o")" -eq 2 \
 		"$name: repeats 2 and 3 start with fresh state"
@@ -37,12 +37,13 @@ for cfg in overwrite: add_del_on_diff_cpu:--preallocated; do
 	assert "$name: measured samples tagged 0, 1, 2" jq_true \
 		'[.samples[] | select(.warmup | not) | .repeat] == [0, 1, 2]' "$J"
 done
-assert "no htab-mem program left loaded" eventually test "$(loaded_bench_progs "$PROGS")" -eq 0
+# (eventually lists the programs anew at each try)
+assert "no htab-mem program left loaded" eventually none_loaded "$PROGS"
 
 # the lookups: a new filled map per repeat, every producer registered in it
 J=$TEST_TMP/l.json
 run_bench "$TEST_TMP/l" -w0 -d1 -p2 --repeat 2 --zero-seed --json "$J" hash-lookup
-ok $? "hash-lookup --repeat 2 --zero-seed: exit 0"
+is $? 0 "hash-lookup --repeat 2 --zero-seed: exit 0"
 cmp_ok "$(grep -c '^Repeat 2/2: fresh state$' "$TEST_TMP/l")" -eq 1 "hash-lookup: fresh state"
 assert "hash-lookup: both producers counted in both repeats" jq_true \
 	'[.samples[] | select(.warmup | not) | .counters.prod_hits | all(.[]; . > 0)] == [true, true]' "$J"
@@ -50,7 +51,7 @@ is_exit 1 "array-lookup --zero-seed: exit 1 (the benchmark cannot honour it)" "$
 
 J=$TEST_TMP/z.json
 run_bench "$TEST_TMP/z" -q -w0 -d1 -p2 --repeat 2 --zero-seed --json "$J" htab-mem
-ok $? "--zero-seed --repeat 2: exit 0"
+is $? 0 "--zero-seed --repeat 2: exit 0"
 assert "--zero-seed is recorded" jq_true '.options.runner.zero_seed == true' "$J"
 
 done_testing

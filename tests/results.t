@@ -4,60 +4,43 @@
 # documented schema, atomic writes, --per-producer, and `bench compare`.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-SCHEMA="$(dirname "$0")/schema.jq"
-
-schema_ok() {	# schema_ok <file> <description>
-	local errs
-	errs=$(jq -r -f "$SCHEMA" "$1" 2>&1) || errs="jq failed (exit $?): $errs"
-	is "$errs" "" "$2"
-}
-
-close_enough() {	# close_enough <a> <b> <relative tolerance>: exit status
-	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d;
-		m = (a < 0 ? -a : a); exit !(a != "" && b != "" && d <= t * m) }'
-}
+jq_true() { jq -e "$@" >/dev/null; }
 
 for b in count-local count-global; do
 	j="$TEST_TMP/$b.json"
 	run_bench "$TEST_TMP/$b" -w1 -d2 -p2 -a --per-producer --json "$j" $b
-	ok $? "$b --json --per-producer: exits 0"
+	is $? 0 "$b --json --per-producer: exit status 0"
 	schema_ok "$j" "$b: the JSON validates against the schema"
-	ok "$(jq -e '.benchmark == "'$b'" and (.samples | length) == 3 and .samples[0].warmup
-		and (.samples[1].warmup | not)' "$j" >/dev/null; echo $?)" \
+	is "$(jq -c '[.benchmark, [.samples[].warmup]]' "$j")" '["'$b'",[true,false,false]]' \
 		"$b: three samples, the first marked warm-up"
-	ok "$(jq -e '.context.producer_cpus | length == 2 and all(. != null)' "$j" >/dev/null; echo $?)" \
-		"$b: the CPU each producer was pinned to is recorded"
-	ok "$(jq -e '.context.command_line[1:] == ["-w1", "-d2", "-p2", "-a", "--per-producer", "--json", "'"$j"'", "'$b'"]' \
-		"$j" >/dev/null; echo $?)" "$b: the command line is recorded as typed"
+	assert "$b: the CPU each producer was pinned to is recorded" \
+		jq_true '.context.producer_cpus | length == 2 and all(. != null)' "$j"
+	is "$(jq -c '.context.command_line[1:]' "$j")" '["-w1","-d2","-p2","-a","--per-producer","--json","'"$j"'","'$b'"]' \
+		"$b: the command line is recorded as typed"
 	hits=$(jq '.summary.metrics.hits.mean' "$j")
 	text_hits=$(sed -nE 's/^Summary: hits +([0-9.]+) .*/\1/p' "$TEST_TMP/$b")
-	close_enough "$hits" "$text_hits" 0.0001
-	ok $? "$b: the JSON mean is the Summary's ($hits vs $text_hits)"
+	is_near "$text_hits" "$hits" 0.01% "$b: the JSON mean is the Summary's"
 	# per-producer: the rates add up to the total, and the total to the Summary
 	sum=$(jq '[.per_producer.producers[].rate] | add' "$j")
 	total=$(jq '.per_producer.total_rate' "$j")
-	close_enough "$sum" "$total" 0.0001
-	ok $? "$b: per-producer rates add up to their total ($sum vs $total)"
+	is_near "$sum" "$total" 0.01% "$b: per-producer rates add up to their total"
 	# the per-producer total is every count over every measured interval; the
 	# Summary's mean of per-second rates differs from it when intervals do
 	want=$(jq '[.samples[] | select(.warmup | not)] as $s
 		   | ([$s[].counters.prod_hits[]] | add) * 1e3 / ([$s[].interval_ns] | add)' "$j")
-	close_enough "$total" "$want" 0.000001
-	ok $? "$b: per-producer total is the counts over the measured time ($total vs $want)"
+	is_near "$total" "$want" 0.0001% "$b: per-producer total is the counts over the measured time"
 	raw_total=$(jq '[.samples[] | select(.warmup | not) | .counters.hits] | add' "$j")
 	raw_prod=$(jq '[.samples[] | select(.warmup | not) | .counters.prod_hits[]] | add' "$j")
 	# count-global publishes per-producer counts in batches of 1024
-	close_enough "$raw_prod" "$raw_total" 0.001
-	ok $? "$b: per-producer counts add up to the hits counted ($raw_prod vs $raw_total)"
+	is_near "$raw_prod" "$raw_total" 0.1% "$b: per-producer counts add up to the hits counted"
 	like "$TEST_TMP/$b" '^Per-producer rates \(M/s\):$' "$b: per-producer header"
 	n=$(grep -cE '^  producer +[0-9]+ \(CPU +[0-9]+\): +[0-9]+\.[0-9]{3}$' "$TEST_TMP/$b")
 	is "$n" 2 "$b: one line per producer with its CPU and rate"
 	like "$TEST_TMP/$b" '^Fairness: min [0-9.]+, max [0-9.]+, max/min [0-9.]+, Jain.s index [01]\.[0-9]{4}$' \
 		"$b: fairness line"
 	text_total=$(sed -nE 's/^  total +: +([0-9.]+)$/\1/p' "$TEST_TMP/$b")
-	text_sum=$(sed -nE 's/^  producer .*: +([0-9.]+)$/\1/p' "$TEST_TMP/$b" | awk '{ s += $1 } END { print s }')
-	close_enough "$text_sum" "$text_total" 0.0001
-	ok $? "$b: printed producer rates add up to the printed total within rounding"
+	text_sum=$(sed -nE 's/^  producer .*: +([0-9.]+)$/\1/p' "$TEST_TMP/$b" | awk '{ s += $1 } END { if (NR) print s }')
+	is_near "$text_sum" "$text_total" 0.01% "$b: printed producer rates add up to the printed total within rounding"
 done
 
 # an unwritable destination is refused before anything runs
@@ -70,9 +53,10 @@ run_bench "$TEST_TMP/dir" -d1 -w0 --json "$TEST_TMP" count-local
 isnt $? 0 "--json naming a directory is refused"
 
 # an interrupted run leaves no JSON file, not even a temporary one
-"$BENCH" -w0 -d30 --json "$TEST_TMP/int.json" count-local >/dev/null 2>&1 &
+"$BENCH" -w0 -d30 --json "$TEST_TMP/int.json" count-local >"$TEST_TMP/int" 2>&1 &
 pid=$!
-sleep 1.5
+wait_iter "$TEST_TMP/int" $pid
+ok $? "SIGINT during a --json run: the run got going (a sample printed)"
 kill -INT $pid
 wait $pid
 is $? 130 "SIGINT during a --json run: exit 130"
@@ -89,7 +73,7 @@ is "$left" 0 "SIGINT during a --json run: no JSON file left"
 run_bench "$TEST_TMP/s1" -q -w1 -d3 --json "$TEST_TMP/s1.json" count-local
 run_bench "$TEST_TMP/s2" -q -w1 -d3 --json "$TEST_TMP/s2.json" count-local
 "$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >"$TEST_TMP/cmp" 2>&1
-ok $? "compare of two runs of one configuration exits 0"
+is $? 0 "compare of two runs of one configuration exits 0"
 like "$TEST_TMP/cmp" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +[<0-9.]+ +(within noise|better|worse)$' \
 	"compare of two runs: a well-formed verdict line"
 diag "two real runs of count-local: $(grep '^hits ' "$TEST_TMP/cmp")"
@@ -99,7 +83,7 @@ jq '.samples |= ([.[] | select(.warmup)] + ([.[] | select(.warmup | not)] | reve
 like "$TEST_TMP/cmpr0" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +\+0\.00% +1\.0000 +within noise$' \
 	"compare: the same configuration without drift is within noise (p = 1)"
 "$BENCH" compare --fail-on-regression "$TEST_TMP/s1.json" "$TEST_TMP/s1r.json" >/dev/null 2>&1
-ok $? "compare --fail-on-regression: no regression, exit 0"
+is $? 0 "compare --fail-on-regression: no regression, exit 0"
 
 # different benchmarks: refused, unless forced
 run_bench "$TEST_TMP/g2" -q -w1 -d3 -p2 --json "$TEST_TMP/g2.json" count-global
@@ -109,7 +93,7 @@ is $? 2 "compare of different benchmarks: refused with exit 2"
 like "$TEST_TMP/cmpx.err" "^compare: $TEST_TMP/g2.json: benchmark: 'count-global', but $TEST_TMP/l2.json is 'count-local': refusing to compare different benchmarks \\(--force compares anyway\\)$" \
 	"compare of different benchmarks: says why"
 "$BENCH" compare --force "$TEST_TMP/l2.json" "$TEST_TMP/g2.json" >"$TEST_TMP/cmpf" 2>&1
-ok $? "compare --force: exit 0"
+is $? 0 "compare --force: exit 0"
 like "$TEST_TMP/cmpf" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +[<0-9.]+ +(within noise|better|worse)$' \
 	"compare --force: a well-formed verdict line"
 # which of the two is faster is a timing: logged, not judged

@@ -6,14 +6,8 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 require_bpf
-SCHEMA="$(dirname "$0")/schema.jq"
 BENCHS_DIR=$(cd "$(dirname "$0")/../benchs" && pwd)
-
-schema_ok() {	# schema_ok <file> <description>
-	local errs
-	errs=$(jq -r -f "$SCHEMA" "$1" 2>&1) || errs="jq failed (exit $?): $errs"
-	is "$errs" "" "$2"
-}
+jq_true() { jq -e "$@" >/dev/null; }
 
 # every benchmark writes a document that validates
 mapfile -t benchs < <("$BENCH" -l | sed -nE 's/^  ([a-z0-9-]+) .*/\1/p')
@@ -23,34 +17,33 @@ for b in "${benchs[@]}"; do
 	[ "$b" = bpf-hashmap-lookup ] && extra=(--nr_loops 20000)
 	j="$TEST_TMP/all-$b.json"
 	run_bench "$TEST_TMP/all-$b" -q -w0 -d1 -p2 --json "$j" "$b" "${extra[@]}"
-	ok $? "$b --json: exits 0"
+	is $? 0 "$b --json: exit status 0"
 	schema_ok "$j" "$b: JSON validates against the schema"
 done
-ok "$(jq -e '.summary.metrics | keys | any(startswith("lookup_cpu"))' \
-	"$TEST_TMP/all-bpf-hashmap-lookup.json" >/dev/null; echo $?)" \
-	"bpf-hashmap-lookup: per-CPU lookup rates are metrics"
+assert "bpf-hashmap-lookup: per-CPU lookup rates are metrics" \
+	jq_true '.summary.metrics | keys | any(startswith("lookup_cpu"))' "$TEST_TMP/all-bpf-hashmap-lookup.json"
 
 # htab-mem: memory source and peak, per-producer rates that add up
 for flavour in "" --preallocated; do
 	j="$TEST_TMP/hm$flavour.json"
 	run_bench "$TEST_TMP/hm$flavour" -w1 -d2 -p2 -a --per-producer --json "$j" \
 		htab-mem --use-case overwrite $flavour
-	ok $? "htab-mem $flavour: exits 0"
+	is $? 0 "htab-mem $flavour: exit status 0"
 	schema_ok "$j" "htab-mem $flavour: JSON validates"
-	ok "$(jq -e '.memory_source.cgroup == "v1" or .memory_source.cgroup == "v2"' "$j" >/dev/null; echo $?)" \
-		"htab-mem $flavour: the cgroup version memory came from is recorded"
-	ok "$(jq -e '.summary.peak_memory_mib > 0 and .summary.peak_memory_mib >= .summary.metrics.memory.mean * 0.999' \
-		"$j" >/dev/null; echo $?)" "htab-mem $flavour: peak memory is positive and not below the average"
-	ok "$(jq -e '.options.benchmark == {use_case: "overwrite", value_size: 8,
-		preallocated: ('"$([ -n "$flavour" ] && echo true || echo false)"')}' "$j" >/dev/null; echo $?)" \
+	jq -r '.memory_source.cgroup' "$j" >"$TEST_TMP/source" 2>&1
+	like "$TEST_TMP/source" '^v[12]$' "htab-mem $flavour: the cgroup version memory came from is recorded"
+	peak=$(jq '.summary.peak_memory_mib' "$j")
+	cmp_num "$peak" '>' 0 "htab-mem $flavour: peak memory is positive"
+	cmp_num "$peak" '>=' "$(jq '.summary.metrics.memory.mean * 0.999' "$j")" \
+		"htab-mem $flavour: peak memory is not below the average"
+	is "$(jq -c '.options.benchmark' "$j")" \
+		'{"use_case":"overwrite","value_size":8,"preallocated":'"$([ -n "$flavour" ] && echo true || echo false)"'}' \
 		"htab-mem $flavour: the benchmark's options are recorded, defaults included"
 	total=$(jq '.per_producer.total_rate' "$j")
 	sum=$(jq '[.per_producer.producers[].rate] | add' "$j")
 	ppo=$(jq '.summary.metrics.per_prod_op.mean * 2' "$j")
-	awk -v a="$sum" -v b="$total" 'BEGIN { d = a - b; exit !(d < 1e-6 * b && d > -1e-6 * b) }'
-	ok $? "htab-mem $flavour: two producers' rates add up to the total ($sum vs $total)"
-	awk -v a="$total" -v b="$ppo" 'BEGIN { d = a - b; exit !(d < 0.01 * b && d > -0.01 * b) }'
-	ok $? "htab-mem $flavour: the total is per-prod-op x 2 within 1% ($total vs $ppo)"
+	is_near "$sum" "$total" 0.0001% "htab-mem $flavour: two producers' rates add up to the total"
+	is_near "$total" "$ppo" 1% "htab-mem $flavour: the total is per-prod-op x 2 within 1%"
 	like "$TEST_TMP/hm$flavour" '^Per-producer rates \(k/s\):$' "htab-mem $flavour: per-producer rates in k/s"
 	n=$(grep -cE '^  producer +[01] \(CPU +[01]\): +[0-9]+\.[0-9]{3}$' "$TEST_TMP/hm$flavour")
 	is "$n" 2 "htab-mem $flavour: two producers on two CPUs"
@@ -61,7 +54,7 @@ done
 is $? 2 "compare of preallocated vs bpf ma: refused without --force"
 like "$TEST_TMP/c1.err" 'different options: preallocated true vs false' "and names the option"
 "$BENCH" compare --force "$TEST_TMP/hm--preallocated.json" "$TEST_TMP/hm.json" >"$TEST_TMP/c2" 2>&1
-ok $? "compare --force of preallocated vs bpf ma: exit 0"
+is $? 0 "compare --force of preallocated vs bpf ma: exit 0"
 like "$TEST_TMP/c2" '^per_prod_op \(k/s\) ' "compare shows per_prod_op"
 like "$TEST_TMP/c2" '^memory \(MiB\) ' "compare shows memory"
 like "$TEST_TMP/c2" '^peak_memory \(MiB\) ' "compare shows peak memory"
@@ -69,11 +62,11 @@ diag "$(cat "$TEST_TMP/c2")"
 
 # two runs of one configuration: memory readings differ by part of a
 # per-CPU charge batch, which compare must not call a change
-ok "$(jq -e '.summary.metrics.memory.resolution > 0' "$TEST_TMP/hm.json" >/dev/null; echo $?)" \
+cmp_num "$(jq '.summary.metrics.memory.resolution' "$TEST_TMP/hm.json")" '>' 0 \
 	"htab-mem: the memory metric records its resolution"
 run_bench "$TEST_TMP/hm2" -q -w1 -d2 -p2 -a --json "$TEST_TMP/hm2.json" htab-mem --use-case overwrite
 "$BENCH" compare "$TEST_TMP/hm.json" "$TEST_TMP/hm2.json" >"$TEST_TMP/c0" 2>&1
-ok $? "compare of two htab-mem runs of one configuration: exit 0"
+is $? 0 "compare of two htab-mem runs of one configuration: exit 0"
 like "$TEST_TMP/c0" '^memory \(MiB\) .* within (noise|resolution)$' "memory of two runs of one configuration is not a change"
 like "$TEST_TMP/c0" '^peak_memory \(MiB\) .* within (threshold|resolution)$' "nor is their peak"
 diag "$(cat "$TEST_TMP/c0")"
@@ -85,7 +78,7 @@ run_bench "$TEST_TMP/no" -q -w0 -d2 -p2 -a --json "$TEST_TMP/no.json" htab-mem -
 "$BENCH" compare "$TEST_TMP/ow.json" "$TEST_TMP/no.json" >/dev/null 2>&1
 is $? 2 "compare of overwrite vs no_op: refused without --force"
 "$BENCH" compare --force "$TEST_TMP/ow.json" "$TEST_TMP/no.json" >"$TEST_TMP/c3" 2>&1
-ok $? "compare --force of overwrite vs no_op: exit 0"
+is $? 0 "compare --force of overwrite vs no_op: exit 0"
 like "$TEST_TMP/c3" '^per_prod_op \(k/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +[<0-9.]+ +(within noise|better|worse)$' \
 	"compare --force of overwrite vs no_op: a per_prod_op verdict"
 # whether no_op is faster is a timing: logged, not judged
@@ -94,7 +87,7 @@ diag "$(cat "$TEST_TMP/c3")"
 # the markdown tables: four rows per flavour, with numbers
 RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 "$BENCHS_DIR/run_bench_htab_mem.sh" --markdown \
 	>"$TEST_TMP/md" 2>"$TEST_TMP/md.err"
-ok $? "run_bench_htab_mem.sh --markdown: exit 0"
+is $? 0 "run_bench_htab_mem.sh --markdown: exit 0"
 diag "$(cat "$TEST_TMP/md")"
 n=$(grep -c '^| name                | loop (k/s) | average memory (MiB) | peak memory (MiB) |$' "$TEST_TMP/md")
 is "$n" 2 "--markdown: one table header per flavour"
@@ -102,8 +95,9 @@ for uc in overwrite batch_add_batch_del add_del_on_diff_cpu no_op; do
 	n=$(grep -cE "^\\| $uc +\\| [0-9]+\\.[0-9]{2} +\\| [0-9]+\\.[0-9]{2} +\\| [0-9]+\\.[0-9]{2} +\\|\$" "$TEST_TMP/md")
 	is "$n" 2 "--markdown: $uc has a row with numbers in both tables"
 done
-ok "$(awk '/^\| (overwrite|no_op)/ { split($0, f, "|"); if (f[3] + 0 <= 0 || f[5] + 0 <= 0) bad = 1 } END { exit bad }' \
-	"$TEST_TMP/md"; echo $?)" "--markdown: rates and peaks are positive"
+# overwrite's and no_op's rows, in both tables: the rate and the peak of each
+is "$(awk '/^\| (overwrite|no_op) / { split($0, f, "|"); n++; if (f[3] + 0 > 0 && f[5] + 0 > 0) good++ }
+	END { print good + 0 " of " n + 0 }' "$TEST_TMP/md")" "4 of 4" "--markdown: rates and peaks are positive"
 left=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'htab-mem.*' -newer "$TEST_TMP/md.err" 2>/dev/null | wc -l)
 is "$left" 0 "--markdown: its temporary JSON directory is removed"
 

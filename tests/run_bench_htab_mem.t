@@ -14,18 +14,17 @@ SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_htab_mem.sh
 out="$TEST_TMP/table"
 
 (cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 "$SCRIPT") >"$out" 2>"$out.err"
-ok $? "the wrapper runs from another directory"
+is $? 0 "the wrapper runs from another directory (exit status 0)"
 [ -s "$out.err" ] && diag "$(cat "$out.err")"
 
-assert "a 'preallocated' header" [ "$(grep -c '^preallocated$' "$out")" -eq 1 ]
-assert "a 'normal bpf ma' header" [ "$(grep -c '^normal bpf ma$' "$out")" -eq 1 ]
+is "$(grep -c '^preallocated$' "$out")" 1 "a 'preallocated' header"
+is "$(grep -c '^normal bpf ma$' "$out")" 1 "a 'normal bpf ma' header"
 n=$(awk '/^preallocated$/ { f = 1 } /^normal bpf ma$/ { f = 2 } { print f + 0 }' "$out" | uniq | tr -d '\n')
-assert "preallocated comes first ($n)" [ "$n" = "012" ]
+is "$n" "012" "preallocated comes first (before, preallocated, normal bpf ma)"
 
 line='per-prod-op: [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}k/s, avg mem: [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}MiB, peak mem: [0-9]+\.[0-9]{2}MiB$'
 for uc in overwrite batch_add_batch_del add_del_on_diff_cpu no_op; do
-	c=$(grep -Ec "^$(printf '%-20s' "$uc") $line" "$out")
-	assert "$uc: one line in the reference format per flavour ($c)" [ "$c" -eq 2 ]
+	is "$(grep -Ec "^$(printf '%-20s' "$uc") $line" "$out")" 2 "$uc: one line in the reference format per flavour"
 done
 if grep -q FAILED "$out"; then
 	ok 1 "no run failed, no map operation failed"
@@ -37,32 +36,30 @@ fi
 # --json-dir keeps every run's result file, from any directory
 (cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES="overwrite no_op" \
 	"$SCRIPT" --json-dir kept) >"$out.kept" 2>"$out.kept.err"
-ok $? "--json-dir: exit 0"
-n=$(find "$TEST_TMP/kept" -name '*.json' | wc -l)
-assert "--json-dir: one result file per run ($n)" [ "$n" -eq 4 ]
+is $? 0 "--json-dir: exit 0"
+is "$(cd "$TEST_TMP/kept" && echo *.json)" "bpf-ma-no_op.json bpf-ma-overwrite.json prealloc-no_op.json prealloc-overwrite.json" \
+	"--json-dir: one result file per run"
 for f in prealloc-overwrite bpf-ma-overwrite prealloc-no_op bpf-ma-no_op; do
 	jq -e '.schema == "bench-result" and .benchmark == "htab-mem"' "$TEST_TMP/kept/$f.json" >/dev/null
 	ok $? "--json-dir: $f.json is the run's result"
 done
 jq -e '.options.benchmark.preallocated' "$TEST_TMP/kept/prealloc-overwrite.json" >/dev/null
 ok $? "--json-dir: the prealloc file is the preallocated run"
-c=$(grep -Ec "^overwrite +$line" "$out.kept")
-assert "--json-dir: the usual table is still printed ($c)" [ "$c" -eq 2 ]
+is "$(grep -Ec "^overwrite +$line" "$out.kept")" 2 "--json-dir: the usual table is still printed"
 (cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES="no_op" \
 	"$SCRIPT" --markdown --json-dir kept2) >"$out.md" 2>"$out.md.err"
-ok $? "--markdown --json-dir: exit 0"
+is $? 0 "--markdown --json-dir: exit 0"
 assert "--markdown --json-dir: the files are kept" [ -s "$TEST_TMP/kept2/bpf-ma-no_op.json" ]
 "$SCRIPT" --json-dir >/dev/null 2>"$out.noarg.err"
-ok $(($? != 2)) "--json-dir without a directory: exit 2"
+is $? 2 "--json-dir without a directory: exit 2"
 
 # --repeat N passes through; the line gives the two levels, never one repeat's figure
 (cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES=overwrite "$SCRIPT" --repeat 2) \
 	>"$out.rep" 2>"$out.rep.err"
-ok $? "--repeat 2: exit 0"
+is $? 0 "--repeat 2: exit 0"
 rline='per-prod-op: [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}k/s \(2 repeats; within ± [0-9]+\.[0-9]{2}k/s\), avg mem: [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}MiB \(2 repeats; within ± [0-9]+\.[0-9]{2}MiB\), peak mem: [0-9]+\.[0-9]{2}MiB$'
-c=$(grep -Ec "^$(printf '%-20s' overwrite) $rline" "$out.rep")
-assert "--repeat 2: overwrite in the repeats format per flavour ($c)" [ "$c" -eq 2 ]
-[ "$c" -eq 2 ] || diag "$(cat "$out.rep")"
+is "$(grep -Ec "^$(printf '%-20s' overwrite) $rline" "$out.rep")" 2 "--repeat 2: overwrite in the repeats format per flavour"
+[ "$TAP_LAST_FAILED" -eq 0 ] || diag "$(cat "$out.rep")"
 "$SCRIPT" --repeat 0 >"$out.rep0" 2>&1
 is $? 2 "--repeat 0: exit 2"
 like "$out.rep0" "^run_bench_htab_mem.sh: invalid --repeat '0': expected an integer in 1\.\.1000$" \
@@ -71,8 +68,7 @@ like "$out.rep0" "^run_bench_htab_mem.sh: invalid --repeat '0': expected an inte
 # a failing bench makes the script fail and says which
 (cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 --bogus" PRODUCERS=2 USE_CASES=no_op "$SCRIPT") \
 	>"$out.bad" 2>"$out.bad.err"
-rc=$?
-assert "a failing bench makes the wrapper fail (exit $rc)" [ $rc -ne 0 ]
+isnt $? 0 "a failing bench makes the wrapper fail"
 like "$out.bad" '^no_op +FAILED \(exit [0-9]+\)$' "the failing use case is named"
 
 done_testing

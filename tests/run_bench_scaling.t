@@ -10,9 +10,8 @@ SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_scaling.sh
 out=$TEST_TMP/sweep
 
 (cd "$TEST_TMP" && RUN_BENCH="$BENCH -w1 -d2" "$SCRIPT" -P 4 -o pts count-local) >"$out" 2>"$out.err"
-ok $? "a sweep to -P 4 from another directory: exit 0"
-n=$(find "$TEST_TMP/pts" -name 'p*.json' | wc -l)
-assert "one result file per point: p1, p2, p4 ($n)" [ "$n" -eq 3 ]
+is $? 0 "a sweep to -P 4 from another directory: exit 0"
+is "$(cd "$TEST_TMP/pts" && echo p*.json)" "p1.json p2.json p4.json" "one result file per point: p1, p2, p4"
 for p in 1 2 4; do
 	jq -e ".options.runner.producers == $p and .options.runner.affinity == true" \
 		"$TEST_TMP/pts/p$p.json" >/dev/null
@@ -32,9 +31,8 @@ like "$out.err" '^producers 4 +hits ' "each point's Summary on stderr"
 # with --plot, and a MAX that is not a power of two
 (cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1" "$SCRIPT" -P 3 -o pts3 --plot chart.txt count-local) \
 	>"$out.3" 2>"$out.3.err"
-ok $? "-P 3 --plot chart.txt: exit 0"
-n=$(find "$TEST_TMP/pts3" -name 'p*.json' | wc -l)
-assert "-P 3 runs 1, 2 and 3 producers ($n files)" test "$n" -eq 3 -a -f "$TEST_TMP/pts3/p3.json"
+is $? 0 "-P 3 --plot chart.txt: exit 0"
+is "$(cd "$TEST_TMP/pts3" && echo p*.json)" "p1.json p2.json p3.json" "-P 3 runs 1, 2 and 3 producers"
 if command -v gnuplot >/dev/null; then
 	like "$TEST_TMP/chart.txt" 'count-local scaling: hits against producers' "--plot draws the chart"
 else
@@ -43,15 +41,15 @@ fi
 
 # bad input
 "$SCRIPT" -P 1 count-local >/dev/null 2>"$out.bad"
-ok $(($? != 2)) "-P 1: exit 2"
+is $? 2 "-P 1: exit 2"
 like "$out.bad" "invalid -P '1': expected a producer count in 2..1024" "-P 1: says why"
 "$SCRIPT" -P 2 >/dev/null 2>"$out.bad"
-ok $(($? != 2)) "no benchmark: exit 2"
+is $? 2 "no benchmark: exit 2"
 "$SCRIPT" --bogus count-local >/dev/null 2>"$out.bad"
-ok $(($? != 2)) "an unknown option: exit 2"
+is $? 2 "an unknown option: exit 2"
 (cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 --bogus" "$SCRIPT" -P 2 -o ptsx count-local) \
 	>"$out.x" 2>"$out.x.err"
-ok $(($? == 0)) "failing runs make the sweep fail"
+isnt $? 0 "failing runs make the sweep fail"
 like "$out.x" '^producers 1 +FAILED \(exit [0-9]+\)$' "the failing point is named"
 
 done_testing

@@ -5,7 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 
 run_bench "$TEST_TMP/list" -l
-ok $? "bench -l exits 0"
+is $? 0 "bench -l exits 0"
 like "$TEST_TMP/list" '^  count-global +[a-z]' "-l lists count-global with a description"
 like "$TEST_TMP/list" '^  count-local +[a-z]' "-l lists count-local with a description"
 like "$TEST_TMP/list" '^  trig-syscall-count +[a-z].* \(alias: trig-base\)$' \
@@ -13,7 +13,7 @@ like "$TEST_TMP/list" '^  trig-syscall-count +[a-z].* \(alias: trig-base\)$' \
 is "$(grep -c '^  trig-base ' "$TEST_TMP/list")" 0 "-l lists the alias on no line of its own"
 
 run_bench "$TEST_TMP/help" --help
-ok $? "--help exits 0"
+is $? 0 "--help exits 0"
 like "$TEST_TMP/help" '--prod-affinity=CPUSET' "--help documents --prod-affinity"
 # upstream's list is not where this project's bugs go
 for cmd in "" compare plot; do

@@ -36,10 +36,6 @@ mount_table() {
 	awk '{ for (i = 7; $i != "-"; i++); print $5, $(i + 1) }' /proc/self/mountinfo | sort
 }
 
-tracefs_mounts() {
-	grep -c ' - tracefs ' /proc/self/mountinfo || true
-}
-
 # unmount every tracefs of this (private) namespace, innermost first
 unmount_tracefs() {
 	local mp
@@ -63,8 +59,8 @@ ok $? "no tracefs mounted in the test's namespace to start with"
 # tracefs there.  If it did not, the checks below could not fail.
 n=$(unshare --mount --propagation private sh -c \
 	'ls /sys/kernel/debug/tracing/events >/dev/null 2>&1; grep -c " - tracefs " /proc/self/mountinfo')
-assert "walking $DEBUGFS/tracing/events automounts tracefs (got $n mounts)" [ "${n:-0}" -gt 0 ]
-assert "that walk, in its own namespace, left ours alone" [ "$(tracefs_mounts)" -eq 0 ]
+cmp_ok "$n" -gt 0 "walking $DEBUGFS/tracing/events automounts tracefs (mounts in that namespace)"
+cmp_ok "$(tracefs_mounts)" -eq 0 "that walk, in its own namespace, left ours alone"
 
 # same_table <what> <before file>: the mount table is what it was
 same_table() {
@@ -99,7 +95,7 @@ check_run() {
 	ok $? "$what: start from the same mounts"
 	mount_table > "$out.before"
 	run_bench "$out" "$@" || rc=$?
-	assert "$what: exit status $rc (want 0)" [ "$rc" -eq 0 ]
+	is "$rc" 0 "$what: exit status 0"
 	[ "$rc" -eq 0 ] || diag "$(head -c 1000 "$out.err")"
 	same_table "$what" "$out.before"
 }
@@ -123,12 +119,8 @@ ok $? "SIGKILL: start from the same mounts"
 mount_table > "$out.before"
 "$BENCH" -w1 -d30 htab-mem >"$out" 2>"$out.err" &
 pid=$!
-for _ in $(seq 200); do
-	grep -q '^Iter' "$out" && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
-like "$out" '^Iter' "SIGKILL: the run got as far as sampling"
+wait_iter "$out" "$pid" 20
+ok $? "SIGKILL: the run got as far as sampling"
 kill -KILL "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 same_table "SIGKILL mid-run" "$out.before"

@@ -14,7 +14,7 @@ NUM='[0-9]+\.[0-9]+'
 
 out=$TEST_TMP/hash
 run_bench "$out" -w0 -d2 hash-lookup
-ok $? "hash-lookup: exits 0"
+is $? 0 "hash-lookup: exit status 0"
 s=$(grep '^Summary:' "$out")
 diag "$s"
 h=$(sed -nE "s/^Summary: hits +($NUM ± ${NUM}M\\/s) .*/\\1/p" <<<"$s")
@@ -22,18 +22,14 @@ dr=$(sed -nE "s/.*, drops +($NUM ± ${NUM}M\\/s), .*/\\1/p" <<<"$s")
 t=$(sed -nE "s/.*, total operations +($NUM ± ${NUM}M\\/s)\$/\\1/p" <<<"$s")
 is "hits ${h:+found}, drops ${dr:+found}, total ${t:+found}" "hits found, drops found, total found" \
 	"hash-lookup: Summary has hits, drops and total operations"
-got=$(up_summarize hash-lookup "$(cat "$out")")
-[ "$got" = "$(printf '%-20s %s (drops %s)' hash-lookup "$h" "$dr")" ]
-ok $? "hash-lookup: upstream's summarize() extracts our hits and drops"
-diag "summarize: $got"
-got=$(up_summarize_total hash-lookup "$(cat "$out")")
-[ "$got" = "$(printf '%-20s %s' hash-lookup "$t")" ]
-ok $? "hash-lookup: upstream's summarize_total() extracts our total operations"
-diag "summarize_total: $got"
+is "$(up_summarize hash-lookup "$(cat "$out")")" "$(printf '%-20s %s (drops %s)' hash-lookup "$h" "$dr")" \
+	"hash-lookup: upstream's summarize() extracts our hits and drops"
+is "$(up_summarize_total hash-lookup "$(cat "$out")")" "$(printf '%-20s %s' hash-lookup "$t")" \
+	"hash-lookup: upstream's summarize_total() extracts our total operations"
 
 out=$TEST_TMP/htab
 run_bench "$out" -w1 -d2 -p1 htab-mem --use-case overwrite
-ok $? "htab-mem: exits 0"
+is $? 0 "htab-mem: exit status 0"
 s=$(grep '^Summary:' "$out")
 diag "$s"
 op=$(sed -nE "s/^Summary: per-prod-op +($NUM) ± +($NUM)k\\/s, .*/\\1 ± \\2k\\/s/p" <<<"$s")
@@ -41,9 +37,8 @@ mem=$(sed -nE "s/.*, memory usage +($NUM) ± +($NUM)MiB, .*/\\1 ± \\2MiB/p" <<<
 peak=$(sed -nE "s/.*, peak memory usage +($NUM)MiB\$/\\1MiB/p" <<<"$s")
 is "per-prod-op ${op:+found}, memory ${mem:+found}, peak ${peak:+found}" "per-prod-op found, memory found, peak found" \
 	"htab-mem: Summary has per-prod-op, memory usage and peak memory usage"
-got=$(up_summarize_htab_mem overwrite "$(cat "$out")")
-[ "$got" = "$(printf '%-20s per-prod-op : %s, avg mem: %s, peak mem: %s' overwrite "$op" "$mem" "$peak")" ]
-ok $? "htab-mem: upstream's summarize_htab_mem() extracts our figures"
-diag "summarize_htab_mem: $got"
+is "$(up_summarize_htab_mem overwrite "$(cat "$out")")" \
+	"$(printf '%-20s per-prod-op : %s, avg mem: %s, peak mem: %s' overwrite "$op" "$mem" "$peak")" \
+	"htab-mem: upstream's summarize_htab_mem() extracts our figures"
 
 done_testing

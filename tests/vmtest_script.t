@@ -21,8 +21,8 @@ refused() {
 
 	"$VMTEST" "$@" >"$out" 2>"$out.err"
 	rc=$?
-	assert "$what: refused with exit 2 (got $rc)" [ "$rc" -eq 2 ]
-	assert "$what: one line on stderr" [ "$(wc -l <"$out.err")" -eq 1 ]
+	is "$rc" 2 "$what: refused with exit 2"
+	is "$(wc -l <"$out.err")" 1 "$what: one line on stderr"
 	like "$out.err" "$re" "$what: the message names the problem"
 	assert "$what: nothing on stdout" [ ! -s "$out" ]
 	assert "$what: no temporary directory left" [ -z "$(ls -A "$TMPDIR")" ]
@@ -75,16 +75,6 @@ no_leftovers() {
 	assert "$1: no temporary directory left ($(ls -A "$TMPDIR"))" [ -z "$(ls -A "$TMPDIR")" ]
 }
 
-# wait_for <file> <regex> <pid>: until the file matches, 120 s at most
-wait_for() {
-	for _ in $(seq 1 1200); do
-		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
-		kill -0 "$3" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
 # ---- a command's output, exit status and a file in OUTDIR ----
 outdir=$TEST_TMP/out
 out=$TEST_TMP/boot
@@ -94,7 +84,7 @@ out=$TEST_TMP/boot
 		 [ "$(pwd)" = "$1" ] && echo "in the project"; grep -w cgroup2 /proc/mounts | cut -d" " -f2;
 		 exit 42' _ "$(cd "$(dirname "$0")/.." && pwd)" >"$out" 2>"$out.err"
 rc=$?
-assert "COMMAND's exit status comes out (42, got $rc)" [ "$rc" -eq 42 ]
+is "$rc" 42 "COMMAND's exit status comes out"
 like "$out" '^hello from [0-9]' "COMMAND's output comes out"
 like "$out" '^in the project$' "COMMAND runs in the project directory"
 like "$out" '^/sys/fs/cgroup$' "the guest has cgroup2 at /sys/fs/cgroup"
@@ -107,7 +97,7 @@ no_leftovers "after a normal run"
 # ---- a VM that cannot boot: 125 and why ----
 "$VMTEST" -k "$TEST_TMP/bzImage" -- true >"$out" 2>"$out.err"
 rc=$?
-assert "not a kernel: exit 125 (got $rc)" [ "$rc" -eq 125 ]
+is "$rc" 125 "not a kernel: exit 125"
 like "$out.err" 'failed to boot' "not a kernel: it says the VM failed to boot"
 no_leftovers "after a failed boot"
 # Debian's kernel has 9p and overlay as modules: without -M they are missing
@@ -115,7 +105,7 @@ image=$(find "${OUTPUT:-$(dirname "$0")/../.output}/vmtest/kernels" -path '*/boo
 if [ -n "$image" ]; then
 	"$VMTEST" -k "$image" -- true >"$out" 2>"$out.err"
 	rc=$?
-	assert "a bzImage without its modules: exit 125 (got $rc)" [ "$rc" -eq 125 ]
+	is "$rc" 125 "a bzImage without its modules: exit 125"
 	like "$out.err" 'the kernel lacks: 9p .*overlay' "a bzImage without its modules: it names what is missing"
 	no_leftovers "after a kernel without 9p"
 fi
@@ -123,19 +113,21 @@ fi
 # ---- the timeout: 124 and a message ----
 "$VMTEST" -t 2 -- sleep 600 >"$out" 2>"$out.err"
 rc=$?
-assert "timeout: exit 124 (got $rc)" [ "$rc" -eq 124 ]
+is "$rc" 124 "timeout: exit 124"
 like "$out.err" 'timed out after 2 s' "timeout: it says so"
 no_leftovers "after a timeout"
 
 # ---- SIGTERM while booting ----
 "$VMTEST" -- sleep 600 >"$out" 2>"$out.err" &
 pid=$!
-wait_for "$out.err" 'booting' "$pid"
-sleep 1
+wait_for "$out.err" 'booting' "$pid" 120
+# booting: the VM is up once its qemu runs (and is what SIGTERM must end)
+eventually pgrep -f "qemu-system.*$TMPDIR" >/dev/null
+ok $? "SIGTERM: a qemu is booting"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
-assert "SIGTERM: exit 143 (got $rc)" [ "$rc" -eq 143 ]
+is "$rc" 143 "SIGTERM: exit 143"
 no_leftovers "after SIGTERM"
 
 # ---- SIGINT to the process group, as a terminal's Ctrl-C, mid-command ----
@@ -143,12 +135,12 @@ set -m	# a job of its own, whose SIGINT is not ignored
 "$VMTEST" -- sh -c 'echo started; sleep 600' >"$out" 2>"$out.err" &
 pid=$!
 set +m
-wait_for "$out" '^started$' "$pid"
+wait_for "$out" '^started$' "$pid" 120
 ok $? "SIGINT: the command got going"
 kill -INT -- "-$pid"
 wait "$pid"
 rc=$?
-assert "SIGINT: exit 130 (got $rc)" [ "$rc" -eq 130 ]
+is "$rc" 130 "SIGINT: exit 130"
 like "$out.err" 'got SIGINT' "SIGINT: it says so"
 no_leftovers "after SIGINT"
 

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench_args.h"
 #include "kernel_env.h"
 #include "benchs/lib_hook.h"
 
@@ -22,7 +21,8 @@ int bench_hook_parse(const char *arg, enum bench_hook *hook)
 			return 0;
 		}
 	}
-	return bench_args_bad_value("--hook", arg, "auto, fentry or tracepoint");
+	fprintf(stderr, "invalid --hook '%s': expected auto, fentry or tracepoint\n", arg);
+	return EINVAL;
 }
 
 const char *bench_prog_target(const struct bpf_program *prog)

@@ -125,6 +125,19 @@ repeats_field() {
 		grep .
 }
 
+# summarize <name> <output>: one table row, the run's Summary without its
+# label; a run without one counts as a failure
+summarize() {
+	local name=$1 s
+
+	if ! s=$(summary_line "$2"); then
+		emit printf '%-*s no Summary line in the output\n' "$NAME_WIDTH" "$name"
+		BENCH_FAILURES=$((BENCH_FAILURES + 1))
+		return 1
+	fi
+	emit printf '%-*s %s\n' "$NAME_WIDTH" "$name" "${s#Summary: }"
+}
+
 bench_failed() {
 	emit printf '%-*s FAILED (exit %s)\n' "$NAME_WIDTH" "$1" "$2"
 	BENCH_FAILURES=$((BENCH_FAILURES + 1))

@@ -147,7 +147,7 @@ out=$TEST_TMP/zs
 rc=0
 run_bench "$out" -w0 -d1 --zero-seed lru-hash-common-update || rc=$?
 is "$rc" 0 "--zero-seed lru-hash-common-update: exit status 0"
-is_exit 2 "--zero-seed lpm-kmalloc-lookup: refused" "$BENCH" -w0 -d1 --zero-seed lpm-kmalloc-lookup
+is_exit 1 "--zero-seed lpm-kmalloc-lookup: refused (exit 1, as the README's table)" "$BENCH" -w0 -d1 --zero-seed lpm-kmalloc-lookup
 
 # bad values: one line, nothing set up
 refused "invalid --nr_entries '0': expected an integer in 1..16777216" -w0 -d1 hash-kmalloc-update --nr_entries 0

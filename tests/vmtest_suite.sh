@@ -88,12 +88,25 @@ for n in $(seq 1 $((VMS - 1))); do
 	(run_group "$n") >"$TMP/vm$n.log" 2>&1 &
 	PIDS+=($!)
 done
+# shown_group <n>: run_group n in the background, its output shown and
+# logged; TEE is the tee's pid: wait for it too before reading the log,
+# or a loaded machine reads it before the last lines (the lockup's) are in
+shown_group() {
+	local fd
+
+	exec {fd}> >(tee "$TMP/vm$1.log")
+	TEE=$!
+	(run_group "$1") >&"$fd" 2>&1 &
+	PIDS+=($!)
+	exec {fd}>&-
+}
+
 echo "VM 1 of $VMS:${GROUP[0]}"
-(run_group 0) > >(tee "$TMP/vm0.log") 2>&1 &
-PIDS+=($!)
+shown_group 0
 declare -a RC
 wait "${PIDS[-1]}"
 RC[0]=$?
+wait "$TEE"
 for n in $(seq 1 $((VMS - 1))); do
 	wait "${PIDS[n - 1]}"
 	RC[n]=$?
@@ -106,10 +119,11 @@ for n in $(seq 0 $((VMS - 1))); do
 	if [ "${RC[n]}" -ne 0 ] && locked_up "${RC[n]}" "$TMP/vm$n.log"; then
 		echo
 		echo "vmtest_suite.sh: VM $((n + 1)): the guest kernel locked up; booting it again, once:${GROUP[n]}"
-		(run_group "$n") > >(tee "$TMP/vm$n.log") 2>&1 &
-		PIDS=($!)
+		PIDS=()
+		shown_group "$n"
 		wait "${PIDS[0]}"
 		RC[n]=$?
+		wait "$TEE"
 		if locked_up "${RC[n]}" "$TMP/vm$n.log"; then
 			echo "vmtest_suite.sh: VM $((n + 1)): the guest kernel locked up again"
 		fi

@@ -338,14 +338,19 @@ static void build_children(int argc, char **argv)
 
 void bench_args_list(const struct bench *const *table, size_t n)
 {
-	tbl = table;
-	tbl_n = n;
+	int width = 0;
 	size_t i;
 
+	tbl = table;
+	tbl_n = n;
+	/* the descriptions in one column, however long the longest name */
+	for (i = 0; i < tbl_n; i++)
+		if ((int)strlen(tbl[i]->name) > width)
+			width = strlen(tbl[i]->name);
 	printf("Benchmarks:\n");
 	/* one line per benchmark, its alias on it: scripts read the first word */
 	for (i = 0; i < tbl_n; i++) {
-		printf("  %-24s %s", tbl[i]->name, tbl[i]->desc ? tbl[i]->desc : "");
+		printf("  %-*s %s", width, tbl[i]->name, tbl[i]->desc ? tbl[i]->desc : "");
 		if (tbl[i]->alias)
 			printf(" (alias: %s)", tbl[i]->alias);
 		putchar('\n');

@@ -11,6 +11,10 @@ like "$TEST_TMP/list" '^  count-local +[a-z]' "-l lists count-local with a descr
 like "$TEST_TMP/list" '^  trig-syscall-count +[a-z].* \(alias: trig-base\)$' \
 	"-l lists trig-syscall-count, upstream's name, and says trig-base is its alias"
 is "$(grep -c '^  trig-base ' "$TEST_TMP/list")" 0 "-l lists the alias on no line of its own"
+# the descriptions start in one column, one past the longest name
+cols=$(awk 'NR > 1 { match($0, /^  [^ ]+ +/); print RLENGTH }' "$TEST_TMP/list" | sort -u)
+widest=$(awk 'NR > 1 { if (length($1) > w) w = length($1) } END { print w + 3 }' "$TEST_TMP/list")
+is "$cols" "$widest" "-l: every description starts in column $widest, past the longest name"
 
 run_bench "$TEST_TMP/help" --help
 is $? 0 "--help exits 0"

@@ -11,6 +11,9 @@ source "$(dirname "$0")/lib.sh"
 SUITE=$(cd "$(dirname "$0")" && pwd)/vmtest_suite.sh
 FAKE=$TEST_TMP/fake-vmtest.sh
 export CALLS=$TEST_TMP/calls
+# make test PROVE_FLAGS=--timer exports them to every test: the stand-in
+# below reads its files from prove's command line, which they would join
+unset PROVE_FLAGS
 
 # fake-vmtest.sh ... -- prove --exec '' FILES...: logs its files; $MODE
 # says how it ends: ok, lockup-once, lockup, vmfail, testfail, hang

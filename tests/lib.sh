@@ -203,6 +203,17 @@ is_exit() {
 # bench_needs_opts <benchmark>: what a run of every listed benchmark in one
 # loop must add for this one (lpm-trie-*: the trie's size, which has no
 # default, and one producer for those whose passes change the trie)
+# bench_representatives: the benchmarks bench -l lists, but of the two
+# families that are one source file each (lpm-trie-*, map_perf_test's
+# tests) the first member only; lpm_trie.t and map_perf.t run every member
+bench_representatives() {
+	"$BENCH" -l | awk 'NR > 1 {
+		fam = $1 ~ /^lpm-trie-/ ? "lpm" : $2 == "map_perf_test" ? "perf" : ""
+		if (fam == "" || !seen[fam]++)
+			print $1
+	}'
+}
+
 bench_needs_opts() {
 	case $1 in
 	lpm-trie-insert | lpm-trie-delete | lpm-trie-free) echo "--nr_entries 1000 -p1" ;;

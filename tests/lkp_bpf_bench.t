@@ -5,7 +5,8 @@
 # test case (doc/add-testcase.md): run takes its job parameters from the
 # environment and runs bench; parse turns the JSON result (not the text)
 # into "key: value" lines, every value a finite number.  On real -w0 -d1
-# runs of every benchmark bench lists; the keys are stable across runs and
+# runs of every benchmark bench lists (one member of a family of one
+# source file: bench_representatives); the keys are stable across runs and
 # name the configuration as bench export kcidb does, whose report of a
 # htab-mem run is validated against KCIDB's schema.
 # shellcheck source=tests/lib.sh
@@ -40,7 +41,8 @@ contract() {
 	is "$(cut -d: -f1 "$dir/parsed" | sort | uniq -d)" "" "$b: no key twice"
 }
 
-benchmarks=$("$BENCH" -l | awk 'NR > 1 { print $1 }')
+# one member of each one-source family: parse reads the JSON, whose shape is the family's
+benchmarks=$(bench_representatives)
 cmp_ok "$(echo "$benchmarks" | wc -w)" -ge 10 "bench -l lists the benchmarks"
 for b in $benchmarks; do
 	opts=

@@ -88,6 +88,7 @@ for op in $OPS; do
 	ok $? "$b: ${EVERY[$op]} ($ops operations, $fails failed)"
 	like "$out" '^Iter +0 \(.*\): hits +[0-9]+\.[0-9]{3}[MK]/s \( *[0-9]+\.[0-9]{3}[MK]/prod\)$' \
 		"$b: upstream's progress line"
+	schema_ok "$out.json" "$b: JSON validates against the schema"
 done
 # a pass over all the keys ends with the trie emptied or refilled, each
 # checked key by key: the passes must have happened for that to mean anything

@@ -66,6 +66,7 @@ for t in "${TESTS[@]}"; do
 	like "$out" '^Memory: [a-z]+ [0-9.]+ MiB' "$b: the runner's line of where the memory went"
 	is "$(jq -r '[.options.benchmark.nr_entries > 0, (.summary.metrics | has("memory") and has("failures"))] | all' \
 		"$out.json")" true "$b: JSON has nr_entries and the memory and failures metrics"
+	schema_ok "$out.json" "$b: JSON validates against the schema"
 done
 
 # two pinned producers: a line each

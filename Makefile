@@ -185,12 +185,14 @@ deps:
 BPF_TESTS := $(sort $(shell grep -l '^require_bpf' $(SRCDIR)/tests/*.t 2>/dev/null))
 OTHER_TESTS = $(UNIT_TESTS) $(filter-out $(BPF_TESTS),$(sort $(wildcard $(SRCDIR)/tests/*.t)))
 PROVE_JOBS ?= 2
+# the build before the tests, on every CPU (a clean clone's took 28 s serially)
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 comma := ,
 empty :=
 space := $(empty) $(empty)
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all unit-tests
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all unit-tests
 	$(Q)cd $(SRCDIR) && BENCH=$(BENCH_BIN) OUTPUT=$(OUTPUT) \
 		$(PROVE) --exec '' -j$(PROVE_JOBS) \
 		--rules='seq={$(subst $(space),$(comma),$(BPF_TESTS))}' \

@@ -48,11 +48,14 @@ block_ok() {
 		.options.runner.latency == true' "$1" >/dev/null
 }
 
-# lat_run <name> <hits per trigger> <ops per trigger> <producers> <bench args...>
+# lat_run <name> <hits per trigger> <ops per trigger> <producers> <bench args...>:
+# a -w0 -d1 run, or as $LAT_TIME says (the first run has a warm-up and two
+# samples: the histogram starts afresh after the warm-up, and per sample)
 lat_run() {
-	local name=$1 div=$2 ops=$3 p=$4 out=$TEST_TMP/$1 rc=0
+	local name=$1 div=$2 ops=$3 p=$4 out=$TEST_TMP/$1 rc=0 t
 	shift 4
-	run_bench "$out" -w1 -d2 -p "$p" --latency --json "$out.json" "$@" || rc=$?
+	read -r -a t <<<"${LAT_TIME:--w0 -d1}"
+	run_bench "$out" "${t[@]}" -p "$p" --latency --json "$out.json" "$@" || rc=$?
 	[ "$rc" -eq 0 ] && stderr_clean "$out.err"
 	is $? 0 "$name: exit status 0, nothing on stderr but noise warnings"
 	stderr_clean "$out.err" || diag "rc $rc: $(head -c 1000 "$out.err")"
@@ -75,7 +78,7 @@ lat_run() {
 	like "$out.cmp" '^latency_p99 \(ns\) ' "$name: compare has a latency_p99 row"
 }
 
-lat_run "htab-mem overwrite" 1 64 2 -a htab-mem --use-case overwrite
+LAT_TIME="-w1 -d2" lat_run "htab-mem overwrite" 1 64 2 -a htab-mem --use-case overwrite
 lat_run "htab-mem overwrite preallocated" 1 64 2 -a htab-mem --use-case overwrite --preallocated
 lat_run "htab-mem batch_add_batch_del" 2 128 2 htab-mem --use-case batch_add_batch_del
 lat_run "htab-mem add_del_on_diff_cpu" 1 64 2 htab-mem --use-case add_del_on_diff_cpu

@@ -9,17 +9,19 @@ NUM='[0-9]+\.[0-9]{3}'
 ITER_RE="^Iter +[0-9]+ \\( *-?$NUM+us\\): hits +${NUM}M/s \\( *${NUM}M/prod\\), drops +${NUM}M/s, total operations +${NUM}M/s\$"
 SUMMARY_RE="^Summary: hits +$NUM ± ${NUM}M/s \\( *${NUM}M/prod\\), drops +$NUM ± ${NUM}M/s, total operations +$NUM ± ${NUM}M/s\$"
 
-check_run() {	# check_run <bench> <producers> <extra args...>
-	local name=$1 p=$2 out iters hits per_prod
+# check_run <bench> <producers> <extra args...>: a -w0 -d1 run, or -w1 -d1
+# with WARMUP=1 (the warm-up's Iter line is printed too)
+check_run() {
+	local name=$1 p=$2 out iters hits per_prod want=$((1 + ${WARMUP:-0}))
 	shift 2
 	out="$TEST_TMP/$name-p$p$*"
 	out=${out// /}
-	run_bench "$out" -w1 -d1 -p"$p" "$@" "$name"
+	run_bench "$out" -w"${WARMUP:-0}" -d1 -p"$p" "$@" "$name"
 	is $? 0 "$name -p$p $*: exit status 0"
 	like "$out" "^Setting up benchmark '$name'\\.\\.\\.\$" "$name -p$p $*: set-up line"
 	like "$out" "^Benchmark '$name' started\\.\$" "$name -p$p $*: started line"
 	iters=$(grep -Ec "$ITER_RE" "$out")
-	is "$iters" 2 "$name -p$p $*: 2 Iter lines in the upstream format for -w1 -d1"
+	is "$iters" "$want" "$name -p$p $*: $want Iter lines in the upstream format for -w${WARMUP:-0} -d1"
 	is "$(grep -c '^Iter' "$out")" "$iters" "$name -p$p $*: no malformed Iter line"
 	like "$out" "^Iter +0 " "$name -p$p $*: iterations count from 0"
 	like "$out" "$SUMMARY_RE" "$name -p$p $*: Summary in the upstream format"
@@ -34,7 +36,7 @@ check_run() {	# check_run <bench> <producers> <extra args...>
 }
 
 for b in count-local count-global; do
-	check_run $b 1
+	WARMUP=1 check_run $b 1
 	check_run $b 2
 	check_run $b 1 -a
 	check_run $b 2 -a

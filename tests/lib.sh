@@ -203,6 +203,22 @@ is_exit() {
 # bench_needs_opts <benchmark>: what a run of every listed benchmark in one
 # loop must add for this one (lpm-trie-*: the trie's size, which has no
 # default, and one producer for those whose passes change the trie)
+# lkp_contract <parsed> <benchmark>: contrib/lkp-tests' parse output, as
+# lkp-tests' contract for a test case wants it: one key, a colon and a
+# finite number a line, every key under the benchmark's name, none twice
+lkp_contract() {
+	local parsed=$1 b=$2 bad
+
+	cmp_ok "$(grep -c . "$parsed")" -ge 2 "$b: parse prints the run's metrics"
+	bad=$(awk -v b="$b" '
+		!/^[A-Za-z0-9_.-]+: [-+0-9.eE]+$/ { print "not key: number: " $0; next }
+		index($1, b ".") != 1 { print "not under " b ".: " $0; next }
+		{ v = $2 + 0; if (v != v || v - v != 0 || $2 !~ /[0-9]/) print "not finite: " $0 }
+		' "$parsed")
+	is "$bad" "" "$b: every line is one key, a colon, a finite number"
+	is "$(cut -d: -f1 "$parsed" | sort | uniq -d)" "" "$b: no key twice"
+}
+
 # bench_representatives: the benchmarks bench -l lists, but of the two
 # families that are one source file each (lpm-trie-*, map_perf_test's
 # tests) the first member only; lpm_trie.t and map_perf.t run every member

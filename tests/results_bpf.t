@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Results as data with the BPF benchmarks: every benchmark's JSON against
-# the schema, htab-mem's memory source and per-producer rates, compare on
-# htab-mem runs, and the markdown tables of run_bench_htab_mem.sh.
+# the schema and as its readers outside bench take it (contrib/lkp-tests'
+# parse, export kcidb's configuration), htab-mem's memory source and
+# per-producer rates and compare on htab-mem runs (run_bench_htab_mem.t
+# checks the wrapper's markdown tables).
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 require_bpf
-BENCHS_DIR=$(cd "$(dirname "$0")/../benchs" && pwd)
+LKP_PARSE=$(cd "$(dirname "$0")/../contrib/lkp-tests/programs/bpf-bench" && pwd)/parse
 jq_true() { jq -e "$@" >/dev/null; }
 
 # every benchmark writes a document that validates (lpm_trie.t and
@@ -20,6 +22,13 @@ for b in "${benchs[@]}"; do
 	run_bench "$TEST_TMP/all-$b" -q -w0 -d1 -p2 --json "$j" "$b" "${extra[@]}"
 	is $? 0 "$b --json: exit status 0"
 	schema_ok "$j" "$b: JSON validates against the schema"
+	"$LKP_PARSE" "$j" >"$j.parsed" 2>"$j.parse.err"
+	ok $? "$b: lkp-tests' parse exits 0"
+	lkp_contract "$j.parsed" "$b"
+	# the configuration in parse's keys is the one bench export kcidb names
+	"$BENCH" export kcidb --origin lkp_test "$j" >"$j.kcidb" 2>&1
+	is "$(jq -r '.tests[0].path | split(".")[3]' "$j.kcidb")" "$(head -1 "$j.parsed" | cut -d. -f2)" \
+		"$b: parse's configuration is export kcidb's"
 done
 assert "bpf-hashmap-lookup: per-CPU lookup rates are metrics" \
 	jq_true '.summary.metrics | keys | any(startswith("lookup_cpu"))' "$TEST_TMP/all-bpf-hashmap-lookup.json"
@@ -74,32 +83,15 @@ diag "$(cat "$TEST_TMP/c0")"
 
 # compare of two use cases: refused unless forced; which is faster is a
 # timing, so only logged
-run_bench "$TEST_TMP/ow" -q -w0 -d2 -p2 -a --json "$TEST_TMP/ow.json" htab-mem --use-case overwrite
-run_bench "$TEST_TMP/no" -q -w0 -d2 -p2 -a --json "$TEST_TMP/no.json" htab-mem --use-case no_op
-"$BENCH" compare "$TEST_TMP/ow.json" "$TEST_TMP/no.json" >/dev/null 2>&1
+# (overwrite: the run just made, hm2)
+run_bench "$TEST_TMP/no" -q -w1 -d2 -p2 -a --json "$TEST_TMP/no.json" htab-mem --use-case no_op
+"$BENCH" compare "$TEST_TMP/hm2.json" "$TEST_TMP/no.json" >/dev/null 2>&1
 is $? 2 "compare of overwrite vs no_op: refused without --force"
-"$BENCH" compare --force "$TEST_TMP/ow.json" "$TEST_TMP/no.json" >"$TEST_TMP/c3" 2>&1
+"$BENCH" compare --force "$TEST_TMP/hm2.json" "$TEST_TMP/no.json" >"$TEST_TMP/c3" 2>&1
 is $? 0 "compare --force of overwrite vs no_op: exit 0"
 like "$TEST_TMP/c3" '^per_prod_op \(k/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +[<0-9.]+ +(within noise|better|worse)$' \
 	"compare --force of overwrite vs no_op: a per_prod_op verdict"
 # whether no_op is faster is a timing: logged, not judged
 diag "$(cat "$TEST_TMP/c3")"
-
-# the markdown tables: four rows per flavour, with numbers
-RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 "$BENCHS_DIR/run_bench_htab_mem.sh" --markdown \
-	>"$TEST_TMP/md" 2>"$TEST_TMP/md.err"
-is $? 0 "run_bench_htab_mem.sh --markdown: exit 0"
-diag "$(cat "$TEST_TMP/md")"
-n=$(grep -c '^| name                | loop (k/s) | average memory (MiB) | peak memory (MiB) |$' "$TEST_TMP/md")
-is "$n" 2 "--markdown: one table header per flavour"
-for uc in overwrite batch_add_batch_del add_del_on_diff_cpu no_op; do
-	n=$(grep -cE "^\\| $uc +\\| [0-9]+\\.[0-9]{2} +\\| [0-9]+\\.[0-9]{2} +\\| [0-9]+\\.[0-9]{2} +\\|\$" "$TEST_TMP/md")
-	is "$n" 2 "--markdown: $uc has a row with numbers in both tables"
-done
-# overwrite's and no_op's rows, in both tables: the rate and the peak of each
-is "$(awk '/^\| (overwrite|no_op) / { split($0, f, "|"); n++; if (f[3] + 0 > 0 && f[5] + 0 > 0) good++ }
-	END { print good + 0 " of " n + 0 }' "$TEST_TMP/md")" "4 of 4" "--markdown: rates and peaks are positive"
-left=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'htab-mem.*' -newer "$TEST_TMP/md.err" 2>/dev/null | wc -l)
-is "$left" 0 "--markdown: its temporary JSON directory is removed"
 
 done_testing

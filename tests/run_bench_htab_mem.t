@@ -16,6 +16,8 @@ out="$TEST_TMP/table"
 (cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 "$SCRIPT") >"$out" 2>"$out.err"
 is $? 0 "the wrapper runs from another directory (exit status 0)"
 [ -s "$out.err" ] && diag "$(cat "$out.err")"
+left=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'htab-mem.*' -newer "$out.err" 2>/dev/null | wc -l)
+is "$left" 0 "its temporary JSON directory is removed"
 
 is "$(grep -c '^preallocated$' "$out")" 1 "a 'preallocated' header"
 is "$(grep -c '^normal bpf ma$' "$out")" 1 "a 'normal bpf ma' header"
@@ -46,10 +48,21 @@ done
 jq -e '.options.benchmark.preallocated' "$TEST_TMP/kept/prealloc-overwrite.json" >/dev/null
 ok $? "--json-dir: the prealloc file is the preallocated run"
 is "$(grep -Ec "^overwrite +$line" "$out.kept")" 2 "--json-dir: the usual table is still printed"
-(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES="no_op" \
+# the markdown tables: a header and a row per use case in each flavour's
+(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES="overwrite no_op" \
 	"$SCRIPT" --markdown --json-dir kept2) >"$out.md" 2>"$out.md.err"
 is $? 0 "--markdown --json-dir: exit 0"
 assert "--markdown --json-dir: the files are kept" [ -s "$TEST_TMP/kept2/bpf-ma-no_op.json" ]
+diag "$(cat "$out.md")"
+n=$(grep -c '^| name                | loop (k/s) | average memory (MiB) | peak memory (MiB) |$' "$out.md")
+is "$n" 2 "--markdown: one table header per flavour"
+for uc in overwrite no_op; do
+	n=$(grep -cE "^\\| $uc +\\| [0-9]+\\.[0-9]{2} +\\| [0-9]+\\.[0-9]{2} +\\| [0-9]+\\.[0-9]{2} +\\|\$" "$out.md")
+	is "$n" 2 "--markdown: $uc has a row with numbers in both tables"
+done
+# the rate and the peak of each row are positive
+is "$(awk '/^\| (overwrite|no_op) / { split($0, f, "|"); n++; if (f[3] + 0 > 0 && f[5] + 0 > 0) good++ }
+	END { print good + 0 " of " n + 0 }' "$out.md")" "4 of 4" "--markdown: rates and peaks are positive"
 "$SCRIPT" --json-dir >/dev/null 2>"$out.noarg.err"
 is $? 2 "--json-dir without a directory: exit 2"
 

@@ -7,8 +7,9 @@
 source "$(dirname "$0")/lib.sh"
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 COPY="$TEST_TMP/src"
+# lane: other -- make test runs this file beside the BPF tests, not among
+# them: the build needs no lock, require_bpf takes it once the build is done
 
-require_bpf
 command -v git >/dev/null || skip_all "git not installed (scripts/install-deps.sh installs it)"
 git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1 || skip_all "$SRC is not a git checkout"
 
@@ -36,6 +37,8 @@ like "$TEST_TMP/build.log" '^  GEN-SKEL example.skel.h$' "the example's skeleton
 
 "$COPY/bench" -l >"$TEST_TMP/list" 2>&1
 like "$TEST_TMP/list" '^  example +the README' "bench -l lists the example"
+
+require_bpf
 
 "$COPY/bench" -w0 -d2 -p2 --json "$TEST_TMP/ex.json" example >"$TEST_TMP/run" 2>"$TEST_TMP/run.err"
 is $? 0 "the example runs"

@@ -36,7 +36,7 @@ assert "bpf-hashmap-lookup: per-CPU lookup rates are metrics" \
 # htab-mem: memory source and peak, per-producer rates that add up
 for flavour in "" --preallocated; do
 	j="$TEST_TMP/hm$flavour.json"
-	run_bench "$TEST_TMP/hm$flavour" -w1 -d2 -p2 -a --per-producer --json "$j" \
+	run_bench "$TEST_TMP/hm$flavour" -w0 -d2 -p2 -a --per-producer --json "$j" \
 		htab-mem --use-case overwrite $flavour
 	is $? 0 "htab-mem $flavour: exit status 0"
 	schema_ok "$j" "htab-mem $flavour: JSON validates"
@@ -74,7 +74,7 @@ diag "$(cat "$TEST_TMP/c2")"
 # per-CPU charge batch, which compare must not call a change
 cmp_num "$(jq '.summary.metrics.memory.resolution' "$TEST_TMP/hm.json")" '>' 0 \
 	"htab-mem: the memory metric records its resolution"
-run_bench "$TEST_TMP/hm2" -q -w1 -d2 -p2 -a --json "$TEST_TMP/hm2.json" htab-mem --use-case overwrite
+run_bench "$TEST_TMP/hm2" -q -w0 -d2 -p2 -a --json "$TEST_TMP/hm2.json" htab-mem --use-case overwrite
 "$BENCH" compare "$TEST_TMP/hm.json" "$TEST_TMP/hm2.json" >"$TEST_TMP/c0" 2>&1
 is $? 0 "compare of two htab-mem runs of one configuration: exit 0"
 like "$TEST_TMP/c0" '^memory \(MiB\) .* within (noise|resolution)$' "memory of two runs of one configuration is not a change"
@@ -84,7 +84,7 @@ diag "$(cat "$TEST_TMP/c0")"
 # compare of two use cases: refused unless forced; which is faster is a
 # timing, so only logged
 # (overwrite: the run just made, hm2)
-run_bench "$TEST_TMP/no" -q -w1 -d2 -p2 -a --json "$TEST_TMP/no.json" htab-mem --use-case no_op
+run_bench "$TEST_TMP/no" -q -w0 -d2 -p2 -a --json "$TEST_TMP/no.json" htab-mem --use-case no_op
 "$BENCH" compare "$TEST_TMP/hm2.json" "$TEST_TMP/no.json" >/dev/null 2>&1
 is $? 2 "compare of overwrite vs no_op: refused without --force"
 "$BENCH" compare --force "$TEST_TMP/hm2.json" "$TEST_TMP/no.json" >"$TEST_TMP/c3" 2>&1

@@ -11,6 +11,7 @@
 # VMLINUX_BTF=f   BTF to dump vmlinux.h from (default /sys/kernel/btf/vmlinux)
 # VMLINUX_H=f     use this vmlinux.h instead of dumping one
 # SANITIZE=1      build with ASan and UBSan
+# OPT=-O0         the optimisation of userspace (default -O2)
 # V=1             show the commands
 
 SRCDIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
@@ -77,7 +78,8 @@ JSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
 SQLITE_CFLAGS := $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS := $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null)
 
-CFLAGS ?= -g -O2
+OPT ?= -O2
+CFLAGS ?= -g $(OPT)
 # argp tables and callback signatures, as in the kernel's tools/ builds
 CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 -I$(SRCDIR) -I$(OUTPUT) \
 	  $(LIBBPF_CFLAGS) $(JSON_CFLAGS) $(SQLITE_CFLAGS)
@@ -182,10 +184,7 @@ deps:
 # top-level (par) test before it looks into a nested group, so a 'par=**'
 # next to the BPF group ran it only after all the others had started, and
 # the BPF lane, the longest, ran alone at the end.
-# A test whose long part needs no lock (a build) says "# lane: other" and
-# calls require_bpf, which takes the BPF lock, only after it.
-BPF_TESTS := $(sort $(filter-out $(shell grep -l '^# lane: other' $(SRCDIR)/tests/*.t 2>/dev/null), \
-	$(shell grep -l '^require_bpf' $(SRCDIR)/tests/*.t 2>/dev/null)))
+BPF_TESTS := $(sort $(shell grep -l '^require_bpf' $(SRCDIR)/tests/*.t 2>/dev/null))
 OTHER_TESTS = $(UNIT_TESTS) $(filter-out $(BPF_TESTS),$(sort $(wildcard $(SRCDIR)/tests/*.t)))
 PROVE_JOBS ?= 2
 # the build before the tests, on every CPU (a clean clone's took 28 s serially)

@@ -203,6 +203,10 @@ is_exit() {
 # bench_needs_opts <benchmark>: what a run of every listed benchmark in one
 # loop must add for this one (lpm-trie-*: the trie's size, which has no
 # default, and one producer for those whose passes change the trie)
+# contrib/lkp-tests' parse: a result file in, "key: value" lines out
+# shellcheck disable=SC2034 # for the test files that source this one
+LKP_PARSE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/contrib/lkp-tests/programs/bpf-bench/parse
+
 # lkp_contract <parsed> <benchmark>: contrib/lkp-tests' parse output, as
 # lkp-tests' contract for a test case wants it: one key, a colon and a
 # finite number a line, every key under the benchmark's name, none twice

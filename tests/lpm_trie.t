@@ -89,6 +89,10 @@ for op in $OPS; do
 	like "$out" '^Iter +0 \(.*\): hits +[0-9]+\.[0-9]{3}[MK]/s \( *[0-9]+\.[0-9]{3}[MK]/prod\)$' \
 		"$b: upstream's progress line"
 	schema_ok "$out.json" "$b: JSON validates against the schema"
+	# lkp-tests' parse on every member of the family (results_bpf.t: one of it)
+	"$LKP_PARSE" "$out.json" >"$out.parsed" 2>"$out.parse.err"
+	ok $? "$b: lkp-tests' parse exits 0"
+	lkp_contract "$out.parsed" "$b"
 done
 # a pass over all the keys ends with the trie emptied or refilled, each
 # checked key by key: the passes must have happened for that to mean anything

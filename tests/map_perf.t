@@ -67,6 +67,10 @@ for t in "${TESTS[@]}"; do
 	is "$(jq -r '[.options.benchmark.nr_entries > 0, (.summary.metrics | has("memory") and has("failures"))] | all' \
 		"$out.json")" true "$b: JSON has nr_entries and the memory and failures metrics"
 	schema_ok "$out.json" "$b: JSON validates against the schema"
+	# lkp-tests' parse on every member of the family (results_bpf.t: one of it)
+	"$LKP_PARSE" "$out.json" >"$out.parsed" 2>"$out.parse.err"
+	ok $? "$b: lkp-tests' parse exits 0"
+	lkp_contract "$out.parsed" "$b"
 done
 
 # two pinned producers: a line each

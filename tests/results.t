@@ -86,8 +86,8 @@ like "$TEST_TMP/cmpr0" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +\
 is $? 0 "compare --fail-on-regression: no regression, exit 0"
 
 # different benchmarks: refused, unless forced
-run_bench "$TEST_TMP/g2" -q -w1 -d3 -p2 --json "$TEST_TMP/g2.json" count-global
-run_bench "$TEST_TMP/l2" -q -w1 -d3 -p2 --json "$TEST_TMP/l2.json" count-local
+run_bench "$TEST_TMP/g2" -q -w0 -d2 -p2 --json "$TEST_TMP/g2.json" count-global
+run_bench "$TEST_TMP/l2" -q -w0 -d2 -p2 --json "$TEST_TMP/l2.json" count-local
 "$BENCH" compare "$TEST_TMP/l2.json" "$TEST_TMP/g2.json" >"$TEST_TMP/cmpx" 2>"$TEST_TMP/cmpx.err"
 is $? 2 "compare of different benchmarks: refused with exit 2"
 like "$TEST_TMP/cmpx.err" "^compare: $TEST_TMP/g2.json: benchmark: 'count-global', but $TEST_TMP/l2.json is 'count-local': refusing to compare different benchmarks \\(--force compares anyway\\)$" \

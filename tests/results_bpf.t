@@ -8,7 +8,6 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 require_bpf
-LKP_PARSE=$(cd "$(dirname "$0")/../contrib/lkp-tests/programs/bpf-bench" && pwd)/parse
 jq_true() { jq -e "$@" >/dev/null; }
 
 # every benchmark writes a document that validates (lpm_trie.t and

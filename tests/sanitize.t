@@ -7,7 +7,8 @@ source "$(dirname "$0")/lib.sh"
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 ABIN="$TEST_TMP/asan/bench"
 
-make -s -j"$(nproc)" -C "$SRC" SANITIZE=1 OUTPUT="$TEST_TMP/asan" BENCH_BIN="$ABIN" >"$TEST_TMP/build" 2>&1
+# -O0: the sanitizers need no optimisation, and it compiles in a quarter of the time
+make -s -j"$(nproc)" -C "$SRC" SANITIZE=1 OPT=-O0 OUTPUT="$TEST_TMP/asan" BENCH_BIN="$ABIN" >"$TEST_TMP/build" 2>&1
 ok $? "builds with SANITIZE=1 (out of tree)"
 [ -x "$ABIN" ] || { diag "$(tail -20 "$TEST_TMP/build")"; done_testing; exit; }
 

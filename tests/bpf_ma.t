@@ -24,10 +24,11 @@ check_clean() {
 	if [ -n "$CG_PARENT" ] && compgen -G "$CG_PARENT/bench-bpf_ma.$pid*" >/dev/null; then
 		left="cgroup $(echo "$CG_PARENT"/bench-bpf_ma."$pid"*)"
 	fi
-	# the kernel releases a closed program (and its stash's objects) asynchronously
-	eventually [ "$(loaded_bench_progs "$PROGS")" -eq 0 ]
-	if [ "$(loaded_bench_progs "$PROGS")" -ne 0 ]; then
-		left="$left; BPF program: $(bpftool prog show | grep -E "name ($PROGS) ")"
+	# the kernel releases a closed program (and its stash's objects)
+	# asynchronously: eventually lists them anew at each try, and a listing
+	# that failed counts as something left
+	if ! eventually none_loaded "$PROGS"; then
+		left="$left; BPF program: $(bpftool prog show 2>&1 | grep -E "name ($PROGS) |rror")"
 	fi
 	assert "$what: nothing left behind" [ -z "$left" ]
 	[ -z "$left" ] || diag "left: $left"

@@ -222,7 +222,9 @@ ok $? "refused runs: nothing left loaded"
 
 # --- Ctrl-C mid-run cleans up ---
 out=$TEST_TMP/sigint
-"$BENCH" -w0 -d30 bpf-hashmap-lookup >"$out" 2>"$out.err" &
+# 10000 lookups a trigger: the default million keeps an emulated guest's
+# CPU in one program run for over 20 s, which its kernel calls a lockup
+"$BENCH" -w0 -d30 bpf-hashmap-lookup --nr_loops 10000 >"$out" 2>"$out.err" &
 pid=$!
 watchdog "$pid"
 # "started" follows the set-up and the producers' start: mid-run from then

@@ -19,7 +19,15 @@ for b in "${benchs[@]}"; do
 	[ "$b" = bpf-hashmap-lookup ] && extra=(--nr_loops 20000)
 	j="$TEST_TMP/all-$b.json"
 	run_bench "$TEST_TMP/all-$b" -q -w0 -d1 -p2 --json "$j" "$b" "${extra[@]}"
-	is $? 0 "$b --json: exit status 0"
+	rc=$?
+	# a kernel without what the benchmark needs (bpf_ma on 6.1): its one
+	# line, exit 1, and nothing to read; the benchmark's own test checks that
+	if [ "$rc" -eq 1 ] && [ "$(wc -l <"$TEST_TMP/all-$b.err")" -eq 1 ] &&
+	   grep -q "^$b: this kernel has no " "$TEST_TMP/all-$b.err"; then
+		skip "$(cat "$TEST_TMP/all-$b.err")" "$b --json on this kernel"
+		continue
+	fi
+	is "$rc" 0 "$b --json: exit status 0"
 	schema_ok "$j" "$b: JSON validates against the schema"
 	"$LKP_PARSE" "$j" >"$j.parsed" 2>"$j.parse.err"
 	ok $? "$b: lkp-tests' parse exits 0"

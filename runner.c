@@ -38,6 +38,7 @@ static struct runner_state {
 	struct cpu_list allowed;
 	int next_cpu;
 	pthread_t sampler;
+	int nr_started;		/* consumers then producers, in that order */
 	const struct bench_metric *metrics[64];
 } state;
 
@@ -144,6 +145,60 @@ static int validate_affinity(void)
 	return 0;
 }
 
+/*
+ * ---- parking the threads before teardown ----
+ *
+ * The benchmark's threads spin until the process exits.  Teardown must not
+ * detach a program from a kernel function they are running: live-patching
+ * a function's entry as another CPU executes it locked up emulated guests
+ * (a CPU stuck 26 s at getpgid()'s fentry site), and upstream's runner,
+ * which never tears down, detaches at exit, once the threads are gone.  So
+ * each thread is sent PARK_SIG first and waits out the process in the
+ * handler, in user space.
+ */
+#define PARK_SIG (SIGRTMIN + 2)
+#define PARK_WAIT_MS 1000
+
+static int nr_parked;
+
+static void park_here(int sig)
+{
+	(void)sig;
+	__atomic_add_fetch(&nr_parked, 1, __ATOMIC_RELEASE);
+	for (;;)
+		pause();
+}
+
+/* before the threads start: they inherit the mask, so unblock it here */
+static int arm_parking(void)
+{
+	struct sigaction sa = { .sa_handler = park_here };
+	sigset_t park;
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(PARK_SIG, &sa, NULL))
+		return -errno;
+	sigemptyset(&park);
+	sigaddset(&park, PARK_SIG);
+	return -pthread_sigmask(SIG_UNBLOCK, &park, NULL);
+}
+
+/* a thread that does not park within PARK_WAIT_MS is left to run (teardown goes on) */
+static void park_threads(void)
+{
+	struct timespec ms = { .tv_nsec = 1000 * 1000 };
+	int i, sent = 0;
+
+	for (i = 0; i < state.nr_started; i++) {
+		pthread_t t = i < run.consumer_cnt ? state.consumers[i] :
+			      state.producers[i - run.consumer_cnt];
+
+		sent += !pthread_kill(t, PARK_SIG);
+	}
+	for (i = 0; i < PARK_WAIT_MS && __atomic_load_n(&nr_parked, __ATOMIC_ACQUIRE) < sent; i++)
+		nanosleep(&ms, NULL);
+}
+
 static int start_threads(const struct bench *bench)
 {
 	int i, err, cpu;
@@ -156,6 +211,7 @@ static int start_threads(const struct bench *bench)
 				strerror(-err));
 			return err;
 		}
+		state.nr_started++;
 		run.cons_cpu[i] = cpu;
 	}
 	for (i = 0; i < run.producer_cnt; i++) {
@@ -166,6 +222,7 @@ static int start_threads(const struct bench *bench)
 				strerror(-err));
 			return err;
 		}
+		state.nr_started++;
 		run.prod_cpu[i] = cpu;
 	}
 	return 0;
@@ -747,6 +804,12 @@ static void measure(const struct bench *bench, const sigset_t *sigs, struct run_
 {
 	int r, sig = 0;
 
+	end->err = arm_parking();
+	if (end->err) {
+		fprintf(stderr, "failed to set up the threads' parking signal: %s\n",
+			strerror(-end->err));
+		return;
+	}
 	end->err = start_threads(bench);
 	if (end->err)
 		return;
@@ -817,6 +880,7 @@ int runner_run(const struct bench *bench)
 	set_up(bench, &sigs, &end, &setup_called);
 	if (!run_ended(&end) && !exit_after_setup())
 		measure(bench, &sigs, &end, &json_text);
+	park_threads();
 	if (setup_called && bench->teardown)
 		bench->teardown();
 	release_needs();

@@ -61,6 +61,9 @@ static struct {
 	/* the whole run's counts, taken once the producers stopped */
 	bool counted;
 	__u64 allocated, freed, stale, alloc_fails;
+	/* the least memory the run's objects occupy, and whether the figure fell below it */
+	long long floor_bytes;
+	bool below_floor;
 } ctx = { .meminfo_fd = -1 };
 
 enum {
@@ -448,6 +451,47 @@ static int count_whole_run(void)
 	return 0;
 }
 
+/*
+ * The least memory the run's objects occupy while a batch is stashed: a
+ * batch per producer, of whole size classes, and a per-CPU object's data
+ * once per possible CPU.  A growth below it is no footprint: the kernel
+ * keeps per-CPU pages populated, and the allocator its caches, after an
+ * earlier run (bpf_global_percpu_ma lives until reboot), so a run on a warm
+ * allocator can read no growth at all while it holds these objects.
+ */
+static int memory_floor(long long *bytes)
+{
+	long long objs = (long long)args.batch_size * env.producer_cnt;
+	int cpus;
+
+	if (!args.percpu) {
+		*bytes = objs * args.obj_size;
+		return 0;
+	}
+	cpus = libbpf_num_possible_cpus();
+	if (cpus <= 0)
+		return bench_failed(cpus ? cpus : -EINVAL, "count possible CPUs");
+	*bytes = objs * (args.obj_size - BPF_MA_HDR) * cpus;
+	return 0;
+}
+
+/* a total below the floor is said, on stderr and in JSON, never passed off as the footprint */
+static int check_floor(double total_mib)
+{
+	int err = memory_floor(&ctx.floor_bytes);
+
+	if (err)
+		return err;
+	if (total_mib * 1048576.0 >= ctx.floor_bytes)
+		return 0;
+	ctx.below_floor = true;	/* with --repeat: in any repeat */
+	fprintf(stderr, "bpf_ma: warning: total memory usage %.2f MiB is below the %.2f MiB the run's stashed objects occupy (%lld objects of %ld bytes%s): the %s allocator held memory from before set-up, an earlier run's, so the figure is not its footprint\n",
+		total_mib, ctx.floor_bytes / 1048576.0, (long long)args.batch_size * env.producer_cnt,
+		args.percpu ? args.obj_size - BPF_MA_HDR : args.obj_size,
+		args.percpu ? " on every possible CPU" : "", args.percpu ? "per-CPU" : "slab");
+	return 0;
+}
+
 static int bpf_ma_report_final(struct bench_res res[], int res_cnt)
 {
 	struct stats al, fr, mem, slab, percpu;
@@ -475,7 +519,7 @@ static int bpf_ma_report_final(struct bench_res res[], int res_cnt)
 	if (ctx.alloc_fails)
 		printf("Failures: %llu alloc batches cut short by %s() returning NULL (the rates count the objects allocated)\n",
 		       (unsigned long long)ctx.alloc_fails, kfuncs[args.percpu][0].name);
-	return 0;
+	return check_floor(mem.mean);
 }
 
 static void bpf_ma_describe_opts(struct bench_opts_out *out)
@@ -495,6 +539,8 @@ static void bpf_ma_describe_counts(struct bench_opts_out *out)
 	bench_opt_int(out, "freed", ctx.freed);
 	bench_opt_int(out, "stale", ctx.stale);
 	bench_opt_int(out, "alloc_failed_batches", ctx.alloc_fails);
+	bench_opt_int(out, "memory_floor_bytes", ctx.floor_bytes);
+	bench_opt_int(out, "memory_below_floor", ctx.below_floor);	/* counts are integers: 0 or 1 */
 }
 
 const struct bench bench_bpf_ma = {

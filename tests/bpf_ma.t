@@ -116,6 +116,33 @@ counts_ok() {
 		([.samples[].counters.hits] | add) > 0' "$1" >/dev/null
 }
 
+# possible_cpus: how many CPUs the kernel's per-CPU areas are made for
+possible_cpus() {
+	awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-"); c += n == 2 ? r[2] - r[1] + 1 : 1 } }
+		END { print c }' /sys/devices/system/cpu/possible
+}
+
+# floor_ok <out> <producers> <per-CPU bytes and CPUs, or ""> <name>: the
+# floor in JSON is a batch of 64 per producer, of 128-byte objects (per-CPU:
+# 120 data bytes on each possible CPU); the figure is flagged below it
+# exactly when its mean is, and then the warning says so on stderr
+floor_ok() {
+	local out=$1 p=$2 pc=$3 name=$4 want metric below bytes cpus
+
+	if [ -n "$pc" ]; then
+		read -r bytes cpus <<<"$pc"
+		want=$((64 * p * bytes * cpus)) metric=sys_percpu_growth
+	else
+		want=$((64 * p * 128)) metric=sys_slab_growth
+	fi
+	is "$(jq '.counts.memory_floor_bytes' "$out.json")" "$want" "$name: the memory floor is a batch per producer"
+	below=$(jq -r --arg m "$metric" '.summary.metrics[$m].mean * 1048576 < .counts.memory_floor_bytes' "$out.json")
+	is "$(jq -r '.counts.memory_below_floor == 1' "$out.json")" "$below" "$name: below the floor exactly when the figure is"
+	is "$(grep -c '^bpf_ma: warning: total memory usage .* is below the .* MiB the run.s stashed objects occupy' "$out.err")" \
+		"$([ "$below" = true ] && echo 1 || echo 0)" "$name: a warning exactly when below the floor"
+	diag "floor $want bytes, below: $below"
+}
+
 for f in "${flavours[@]}"; do
 	for p in 1 2; do
 		name="bpf_ma ${f:---kmalloc} -p$p"
@@ -141,6 +168,7 @@ for f in "${flavours[@]}"; do
 			"$name: the JSON follows the schema"
 		ok "$(jq -e '[.samples[].metrics | .sys_slab_growth, .sys_percpu_growth] | all(. >= 0)' \
 			"$out.json" >/dev/null; echo $?)" "$name: memory growth is never negative (the baseline is the lowest level seen)"
+		floor_ok "$out" "$p" "${f:+120 $(possible_cpus)}" "$name"
 		if jq -e '.counts.alloc_failed_batches > 0' "$out.json" >/dev/null; then
 			like "$out" "^Failures: [0-9]+ alloc batches cut short by bpf_(percpu_)?obj_new\(\) returning NULL" \
 				"$name: failed allocations are said"

@@ -76,7 +76,7 @@ struct bench_res {
 	/* operations that failed inside the benchmark (e.g. map updates) */
 	long fails;
 	/* the benchmark's own counts, for its metrics (bpf_ma's frees and timings, kmallocs) */
-	long aux[6];
+	long aux[8];
 	/* ns the benchmark's timed work took in this interval (lpm-trie-*), else 0 */
 	long busy_ns;
 	/* bytes charged to the benchmark's cgroup now, -1 when unavailable */

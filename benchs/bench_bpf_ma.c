@@ -34,6 +34,7 @@ static const int percpu_obj_sizes[] = { BPF_MA_PERCPU_SIZES(SIZE_ENTRY) };
 
 static struct {
 	bool percpu;
+	bool footprint;
 	long obj_size;
 	long batch_size;
 } args = {
@@ -48,6 +49,8 @@ enum {
 	AUX_FREE_NS,
 	AUX_SLAB,	/* the system's unreclaimable slab, bytes beyond set-up's */
 	AUX_PERCPU,	/* the system's per-CPU memory, likewise */
+	AUX_FP_SLAB,	/* --footprint: the allocator's kmalloc() bytes held */
+	AUX_FP_PERCPU,	/* --footprint: its per-CPU bytes held */
 };
 
 static struct {
@@ -64,12 +67,17 @@ static struct {
 	/* the least memory the run's objects occupy, and whether the figure fell below it */
 	long long floor_bytes;
 	bool below_floor;
+	/* --footprint: what the allocator still held once the run's frees were done */
+	long long fp_rest[BPF_MA_FP_KINDS];
+	__u64 fp_freed[BPF_MA_FP_KINDS];
+	__u64 fp_untracked;
 } ctx = { .meminfo_fd = -1 };
 
 enum {
 	ARG_PERCPU = 3100,
 	ARG_OBJ_SIZE,
 	ARG_BATCH_SIZE,
+	ARG_FOOTPRINT,
 };
 
 static const struct argp_option opts[] = {
@@ -78,6 +86,8 @@ static const struct argp_option opts[] = {
 	{ "obj-size", ARG_OBJ_SIZE, "BYTES", 0,
 	  "Object size with the allocator's 8-byte header: 16, 32, 64, 96, 128 (default), 192, 256, 512, 1024, 2048, 4096 (--percpu: up to 512)" },
 	{ "batch-size", ARG_BATCH_SIZE, "N", 0, "Objects per alloc and per free batch (default 64)" },
+	{ "footprint", ARG_FOOTPRINT, NULL, 0,
+	  "Also count, exactly, the bytes the allocator takes from kmalloc() and the per-CPU allocator and has not given back (tracepoints on both: slower)" },
 	{},
 };
 
@@ -104,6 +114,9 @@ static error_t bpf_ma_parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARG_PERCPU:
 		args.percpu = true;
+		break;
+	case ARG_FOOTPRINT:
+		args.footprint = true;
 		break;
 	case ARG_OBJ_SIZE:
 		if (parse_long(arg, 1, 1L << 20, &args.obj_size) ||
@@ -208,6 +221,102 @@ static int pick_size(struct bpf_program **prog, struct bpf_map **stash)
 	return 0;
 }
 
+/*
+ * kernel/bpf/memalloc.c's functions, as kernels from 6.2 on name them (a
+ * suffix such as .isra.0 aside); the ones a kernel inlined are absent.
+ */
+static const char *const ma_funcs[] = {
+	"init_refill_work", "__alloc", "unit_alloc", "unit_free", "unit_free_rcu", "alloc_bulk",
+	"free_one", "free_all", "__free_rcu", "__free_rcu_tasks_trace", "enque_to_free",
+	"do_call_rcu_ttrace", "free_bulk", "__free_by_rcu", "check_free_by_rcu", "bpf_mem_refill",
+	"prefill_mem_cache", "drain_mem_cache", "check_mem_cache", "check_leaked_objs",
+	"free_mem_alloc_no_barrier", "free_mem_alloc", "free_mem_alloc_deferred",
+	"destroy_mem_alloc", "bpf_mem_alloc_init", "bpf_mem_alloc_percpu_init",
+	"bpf_mem_alloc_percpu_unit_init", "bpf_mem_alloc_destroy", "bpf_mem_alloc",
+	"bpf_mem_free", "bpf_mem_free_rcu", "bpf_mem_cache_alloc", "bpf_mem_cache_free",
+	"bpf_mem_cache_free_rcu", "bpf_mem_cache_raw_free", "bpf_mem_cache_alloc_flags",
+	"bpf_mem_alloc_check_size",
+};
+/* one file's text: its functions lie this close to bpf_mem_alloc_init() */
+#define MA_TEXT_SPAN (64 * 1024)
+
+static bool ma_func(const char *name)
+{
+	size_t i, n = strcspn(name, ".");
+
+	for (i = 0; i < ARRAY_SIZE(ma_funcs); i++)
+		if (strlen(ma_funcs[i]) == n && !strncmp(name, ma_funcs[i], n))
+			return true;
+	return false;
+}
+
+/*
+ * [lo, hi): from the first of those functions near bpf_mem_alloc_init()
+ * to the symbol after the last.  Two passes over /proc/kallsyms: the
+ * anchor first, then the range around it.
+ */
+static int ma_text_range(__u64 *lo, __u64 *hi)
+{
+	unsigned long long addr, anchor = 0, first = ~0ULL, last = 0, next = ~0ULL;
+	char type, name[256], line[512];
+	int pass;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "re");
+	if (!f)
+		return bench_failed(-errno, "open /proc/kallsyms (--footprint needs it)");
+	for (pass = 0; pass < 3; pass++) {
+		rewind(f);
+		while (fgets(line, sizeof(line), f)) {
+			/* a module's symbol has a fourth field: not the kernel's text */
+			if (sscanf(line, "%llx %c %255s %*s", &addr, &type, name) != 3 ||
+			    strchr(line, '[') || (type != 't' && type != 'T'))
+				continue;
+			if (pass == 0 && !strcmp(name, "bpf_mem_alloc_init"))
+				anchor = addr;
+			else if (pass == 1 && ma_func(name) && addr + MA_TEXT_SPAN > anchor &&
+				 addr < anchor + MA_TEXT_SPAN) {
+				first = addr < first ? addr : first;
+				last = addr > last ? addr : last;
+			} else if (pass == 2 && addr > last && addr < next) {
+				next = addr;
+			}
+		}
+		if (pass == 0 && !anchor) {
+			fclose(f);
+			fprintf(stderr, "bpf_ma: --footprint: no bpf_mem_alloc_init in /proc/kallsyms (addresses hidden: kernel.kptr_restrict, or not root)\n");
+			return -ENOENT;
+		}
+	}
+	fclose(f);
+	if (next == ~0ULL || next - first > 2 * MA_TEXT_SPAN) {
+		fprintf(stderr, "bpf_ma: --footprint: the BPF memory allocator's text is not one range in /proc/kallsyms\n");
+		return -ENOENT;
+	}
+	*lo = first;
+	*hi = next;
+	return 0;
+}
+
+/* the four programs of --footprint, loaded with it only */
+static int configure_footprint(void)
+{
+	struct bpf_program *progs[] = {
+		ctx.skel->progs.fp_kmalloc, ctx.skel->progs.fp_kfree,
+		ctx.skel->progs.fp_pcpu_alloc, ctx.skel->progs.fp_pcpu_free,
+	};
+	size_t i;
+	int err;
+
+	bpf_map__set_autocreate(ctx.skel->maps.fp_live, args.footprint);
+	if (!args.footprint)
+		return 0;
+	err = ma_text_range(&ctx.skel->rodata->ma_text_lo, &ctx.skel->rodata->ma_text_hi);
+	for (i = 0; !err && i < ARRAY_SIZE(progs); i++)
+		err = bpf_program__set_autoload(progs[i], true);
+	return err;
+}
+
 static int bpf_ma_configure(void)
 {
 	struct bpf_program *prog;
@@ -233,7 +342,7 @@ static int bpf_ma_configure(void)
 	ctx.skel->rodata->getpgid_nr = SYS_getpgid;
 	ctx.skel->rodata->lat_enabled = env.latency;
 	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
-	return 0;
+	return configure_footprint();
 }
 
 /*
@@ -335,6 +444,14 @@ static __u64 prods_sum(size_t off)
 	return sum;
 }
 
+/* --footprint: bytes held now; a free counted before its allocation can make it dip below 0 */
+static long long fp_live(int kind)
+{
+	long long v = __atomic_load_n(&ctx.skel->bss->fp.live[kind], __ATOMIC_RELAXED);
+
+	return v > 0 ? v : 0;
+}
+
 static int bpf_ma_measure(struct bench_res *res)
 {
 	__u64 errs[BENCH_PROD_NR_ERRS], alloc_ns, free_ns;
@@ -363,6 +480,8 @@ static int bpf_ma_measure(struct bench_res *res)
 	ctx.percpu_base = percpu < ctx.percpu_base ? percpu : ctx.percpu_base;
 	res->aux[AUX_SLAB] = slab - ctx.slab_base;
 	res->aux[AUX_PERCPU] = percpu - ctx.percpu_base;
+	res->aux[AUX_FP_SLAB] = fp_live(BPF_MA_FP_SLAB);
+	res->aux[AUX_FP_PERCPU] = fp_live(BPF_MA_FP_PERCPU);
 	return 0;
 }
 
@@ -388,11 +507,24 @@ static double m_percpu(const struct bench_res *r)
 	return r->aux[AUX_PERCPU] / 1048576.0;
 }
 
+/* --footprint's, exact; not measured without it */
+static double m_fp_slab(const struct bench_res *r)
+{
+	return args.footprint ? r->aux[AUX_FP_SLAB] / 1048576.0 : NAN;
+}
+
+static double m_fp_percpu(const struct bench_res *r)
+{
+	return args.footprint ? r->aux[AUX_FP_PERCPU] / 1048576.0 : NAN;
+}
+
 static const struct bench_metric bpf_ma_metrics[] = {
 	{ "alloc", "M/s", true, m_alloc },
 	{ "free", "M/s", true, m_free },
 	{ "sys_slab_growth", "MiB", false, m_slab },
 	{ "sys_percpu_growth", "MiB", false, m_percpu },
+	{ "footprint_slab", "MiB", false, m_fp_slab },
+	{ "footprint_percpu", "MiB", false, m_fp_percpu },
 	{},
 };
 
@@ -415,6 +547,32 @@ static void bpf_ma_report_progress(int iter, struct bench_res *res, long delta_n
  * the program starts no trigger once stopped is set; a trigger under way
  * when it was set ends within a few microseconds.
  */
+/*
+ * --footprint, once no trigger runs: the frees still on their way (RCU
+ * grace periods) land within a few hundred milliseconds.  What the
+ * allocator still keeps is its caches and the frees queued behind a grace
+ * period, which it hands on only at its next free: megabytes, measured.
+ * Polled until it has not dropped for 200 ms, at most 3 s.
+ */
+static void fp_settle(void)
+{
+	struct timespec ts = { .tv_nsec = 50 * 1000 * 1000 };
+	long long sum, low = -1;
+	int i, still = 0;
+
+	for (i = 0; i < 60 && still < 4; i++) {
+		nanosleep(&ts, NULL);
+		sum = fp_live(BPF_MA_FP_SLAB) + fp_live(BPF_MA_FP_PERCPU);
+		still = low >= 0 && sum >= low ? still + 1 : 0;
+		low = low < 0 || sum < low ? sum : low;
+	}
+	ctx.fp_rest[BPF_MA_FP_SLAB] = fp_live(BPF_MA_FP_SLAB);
+	ctx.fp_rest[BPF_MA_FP_PERCPU] = fp_live(BPF_MA_FP_PERCPU);
+	ctx.fp_untracked = __atomic_load_n(&ctx.skel->bss->fp.untracked, __ATOMIC_RELAXED);
+	for (i = 0; i < BPF_MA_FP_KINDS; i++)
+		ctx.fp_freed[i] = __atomic_load_n(&ctx.skel->bss->fp.freed[i], __ATOMIC_RELAXED);
+}
+
 static int count_whole_run(void)
 {
 	struct timespec ts = { .tv_nsec = 1000 * 1000 };
@@ -442,6 +600,8 @@ static int count_whole_run(void)
 	for (i = 0, ctx.allocated = 0; i < env.producer_cnt; i++)
 		ctx.allocated += __atomic_load_n(&ctx.prod.counters[i].hits, __ATOMIC_RELAXED);
 	ctx.counted = true;
+	if (args.footprint)
+		fp_settle();
 	if (ctx.allocated != ctx.freed + ctx.stale) {
 		fprintf(stderr, "bpf_ma: %llu objects allocated but %llu freed (%llu found stale): the counts do not add up\n",
 			(unsigned long long)ctx.allocated, (unsigned long long)ctx.freed,
@@ -492,6 +652,25 @@ static int check_floor(double total_mib)
 	return 0;
 }
 
+/* --footprint's line: held (mean and peak over the samples), then after the run */
+static void report_footprint(struct bench_res res[], int res_cnt)
+{
+	const char *kind[BPF_MA_FP_KINDS] = { "slab", "percpu" };
+	struct stats st;
+	int k;
+
+	printf("Footprint:");
+	for (k = 0; k < BPF_MA_FP_KINDS; k++) {
+		metric_stats(&bpf_ma_metrics[4 + k], res, res_cnt, &st);
+		printf("%s %s %.2f MiB (peak %.2f, after the run %.2f)", k ? "," : "", kind[k],
+		       st.mean, st.max, ctx.fp_rest[k] / 1048576.0);
+	}
+	printf(": the allocator's own kmalloc() and per-CPU bytes held, counted exactly\n");
+	if (ctx.fp_untracked)
+		fprintf(stderr, "bpf_ma: warning: --footprint lost track of %llu allocations (its map of %d addresses was full): the footprint is a lower bound\n",
+			(unsigned long long)ctx.fp_untracked, BPF_MA_FP_ENTRIES);
+}
+
 static int bpf_ma_report_final(struct bench_res res[], int res_cnt)
 {
 	struct stats al, fr, mem, slab, percpu;
@@ -519,6 +698,8 @@ static int bpf_ma_report_final(struct bench_res res[], int res_cnt)
 	if (ctx.alloc_fails)
 		printf("Failures: %llu alloc batches cut short by %s() returning NULL (the rates count the objects allocated)\n",
 		       (unsigned long long)ctx.alloc_fails, kfuncs[args.percpu][0].name);
+	if (args.footprint)
+		report_footprint(res, res_cnt);
 	return check_floor(mem.mean);
 }
 
@@ -527,6 +708,8 @@ static void bpf_ma_describe_opts(struct bench_opts_out *out)
 	bench_opt_bool(out, "percpu", args.percpu);
 	bench_opt_int(out, "obj_size", args.obj_size);
 	bench_opt_int(out, "batch_size", args.batch_size);
+	/* its tracepoints slow the allocator down: runs with and without do not compare */
+	bench_opt_bool(out, "footprint", args.footprint);
 	/* where "total memory usage" comes from: runs with another source do not compare */
 	bench_opt_str(out, "memory_source",
 		      args.percpu ? "/proc/meminfo Percpu" : "/proc/meminfo SUnreclaim");
@@ -541,6 +724,13 @@ static void bpf_ma_describe_counts(struct bench_opts_out *out)
 	bench_opt_int(out, "alloc_failed_batches", ctx.alloc_fails);
 	bench_opt_int(out, "memory_floor_bytes", ctx.floor_bytes);
 	bench_opt_int(out, "memory_below_floor", ctx.below_floor);	/* counts are integers: 0 or 1 */
+	if (!args.footprint)
+		return;
+	bench_opt_int(out, "footprint_rest_slab_bytes", ctx.fp_rest[BPF_MA_FP_SLAB]);
+	bench_opt_int(out, "footprint_rest_percpu_bytes", ctx.fp_rest[BPF_MA_FP_PERCPU]);
+	bench_opt_int(out, "footprint_untracked", ctx.fp_untracked);
+	bench_opt_int(out, "footprint_frees_slab", ctx.fp_freed[BPF_MA_FP_SLAB]);
+	bench_opt_int(out, "footprint_frees_percpu", ctx.fp_freed[BPF_MA_FP_PERCPU]);
 }
 
 const struct bench bench_bpf_ma = {

@@ -40,9 +40,10 @@
 # Speed numbers from a loaded machine are meaningless: run it on a quiet
 # one.  Exit status: 0, 1 when a run failed, 2 for bad arguments.
 set -uo pipefail
+# before run_common.sh, whose default adds -a: "unpinned" must be without it
+RUN_BENCH=${RUN_BENCH:-./bench}
 # shellcheck source-path=SCRIPTDIR source=run_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/run_common.sh"
-RUN_BENCH=${RUN_BENCH:-./bench}
 PROG=$(basename "$0")
 THP=/sys/kernel/mm/transparent_hugepage/enabled
 

@@ -170,3 +170,93 @@ static __always_inline int trigger(void *alloc_one, void *free_one)
 
 BPF_MA_SIZES(KMALLOC_SIZE)
 BPF_MA_PERCPU_SIZES(PERCPU_SIZE)
+
+/*
+ * --footprint: every kmalloc() and per-CPU allocation made from the BPF
+ * memory allocator's code is recorded by address with its bytes, and a
+ * free of a recorded address takes them back.  The sums are what the
+ * allocator holds beyond what it held at attach, exactly: whatever pages
+ * the kernel already had populated, which the system-wide growth cannot
+ * see.  The range of kernel/bpf/memalloc.c's text comes from kallsyms.
+ * The map is preallocated: its updates take no memory, from the allocator
+ * or elsewhere.
+ */
+const volatile __u64 ma_text_lo, ma_text_hi;
+
+struct bpf_ma_fp fp;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, struct bpf_ma_fp_key);
+	__type(value, __u64);
+	__uint(max_entries, BPF_MA_FP_ENTRIES);
+} fp_live SEC(".maps");
+
+static __always_inline bool from_ma(unsigned long call_site)
+{
+	return call_site >= ma_text_lo && call_site < ma_text_hi;
+}
+
+static __always_inline void fp_record(const void *ptr, __u32 kind, __u64 bytes)
+{
+	struct bpf_ma_fp_key k = { .ptr = (__u64)ptr, .kind = kind };
+
+	if (!ptr)
+		return;
+	if (bpf_map_update_elem(&fp_live, &k, &bytes, BPF_NOEXIST)) {
+		__sync_fetch_and_add(&fp.untracked, 1);
+		return;
+	}
+	__sync_fetch_and_add(&fp.live[kind], bytes);
+}
+
+static __always_inline void fp_forget(const void *ptr, __u32 kind)
+{
+	struct bpf_ma_fp_key k = { .ptr = (__u64)ptr, .kind = kind };
+	__u64 *v = bpf_map_lookup_elem(&fp_live, &k);
+	__s64 bytes;
+
+	if (!v)
+		return;
+	bytes = *v;
+	/* another CPU's free of the same address took it first */
+	if (bpf_map_delete_elem(&fp_live, &k))
+		return;
+	__sync_fetch_and_add(&fp.live[kind], -bytes);
+	__sync_fetch_and_add(&fp.freed[kind], 1);
+}
+
+SEC("?tp_btf/kmalloc")
+int BPF_PROG(fp_kmalloc, unsigned long call_site, const void *ptr, size_t bytes_req,
+	     size_t bytes_alloc)
+{
+	if (from_ma(call_site))
+		fp_record(ptr, BPF_MA_FP_SLAB, bytes_alloc);
+	return 0;
+}
+
+SEC("?tp_btf/kfree")
+int BPF_PROG(fp_kfree, unsigned long call_site, const void *ptr)
+{
+	if (from_ma(call_site))
+		fp_forget(ptr, BPF_MA_FP_SLAB);
+	return 0;
+}
+
+/* bytes_alloc: the size on every possible CPU */
+SEC("?tp_btf/percpu_alloc_percpu")
+int BPF_PROG(fp_pcpu_alloc, unsigned long call_site, bool reserved, bool is_atomic, size_t size,
+	     size_t align, void *base_addr, int off, void *ptr, size_t bytes_alloc)
+{
+	if (from_ma(call_site))
+		fp_record(ptr, BPF_MA_FP_PERCPU, bytes_alloc);
+	return 0;
+}
+
+/* no call site here: only a recorded address counts */
+SEC("?tp_btf/percpu_free_percpu")
+int BPF_PROG(fp_pcpu_free, void *base_addr, int off, void *ptr)
+{
+	fp_forget(ptr, BPF_MA_FP_PERCPU);
+	return 0;
+}

@@ -42,4 +42,25 @@ struct bpf_ma_prod {
 	__u64 stale;
 } __attribute__((aligned(128)));
 
+/*
+ * --footprint: bytes the BPF memory allocator took from kmalloc() and the
+ * per-CPU allocator and has not given back, counted at each allocation
+ * and free made from its own code (kernel/bpf/memalloc.c's text).
+ */
+enum { BPF_MA_FP_SLAB, BPF_MA_FP_PERCPU, BPF_MA_FP_KINDS };
+/* objects held at once that can be told apart: 16 MiB of map, more than a run holds */
+#define BPF_MA_FP_ENTRIES (1 << 18)
+
+struct bpf_ma_fp_key {
+	__u64 ptr;
+	__u32 kind;
+	__u32 pad;
+};
+
+struct bpf_ma_fp {
+	__s64 live[BPF_MA_FP_KINDS];	/* bytes held now */
+	__u64 freed[BPF_MA_FP_KINDS];	/* frees of recorded addresses seen */
+	__u64 untracked;		/* allocations the map had no room for */
+};
+
 #endif /* __BPF_MA_BENCH_H */

@@ -174,7 +174,7 @@ for f in "${flavours[@]}"; do
 				"$name: failed allocations are said"
 		fi
 		is "$(jq -c '.options.benchmark' "$out.json")" \
-			"{\"percpu\":$([ -n "$f" ] && echo true || echo false),\"obj_size\":128,\"batch_size\":64,\"memory_source\":\"/proc/meminfo $([ -n "$f" ] && echo Percpu || echo SUnreclaim)\"}" \
+			"{\"percpu\":$([ -n "$f" ] && echo true || echo false),\"obj_size\":128,\"batch_size\":64,\"footprint\":false,\"memory_source\":\"/proc/meminfo $([ -n "$f" ] && echo Percpu || echo SUnreclaim)\"}" \
 			"$name: the posted defaults and the memory source in the JSON options"
 		check_clean "$RUN_PID" "$name"
 	done
@@ -198,6 +198,36 @@ ok $? "--repeat 2: exits 0"
 is "$(grep -c '^Repeat [12]/2: Summary: per-prod alloc' "$out")" 2 "--repeat 2: each repeat's Summary"
 counts_ok "$out.json"
 ok $? "--repeat 2: allocated == freed over both"
+
+# ---- --footprint: the allocator's own bytes, counted exactly ----
+FP_RE="^Footprint: slab $NUM MiB \\(peak $NUM, after the run $NUM\\), percpu $NUM MiB \\(peak $NUM, after the run $NUM\\): the allocator's own kmalloc\\(\\) and per-CPU bytes held, counted exactly\$"
+for f in "${flavours[@]}"; do
+	name="bpf_ma ${f:---kmalloc} --footprint"
+	kind=slab
+	[ -n "$f" ] && kind=percpu
+	out=$TEST_TMP/fp
+	opt=()
+	[ -n "$f" ] && opt=("$f")
+	run_ma "$out" -w0 -d2 -p1 --json "$out.json" bpf_ma "${opt[@]}" --footprint
+	ok $? "$name: exits 0"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(head -c 1000 "$out.err")"
+	diag "$(grep -E '^(Summary|Footprint):' "$out")"
+	like "$out" "$FP_RE" "$name: the Footprint line"
+	# while a batch is stashed its objects are held: the peak is not below them
+	cmp_num "$(jq ".summary.metrics.footprint_$kind.max * 1048576" "$out.json")" '>=' \
+		"$(jq '.counts.memory_floor_bytes' "$out.json")" "$name: the $kind held at its peak is at least the stashed objects"
+	# the frees were seen, not only the allocations
+	cmp_num "$(jq ".counts.footprint_frees_$kind" "$out.json")" '>' 0 "$name: frees of its $kind objects were counted"
+	diag "counts: $(jq -c .counts "$out.json")"
+	is "$(jq '.counts.footprint_untracked' "$out.json")" 0 "$name: every allocation tracked"
+	is "$(jq '.options.benchmark.footprint' "$out.json")" true "$name: in the JSON options"
+	is "$(jq -r -f tests/schema.jq "$out.json")" "" "$name: the JSON follows the schema"
+	check_clean "$RUN_PID" "$name"
+done
+# without it: no footprint line, and the metric is not measured (null), not 0
+is "$(grep -c '^Footprint:' "$TEST_TMP/run")" 0 "without --footprint: no Footprint line"
+is "$(jq -c '[.samples[].metrics.footprint_slab] | unique' "$TEST_TMP/run.json")" "[null]" \
+	"without --footprint: footprint_slab is null in every sample"
 
 # ---- compare and plot take its results ----
 "$BENCH" compare "$TEST_TMP/a.json" "$TEST_TMP/run.json" >"$TEST_TMP/cmp" 2>&1

@@ -181,6 +181,13 @@ enum bench_caps {
 	 * has the breakdown
 	 */
 	BENCH_CAP_UPSTREAM_STDOUT = 1 << 3,
+	/*
+	 * the producers only loop on a syscall, holding no lock: the runner
+	 * parks them in a signal handler before teardown, so that no program
+	 * is detached from a function they are running (runner.c says why);
+	 * a producer parked inside malloc() or a mutex would hang teardown
+	 */
+	BENCH_CAP_PARK_THREADS	= 1 << 4,
 };
 
 /* what every BPF benchmark needs */

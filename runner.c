@@ -153,8 +153,11 @@ static int validate_affinity(void)
  * a function's entry as another CPU executes it locked up emulated guests
  * (a CPU stuck 26 s at getpgid()'s fentry site), and upstream's runner,
  * which never tears down, detaches at exit, once the threads are gone.  So
- * each thread is sent PARK_SIG first and waits out the process in the
- * handler, in user space.
+ * for a benchmark with BENCH_CAP_PARK_THREADS (the fentry ones: producers
+ * that only loop on getpgid()) each thread is sent PARK_SIG first and waits
+ * out the process in the handler, in user space.  Not for every benchmark:
+ * a producer parked while it held a lock (malloc's, a mutex) hung the
+ * teardown that needed it (lpm-trie-lookup).
  */
 #define PARK_SIG (SIGRTMIN + 2)
 #define PARK_WAIT_MS 1000
@@ -880,7 +883,8 @@ int runner_run(const struct bench *bench)
 	set_up(bench, &sigs, &end, &setup_called);
 	if (!run_ended(&end) && !exit_after_setup())
 		measure(bench, &sigs, &end, &json_text);
-	park_threads();
+	if (bench->caps & BENCH_CAP_PARK_THREADS)
+		park_threads();
 	if (setup_called && bench->teardown)
 		bench->teardown();
 	release_needs();

@@ -419,7 +419,8 @@ const struct bench bench_bpf_hashmap_full_update = {
 	.argp = &full_update_argp,
 	.needs = BENCH_NEEDS_BPF_TRACING,
 	/* each repeat a new, newly filled map; stdout is upstream's lines alone */
-	.caps = BENCH_CAP_REPEAT_FRESH | BENCH_CAP_ZERO_SEED | BENCH_CAP_UPSTREAM_STDOUT,
+	.caps = BENCH_CAP_REPEAT_FRESH | BENCH_CAP_ZERO_SEED | BENCH_CAP_UPSTREAM_STDOUT |
+		BENCH_CAP_PARK_THREADS,
 	.setup = setup,
 	.producer_thread = producer,
 	.measure = measure,

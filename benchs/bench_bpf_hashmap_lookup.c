@@ -402,7 +402,7 @@ const struct bench bench_bpf_hashmap_lookup = {
 	.argp = &bench_hashmap_lookup_argp,
 	.needs = BENCH_NEEDS_BPF_TRACING,
 	/* per-CPU timings, not per-second samples */
-	.caps = BENCH_CAP_NO_REPEAT | BENCH_CAP_ZERO_SEED,
+	.caps = BENCH_CAP_NO_REPEAT | BENCH_CAP_ZERO_SEED | BENCH_CAP_PARK_THREADS,
 	.validate = validate,
 	.setup = setup,
 	.producer_thread = producer,

@@ -645,7 +645,7 @@ static int check_floor(double total_mib)
 	if (total_mib * 1048576.0 >= ctx.floor_bytes)
 		return 0;
 	ctx.below_floor = true;	/* with --repeat: in any repeat */
-	fprintf(stderr, "bpf_ma: warning: total memory usage %.2f MiB is below the %.2f MiB the run's stashed objects occupy (%lld objects of %ld bytes%s): the %s allocator held memory from before set-up, an earlier run's, so the figure is not its footprint\n",
+	fprintf(stderr, "warning: bpf_ma's total memory usage %.2f MiB is below the %.2f MiB the run's stashed objects occupy (%lld objects of %ld bytes%s): the %s allocator held memory from before set-up, an earlier run's, so the figure is not its footprint\n",
 		total_mib, ctx.floor_bytes / 1048576.0, (long long)args.batch_size * env.producer_cnt,
 		args.percpu ? args.obj_size - BPF_MA_HDR : args.obj_size,
 		args.percpu ? " on every possible CPU" : "", args.percpu ? "per-CPU" : "slab");
@@ -667,7 +667,7 @@ static void report_footprint(struct bench_res res[], int res_cnt)
 	}
 	printf(": the allocator's own kmalloc() and per-CPU bytes held, counted exactly\n");
 	if (ctx.fp_untracked)
-		fprintf(stderr, "bpf_ma: warning: --footprint lost track of %llu allocations (its map of %d addresses was full): the footprint is a lower bound\n",
+		fprintf(stderr, "warning: bpf_ma --footprint lost track of %llu allocations (its map of %d addresses was full): the footprint is a lower bound\n",
 			(unsigned long long)ctx.fp_untracked, BPF_MA_FP_ENTRIES);
 }
 

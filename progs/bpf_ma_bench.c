@@ -179,7 +179,8 @@ BPF_MA_PERCPU_SIZES(PERCPU_SIZE)
  * the kernel already had populated, which the system-wide growth cannot
  * see.  The range of kernel/bpf/memalloc.c's text comes from kallsyms.
  * The map is preallocated: its updates take no memory, from the allocator
- * or elsewhere.
+ * or elsewhere.  Raw tracepoints: their arguments are plain u64s, where a
+ * tp_btf program may not read kmalloc's const void * on 6.12.
  */
 const volatile __u64 ma_text_lo, ma_text_hi;
 
@@ -226,7 +227,7 @@ static __always_inline void fp_forget(const void *ptr, __u32 kind)
 	__sync_fetch_and_add(&fp.freed[kind], 1);
 }
 
-SEC("?tp_btf/kmalloc")
+SEC("?raw_tp/kmalloc")
 int BPF_PROG(fp_kmalloc, unsigned long call_site, const void *ptr, size_t bytes_req,
 	     size_t bytes_alloc)
 {
@@ -235,7 +236,7 @@ int BPF_PROG(fp_kmalloc, unsigned long call_site, const void *ptr, size_t bytes_
 	return 0;
 }
 
-SEC("?tp_btf/kfree")
+SEC("?raw_tp/kfree")
 int BPF_PROG(fp_kfree, unsigned long call_site, const void *ptr)
 {
 	if (from_ma(call_site))
@@ -244,7 +245,7 @@ int BPF_PROG(fp_kfree, unsigned long call_site, const void *ptr)
 }
 
 /* bytes_alloc: the size on every possible CPU */
-SEC("?tp_btf/percpu_alloc_percpu")
+SEC("?raw_tp/percpu_alloc_percpu")
 int BPF_PROG(fp_pcpu_alloc, unsigned long call_site, bool reserved, bool is_atomic, size_t size,
 	     size_t align, void *base_addr, int off, void *ptr, size_t bytes_alloc)
 {
@@ -254,7 +255,7 @@ int BPF_PROG(fp_pcpu_alloc, unsigned long call_site, bool reserved, bool is_atom
 }
 
 /* no call site here: only a recorded address counts */
-SEC("?tp_btf/percpu_free_percpu")
+SEC("?raw_tp/percpu_free_percpu")
 int BPF_PROG(fp_pcpu_free, void *base_addr, int off, void *ptr)
 {
 	fp_forget(ptr, BPF_MA_FP_PERCPU);

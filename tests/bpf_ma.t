@@ -138,7 +138,7 @@ floor_ok() {
 	is "$(jq '.counts.memory_floor_bytes' "$out.json")" "$want" "$name: the memory floor is a batch per producer"
 	below=$(jq -r --arg m "$metric" '.summary.metrics[$m].mean * 1048576 < .counts.memory_floor_bytes' "$out.json")
 	is "$(jq -r '.counts.memory_below_floor == 1' "$out.json")" "$below" "$name: below the floor exactly when the figure is"
-	is "$(grep -c '^bpf_ma: warning: total memory usage .* is below the .* MiB the run.s stashed objects occupy' "$out.err")" \
+	is "$(grep -c '^warning: bpf_ma.s total memory usage .* is below the .* MiB the run.s stashed objects occupy' "$out.err")" \
 		"$([ "$below" = true ] && echo 1 || echo 0)" "$name: a warning exactly when below the floor"
 	diag "floor $want bytes, below: $below"
 }

@@ -807,7 +807,7 @@ static void measure(const struct bench *bench, const sigset_t *sigs, struct run_
 {
 	int r, sig = 0;
 
-	end->err = arm_parking();
+	end->err = bench->caps & BENCH_CAP_PARK_THREADS ? arm_parking() : 0;
 	if (end->err) {
 		fprintf(stderr, "failed to set up the threads' parking signal: %s\n",
 			strerror(-end->err));

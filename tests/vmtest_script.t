@@ -131,8 +131,12 @@ is "$rc" 143 "SIGTERM: exit 143"
 no_leftovers "after SIGTERM"
 
 # ---- SIGINT to the process group, as a terminal's Ctrl-C, mid-command ----
-set -m	# a job of its own, whose SIGINT is not ignored
-"$VMTEST" -- sh -c 'echo started; sleep 600' >"$out" 2>"$out.err" &
+# A job of its own (set -m), with SIGINT's default action even when this
+# test was started with it ignored, as by `cmd &` from a script (bash
+# cannot undo an inherited ignore; perl can).  -t bounds a failure.
+set -m
+perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec $ARGV[0]: $!\n"' \
+	"$VMTEST" -t 240 -- sh -c 'echo started; sleep 600' >"$out" 2>"$out.err" &
 pid=$!
 set +m
 wait_for "$out" '^started$' "$pid" 120

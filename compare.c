@@ -28,8 +28,7 @@
 #define COMPARE_MAX_FILES 256
 
 static struct compare_opts {
-	double threshold_pct;
-	bool force;
+	struct compare_params prm;
 	bool fail_on_regression;
 	bool power;
 	/* BASE... [-- NEW...]: without "--", exactly two files */
@@ -38,18 +37,15 @@ static struct compare_opts {
 	int nfiles;
 } copts;
 
-/* one side of the comparison: one or more result files of one configuration */
-struct side {
-	const char *which;	/* "base" or "new" */
-	struct result_file *rf;
-	int n;
-};
-
 static const struct argp_option compare_options[] = {
 	{ "threshold", 't', "PCT", 0,
 	  "Smallest change in percent that counts (default 2)" },
 	{ "force", 'f', NULL, 0, "Compare runs of different benchmarks or options" },
 	{ "fail-on-regression", 'F', NULL, 0, "Exit with status 1 when a metric got worse" },
+	{ "rank", 'r', NULL, 0,
+	  "Test with Mann-Whitney's rank-sum test and estimate the change by the Hodges-Lehmann shift of the log observations, with its distribution-free interval, instead of Welch's t-test and the ratio of the means" },
+	{ "paired", 'p', NULL, 0,
+	  "The files of the two sides are pairs, in the order given (BASE1 with NEW1, ...; as bench ab writes them): a paired t-test on log(new/base) of the files' means" },
 	{ "power", 'P', NULL, 0,
 	  "Estimate, from the spread between the observations, how many repeats (invocations, with several files per side) per side detect a change of the threshold at p < 0.05 with 80% power" },
 	{},
@@ -74,15 +70,21 @@ static error_t compare_parse(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
 	case 't':
-		return compare_parse_threshold(arg, &copts.threshold_pct);
+		return compare_parse_threshold(arg, &copts.prm.threshold_pct);
 	case 'f':
-		copts.force = true;
+		copts.prm.force = true;
 		break;
 	case 'F':
 		copts.fail_on_regression = true;
 		break;
 	case 'P':
 		copts.power = true;
+		break;
+	case 'r':
+		copts.prm.rank = true;
+		break;
+	case 'p':
+		copts.prm.paired = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (copts.sides_split) {
@@ -335,20 +337,6 @@ const char *compare_peak_verdict(double base, double new, double threshold_pct, 
 	return c > 0 ? "higher (one value, untested)" : "lower (one value, untested)";
 }
 
-static void fmt_change(double base, double new, char *buf, size_t sz)
-{
-	if (!isfinite(base) || !isfinite(new))
-		snprintf(buf, sz, "n/a");
-	else if (base == 0)
-		snprintf(buf, sz, new == 0 ? "+0.00%%" : "n/a");
-	else {
-		double c = (new - base) / fabs(base) * 100.0;
-
-		/* rounding noise of summation order must not print as -0.00% */
-		snprintf(buf, sz, "%+.2f%%", fabs(c) < 0.005 ? 0.0 : c);
-	}
-}
-
 static void fmt_p(double p, char *buf, size_t sz)
 {
 	if (isnan(p))
@@ -375,7 +363,7 @@ static void fmt_ms(const struct stats *st, char *buf, size_t sz)
  * differ).  No --force here: a side that mixes configurations has no
  * single mean to compare.
  */
-static int check_side(const struct side *sd)
+static int check_side(const struct compare_side *sd)
 {
 	const struct result_file *a = &sd->rf[0], *b;
 	char diffs[1024];
@@ -415,7 +403,9 @@ static int check_side(const struct side *sd)
 
 /* one metric over all of a side's files */
 struct side_obs {
-	struct stats samples;	/* every measured value, pooled */
+	double *vals;		/* every measured value, pooled (NaN: none) */
+	int nv;
+	struct stats samples;	/* of vals */
 	struct stats means;	/* the per-repeat means: the observations */
 	struct two_level tl;
 	int nrepeats;		/* repeats in all, empty ones included */
@@ -426,13 +416,15 @@ struct side_obs {
 
 static void side_obs_free(struct side_obs *o)
 {
+	free(o->vals);
+	o->vals = NULL;
 	free(o->rmeans);
 	free(o->fcounts);
 	o->rmeans = NULL;
 	o->fcounts = NULL;
 }
 
-static int side_obs(const struct side *sd, const char *name, struct side_obs *o)
+static int side_obs(const struct compare_side *sd, const char *name, struct side_obs *o)
 {
 	int f, r, nv = 0, nr = 0, *counts = NULL, err = 0;
 	double *vals = NULL, *means = NULL;
@@ -473,6 +465,9 @@ static int side_obs(const struct side *sd, const char *name, struct side_obs *o)
 	stats_two_level(vals, counts, nr, &o->tl, means);
 	stats_compute(means, nr, &o->means);
 	o->rmeans = means;
+	o->vals = vals;
+	o->nv = nv;
+	vals = NULL;
 out:
 	free(vals);
 	free(counts);
@@ -483,7 +478,8 @@ out:
  * A metric one side has and the other lacks: another benchmark (allowed
  * with --force) or a run that did not measure it.  Returns 2 when refused.
  */
-static int check_metric_sets(const struct result_file *ra, const struct result_file *rb)
+static int check_metric_sets(const struct compare_params *prm, const struct result_file *ra,
+			     const struct result_file *rb, FILE *notes)
 {
 	const struct result_file *rf[2] = { ra, rb };
 	const struct result_metric *m, *o;
@@ -495,17 +491,17 @@ static int check_metric_sets(const struct result_file *ra, const struct result_f
 			o = result_file_metric(rf[!i], m->name);
 			/* a memory field one kernel or hierarchy offers and the other not */
 			if (!o && m->mem_field) {
-				printf("note: %s only in %s: the other run's kernel or cgroup hierarchy does not report it\n",
-				       m->name, rf[i]->path);
+				fprintf(notes, "note: %s only in %s: the other run's kernel or cgroup hierarchy does not report it\n",
+					m->name, rf[i]->path);
 				continue;
 			}
-			if (!o && !copts.force) {
+			if (!o && !prm->force) {
 				fprintf(stderr, "compare: %s: summary.metrics.%s: missing, but %s has it (--force compares the metrics both have)\n",
 					rf[!i]->path, m->name, rf[i]->path);
 				return 2;
 			}
 			if (!o) {
-				printf("warning: %s only in %s\n", m->name, rf[i]->path);
+				fprintf(notes, "warning: %s only in %s\n", m->name, rf[i]->path);
 				continue;
 			}
 			/* measured in one run, not in the other: no figure to compare */
@@ -516,7 +512,7 @@ static int check_metric_sets(const struct result_file *ra, const struct result_f
 			}
 		}
 	}
-	if (isnan(ra->peak_memory_mib) != isnan(rb->peak_memory_mib) && !copts.force) {
+	if (isnan(ra->peak_memory_mib) != isnan(rb->peak_memory_mib) && !prm->force) {
 		i = isnan(ra->peak_memory_mib) ? 0 : 1;
 		fprintf(stderr, "compare: %s: summary.peak_memory_mib: null (not measured), but %s has %.3f (--force compares the rest)\n",
 			rf[i]->path, rf[!i]->path, rf[!i]->peak_memory_mib);
@@ -581,16 +577,6 @@ static double repeat_means_test(const struct stats *a, const struct stats *b, do
 	return t_pvalue(t, *df);
 }
 
-static double side_peak_mib(const struct side *sd)
-{
-	double sum = 0;
-	int i;
-
-	for (i = 0; i < sd->n; i++)
-		sum += sd->rf[i].peak_memory_mib;
-	return sum / sd->n;
-}
-
 /*
  * What --power reports for one metric, whatever the unit of the test: a
  * repeat (reps 0) or an invocation of reps repeats, secs seconds each
@@ -631,7 +617,7 @@ static void print_power_unit(const struct power_unit *u)
 {
 	const char *what = u->reps ? "invocations" : "repeats";
 	const char *spread = u->reps ? "between-invocation" : "between-repeat";
-	double delta = copts.threshold_pct / 100.0 * u->mean;
+	double delta = copts.prm.threshold_pct / 100.0 * u->mean;
 	char of[48];
 	int n;
 
@@ -642,16 +628,16 @@ static void print_power_unit(const struct power_unit *u)
 	n = repeats_for_power(u->sda, u->sdb, delta, 0.05, 0.80, 1000);
 	if (n < 0) {
 		printf("power: %s: more than 1000 %s per side to detect %.2f%% (%.3g %s) at p < 0.05 with 80%% power (%s stddev %.3g / %.3g %s)\n",
-		       u->name, what, copts.threshold_pct, delta, u->unit, spread, u->sda, u->sdb,
+		       u->name, what, copts.prm.threshold_pct, delta, u->unit, spread, u->sda, u->sdb,
 		       u->unit);
 	} else if (u->reps) {
 		snprintf(of, sizeof(of), u->reps > 1 ? "%d repeats" : "one repeat", u->reps);
 		printf("power: %s: %d invocations per side of %s at -w%d -d%d detect a %.2f%% change (%.3g %s) at p < 0.05 with 80%% power (between-invocation stddev %.3g / %.3g %s); that is about %d s of runs per side, set-up between repeats not counted\n",
-		       u->name, n, of, u->warmup, u->duration, copts.threshold_pct, delta, u->unit,
+		       u->name, n, of, u->warmup, u->duration, copts.prm.threshold_pct, delta, u->unit,
 		       u->sda, u->sdb, u->unit, n * u->secs);
 	} else {
 		printf("power: %s: %d repeats per side detect a %.2f%% change (%.3g %s) at p < 0.05 with 80%% power (between-repeat stddev %.3g / %.3g %s); at -w%d -d%d that is about %d s of runs per side\n",
-		       u->name, n, copts.threshold_pct, delta, u->unit, u->sda, u->sdb, u->unit,
+		       u->name, n, copts.prm.threshold_pct, delta, u->unit, u->sda, u->sdb, u->unit,
 		       u->warmup, u->duration, n * u->secs);
 	}
 	print_budget(u);
@@ -662,7 +648,7 @@ static void print_power_unit(const struct power_unit *u)
  * it is taken to be the other side's.
  */
 static void print_power(const char *name, const char *unit, const struct side_obs *oa,
-			const struct side_obs *ob, const struct side *sa)
+			const struct side_obs *ob, const struct compare_side *sa)
 {
 	const struct result_file *rf = &sa->rf[0];
 	struct power_unit u = {
@@ -693,7 +679,7 @@ static void print_power(const char *name, const char *unit, const struct side_ob
  */
 static void print_power_invocations(const char *name, const char *unit,
 				    const struct invocations *ia, const struct invocations *ib,
-				    const struct side *sa)
+				    const struct compare_side *sa)
 {
 	const struct result_file *rf = &sa->rf[0];
 	struct power_unit u = {
@@ -745,51 +731,72 @@ static void print_invocations_detail(const char *name, const struct side_obs *oa
 	       ib->tl.between_cv * 100, levels);
 }
 
-/* the unit of replication, the most independent observations the files allow */
-enum compare_unit {
-	UNIT_SAMPLE,	/* one run per side, no repeats: the per-second samples */
-	UNIT_REPEAT,	/* repeats, or several files on a side: the repeat means */
-	UNIT_FILE,	/* 2 or more files on each side: the invocation means */
-};
+const char *compare_unit_name(enum compare_unit unit)
+{
+	switch (unit) {
+	case COMPARE_UNIT_SAMPLE:
+		return "samples";
+	case COMPARE_UNIT_REPEAT:
+		return "repeats";
+	case COMPARE_UNIT_FILE:
+		return "invocations";
+	case COMPARE_UNIT_PAIR:
+		return "pairs";
+	}
+	return "?";
+}
 
-static enum compare_unit unit_of(const struct side *sa, const struct side *sb)
+static enum compare_unit unit_of(const struct compare_params *prm, const struct compare_side *sa,
+				 const struct compare_side *sb)
 {
 	bool by_repeat = false;
 	int f;
 
+	if (prm->paired)
+		return COMPARE_UNIT_PAIR;
 	if (sa->n >= 2 && sb->n >= 2)
-		return UNIT_FILE;
+		return COMPARE_UNIT_FILE;
 	for (f = 0; f < sa->n; f++)
 		by_repeat |= sa->n > 1 || sa->rf[f].repeat_cnt > 1;
 	for (f = 0; f < sb->n; f++)
 		by_repeat |= sb->n > 1 || sb->rf[f].repeat_cnt > 1;
-	return by_repeat ? UNIT_REPEAT : UNIT_SAMPLE;
+	return by_repeat ? COMPARE_UNIT_REPEAT : COMPARE_UNIT_SAMPLE;
 }
 
 /* the refusals: each side one configuration, the two sides the same one */
-static int check_comparable(const struct side *sa, const struct side *sb)
+static int check_comparable(const struct compare_params *prm, const struct compare_side *sa,
+			    const struct compare_side *sb, FILE *notes)
 {
 	const struct result_file *ra = &sa->rf[0], *rb = &sb->rf[0];
 
+	if (prm->paired && prm->rank) {
+		fprintf(stderr, "compare: --paired with --rank: a paired rank test (Wilcoxon's signed-rank) is not implemented; give one of them\n");
+		return -EINVAL;
+	}
+	if (prm->paired && (sa->n != sb->n || sa->n < 2)) {
+		fprintf(stderr, "compare: --paired: %d base and %d new files: pairs need as many files on each side, 2 or more\n",
+			sa->n, sb->n);
+		return -EINVAL;
+	}
 	if (check_side(sa) || check_side(sb))
 		return -EINVAL;
-	if (compare_same_config(ra, rb, NULL, copts.force, "compare", stdout))
+	if (compare_same_config(ra, rb, NULL, prm->force, prm->verb, notes))
 		return -EINVAL;
 	/* one fixed bucket layout against random ones: a bias, not a change */
 	if (ra->zero_seed != rb->zero_seed) {
-		if (!copts.force) {
-			fprintf(stderr, "compare: %s: options.runner.zero_seed %s, but %s has %s: refusing to compare zero-seed and seeded hash maps (--force compares anyway)\n",
-				rb->path, rb->zero_seed ? "true" : "false", ra->path,
-				ra->zero_seed ? "true" : "false");
+		if (!prm->force) {
+			fprintf(stderr, "%s: %s: options.runner.zero_seed %s, but %s has %s: refusing to %s zero-seed and seeded hash maps (--force %ss anyway)\n",
+				prm->verb, rb->path, rb->zero_seed ? "true" : "false", ra->path,
+				ra->zero_seed ? "true" : "false", prm->verb, prm->verb);
 			return -EINVAL;
 		}
-		printf("warning: one side used --zero-seed, the other random hash seeds\n");
+		fprintf(notes, "warning: one side used --zero-seed, the other random hash seeds\n");
 	}
-	return check_metric_sets(ra, rb) ? -EINVAL : 0;
+	return check_metric_sets(prm, ra, rb, notes) ? -EINVAL : 0;
 }
 
 /* where the runs ran, and every file's noise warnings, which weaken every verdict */
-static void note_runs(const struct side *sa, const struct side *sb)
+static void note_runs(const struct compare_side *sa, const struct compare_side *sb)
 {
 	json_t *a = sa->rf[0].doc, *b = sb->rf[0].doc;
 	int f;
@@ -811,166 +818,655 @@ static void note_runs(const struct side *sa, const struct side *sb)
 /* one metric's test on the unit's observations, and the means it compares */
 struct metric_test {
 	double p, df, base, new;
-	const char *how;	/* the repeat unit's test: "Welch", "pooled" or "none" */
-	char bs[64], ns[64];	/* the sides' mean ± stddev, as printed */
+	double change_pct, lo_pct, hi_pct;	/* NaN: none */
+	const char *how;	/* "Welch", "pooled", "samples", "Mann-Whitney", "paired t" or "none" */
+	char bs[64], ns[64];	/* the sides as printed */
+	int na, nb;		/* observations per side */
 	struct invocations ia, ib;
+	struct rank_test rt;	/* --rank */
+	bool rank_log;		/* the rank test ran on the logs */
+	struct paired_ratio pr;	/* --paired */
 };
 
-static void test_metric(enum compare_unit unit, const struct side *sa, const struct side *sb,
-			const struct side_obs *oa, const struct side_obs *ob,
-			struct metric_test *mt)
+static double pct_change(double base, double new)
 {
+	if (!isfinite(base) || !isfinite(new))
+		return NAN;
+	if (base == 0)
+		return new == 0 ? 0 : NAN;
+	return (new - base) / fabs(base) * 100.0;
+}
+
+/* the unit's observations of one side into a malloc'ed *obs (NaN: none); their count or -ENOMEM */
+static int unit_obs(enum compare_unit unit, const struct compare_side *sd,
+		    const struct side_obs *o, double **obs)
+{
+	int n = unit == COMPARE_UNIT_SAMPLE ? o->nv :
+		unit == COMPARE_UNIT_REPEAT ? o->nrepeats : sd->n;
+	struct invocations inv;
+
+	*obs = calloc(n + 1, sizeof(**obs));
+	if (!*obs)
+		return -ENOMEM;
+	if (unit == COMPARE_UNIT_SAMPLE)
+		memcpy(*obs, o->vals, n * sizeof(**obs));
+	else if (unit == COMPARE_UNIT_REPEAT)
+		memcpy(*obs, o->rmeans, n * sizeof(**obs));
+	else
+		stats_invocations(o->rmeans, o->fcounts, sd->n, &inv, *obs);
+	return n;
+}
+
+static void set_ratio_pct(struct metric_test *mt, double lo, double hi)
+{
+	mt->lo_pct = (lo - 1) * 100.0;
+	mt->hi_pct = (hi - 1) * 100.0;
+}
+
+/*
+ * The 95% interval of the change of the mean a to the mean b: of their
+ * ratio where both are positive, of their difference otherwise.  With one
+ * observation on a side its spread is the other side's, as the test takes.
+ */
+static void mean_change_interval(const struct stats *a, const struct stats *b,
+				 struct metric_test *mt)
+{
+	const struct stats *one, *many;
+	double lo, hi, ci;
+
+	mt->lo_pct = mt->hi_pct = NAN;
+	if (a->n >= 2 && b->n >= 2) {
+		if (!ratio_ci(a, b, 0.05, &lo, &hi)) {
+			set_ratio_pct(mt, lo, hi);
+			return;
+		}
+		ci = welch_diff_ci95(a, b);
+		if (a->mean != 0 && isfinite(ci)) {
+			mt->lo_pct = (b->mean - a->mean - ci) / fabs(a->mean) * 100.0;
+			mt->hi_pct = (b->mean - a->mean + ci) / fabs(a->mean) * 100.0;
+		}
+		return;
+	}
+	if (a->n < 1 || b->n < 1 || (a->n < 2 && b->n < 2) || !(a->mean > 0) || !(b->mean > 0))
+		return;
+	one = a->n < 2 ? a : b;
+	many = one == a ? b : a;
+	if (!ratio_ci_se(b->mean / a->mean, many->cv * sqrt(1.0 / one->n + 1.0 / many->n),
+			 many->n - 1, 0.05, &lo, &hi))
+		set_ratio_pct(mt, lo, hi);
+}
+
+static bool all_positive(const double *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(v[i]) && !(v[i] > 0))
+			return false;
+	return true;
+}
+
+static void fmt_median(const double *v, int n, char *buf, size_t sz, double *median)
+{
+	struct robust r;
+
+	*median = NAN;
+	if (stats_robust(v, n, &r, NULL, 0) || !r.n) {
+		snprintf(buf, sz, "-");
+		return;
+	}
+	*median = r.median;
+	snprintf(buf, sz, "%.3f (median)", r.median);
+}
+
+/*
+ * --rank on observations a and b: Mann-Whitney's p, and the change as the
+ * Hodges-Lehmann shift of the logs (a ratio: every observation positive)
+ * or of the values (as a percent of the base's median).  a and b are
+ * overwritten by their logs.  0, or -ENOMEM.
+ */
+static int rank_obs(double *a, int na, double *b, int nb, struct metric_test *mt)
+{
+	double med_b, s;
+	int i, err;
+
+	fmt_median(a, na, mt->bs, sizeof(mt->bs), &mt->base);
+	fmt_median(b, nb, mt->ns, sizeof(mt->ns), &med_b);
+	mt->rank_log = all_positive(a, na) && all_positive(b, nb);
+	for (i = 0; mt->rank_log && i < na; i++)
+		a[i] = log(a[i]);
+	for (i = 0; mt->rank_log && i < nb; i++)
+		b[i] = log(b[i]);
+	mt->how = "Mann-Whitney";
+	mt->p = mt->df = mt->change_pct = mt->lo_pct = mt->hi_pct = NAN;
+	err = rank_test(a, na, b, nb, 0.05, &mt->rt);
+	mt->na = mt->rt.na;
+	mt->nb = mt->rt.nb;
+	if (err == -EINVAL)
+		return 0;	/* a side without values: untested */
+	if (err)
+		return err;
+	mt->p = mt->rt.p;
+	s = mt->rt.shift;
+	if (mt->rank_log) {
+		mt->new = mt->base * exp(s);
+		mt->change_pct = (exp(s) - 1) * 100.0;
+		set_ratio_pct(mt, exp(mt->rt.lo), exp(mt->rt.hi));
+	} else if (mt->base != 0) {
+		mt->new = mt->base + s;
+		mt->change_pct = s / fabs(mt->base) * 100.0;
+		mt->lo_pct = mt->rt.lo / fabs(mt->base) * 100.0;
+		mt->hi_pct = mt->rt.hi / fabs(mt->base) * 100.0;
+	} else {
+		mt->new = s;
+		mt->change_pct = s == 0 ? 0 : NAN;
+	}
+	return 0;
+}
+
+/* --paired on observations a[i], b[i]: the paired t-test on log(b/a) */
+static void paired_obs(const double *a, const double *b, int n, struct metric_test *mt)
+{
+	paired_log_ratio(a, b, n, 0.05, &mt->pr);
+	mt->how = "paired t";
+	mt->na = mt->nb = mt->pr.n;
+	mt->p = mt->pr.n >= 2 ? mt->pr.p : NAN;
+	mt->df = mt->pr.df;
+	mt->lo_pct = mt->hi_pct = NAN;
+	if (!mt->pr.n) {
+		/* no pair of positive values (e.g. drops, 0 on both sides) */
+		mt->change_pct = pct_change(mt->base, mt->new);
+		return;
+	}
+	mt->new = mt->base * mt->pr.ratio;
+	mt->change_pct = (mt->pr.ratio - 1) * 100.0;
+	if (mt->pr.n >= 2)
+		set_ratio_pct(mt, mt->pr.lo, mt->pr.hi);
+}
+
+/* --rank or --paired on the unit's observations of the metric */
+static int robust_metric(const struct compare_params *prm, enum compare_unit unit,
+			 const struct compare_side *sa, const struct compare_side *sb,
+			 const struct side_obs *oa, const struct side_obs *ob,
+			 struct metric_test *mt)
+{
+	double *a = NULL, *b = NULL;
+	int na, nb, err = 0;
+
+	na = unit_obs(unit, sa, oa, &a);
+	nb = unit_obs(unit, sb, ob, &b);
+	if (na < 0 || nb < 0)
+		err = -ENOMEM;
+	else if (unit == COMPARE_UNIT_PAIR)
+		paired_obs(a, b, na, mt);
+	else if (prm->rank)
+		err = rank_obs(a, na, b, nb, mt);
+	free(a);
+	free(b);
+	return err;
+}
+
+/* Welch's test on the unit's observations (the default), then --rank or --paired */
+static int test_metric(const struct compare_params *prm, enum compare_unit unit,
+		       const struct compare_side *sa, const struct compare_side *sb,
+		       const struct side_obs *oa, const struct side_obs *ob,
+		       struct metric_test *mt)
+{
+	const struct stats *a = &oa->samples, *b = &ob->samples;
 	double t;
 
+	memset(mt, 0, sizeof(*mt));
 	mt->how = "none";
-	mt->base = oa->means.mean;
-	mt->new = ob->means.mean;
-	if (unit == UNIT_FILE) {
+	mt->df = NAN;
+	if (unit == COMPARE_UNIT_FILE || unit == COMPARE_UNIT_PAIR) {
 		mt->p = invocation_means_test(oa->rmeans, oa->fcounts, sa->n, ob->rmeans,
 					      ob->fcounts, sb->n, &mt->ia, &mt->ib, &t, &mt->df);
-		fmt_ms(&mt->ia.means, mt->bs, sizeof(mt->bs));
-		fmt_ms(&mt->ib.means, mt->ns, sizeof(mt->ns));
-		mt->base = mt->ia.means.mean;
-		mt->new = mt->ib.means.mean;
-	} else if (unit == UNIT_REPEAT) {
-		mt->p = repeat_means_test(&oa->means, &ob->means, &mt->df, &mt->how);
-		fmt_ms(&oa->means, mt->bs, sizeof(mt->bs));
-		fmt_ms(&ob->means, mt->ns, sizeof(mt->ns));
+		a = &mt->ia.means;
+		b = &mt->ib.means;
+		if (a->n >= 2 && b->n >= 2)
+			mt->how = "Welch";
+	} else if (unit == COMPARE_UNIT_REPEAT) {
+		a = &oa->means;
+		b = &ob->means;
+		mt->p = repeat_means_test(a, b, &mt->df, &mt->how);
 	} else {
-		mt->p = welch_test(&oa->samples, &ob->samples, &t, &mt->df);
+		mt->p = welch_test(a, b, &t, &mt->df);
 		mt->how = "samples";
-		fmt_ms(&oa->samples, mt->bs, sizeof(mt->bs));
-		fmt_ms(&ob->samples, mt->ns, sizeof(mt->ns));
-		if (oa->samples.n < 2 || ob->samples.n < 2)
+		if (a->n < 2 || b->n < 2)
 			mt->p = NAN;
+	}
+	fmt_ms(a, mt->bs, sizeof(mt->bs));
+	fmt_ms(b, mt->ns, sizeof(mt->ns));
+	mt->base = a->mean;
+	mt->new = b->mean;
+	mt->na = a->n;
+	mt->nb = b->n;
+	mt->change_pct = pct_change(mt->base, mt->new);
+	mean_change_interval(a, b, mt);
+	if (unit == COMPARE_UNIT_PAIR || prm->rank)
+		return robust_metric(prm, unit, sa, sb, oa, ob, mt);
+	return 0;
+}
+
+/* the verdict of a tested row, "untested (...)" when the unit gave no test */
+static const char *row_verdict(const struct compare_params *prm, enum compare_unit unit,
+			       const struct metric_test *mt, double resolution,
+			       bool higher_is_better, int *worse)
+{
+	const char *v = compare_verdict(mt->base, mt->new, isnan(mt->p) ? 1.0 : mt->p,
+					prm->threshold_pct, resolution, higher_is_better, worse);
+
+	if (!isnan(mt->p) || !strcmp(v, "within resolution") || mt->base == mt->new ||
+	    (unit == COMPARE_UNIT_SAMPLE && !prm->rank))
+		return v;
+	switch (unit) {
+	case COMPARE_UNIT_PAIR:
+		return "untested (under 2 pairs with a value)";
+	case COMPARE_UNIT_FILE:
+		return "untested (under 2 invocations with a value per side)";
+	case COMPARE_UNIT_REPEAT:
+		return prm->rank ? "untested (a side without values)" : "untested (one repeat per side)";
+	default:
+		return "untested (a side without values)";
 	}
 }
 
-/* the lines under a metric's row: what the test was on, and when it could not tell */
-static void print_metric_notes(enum compare_unit unit, const struct result_metric *ma,
-			       const struct side *sa, const struct side_obs *oa,
-			       const struct side_obs *ob, const struct metric_test *mt,
-			       const char *verdict, const char *ch, const char *pv)
+static void fill_row(struct compare_row *row, const struct metric_test *mt)
 {
-	char dfs[32];
+	snprintf(row->bs, sizeof(row->bs), "%s", mt->bs);
+	snprintf(row->ns, sizeof(row->ns), "%s", mt->ns);
+	row->base = mt->base;
+	row->new = mt->new;
+	row->change_pct = mt->change_pct;
+	row->lo_pct = mt->lo_pct;
+	row->hi_pct = mt->hi_pct;
+	row->p = mt->p;
+	row->df = mt->df;
+	row->test = mt->how;
+	row->na = mt->na;
+	row->nb = mt->nb;
+	row->measured = true;
+}
 
-	if (isnan(mt->df))
-		dfs[0] = '\0';
+/* one metric's row; oa, ob and mt hold what its notes print (free oa and ob) */
+static int eval_metric(const struct compare_params *prm, enum compare_unit unit,
+		       const struct compare_side *sa, const struct compare_side *sb,
+		       const struct result_metric *ma, const struct result_metric *mb,
+		       struct side_obs *oa, struct side_obs *ob, struct metric_test *mt,
+		       struct compare_row *row)
+{
+	int err;
+
+	memset(row, 0, sizeof(*row));
+	snprintf(row->name, sizeof(row->name), "%s (%s)", ma->name, ma->unit);
+	row->p = row->df = row->change_pct = row->lo_pct = row->hi_pct = NAN;
+	row->test = "none";
+	err = side_obs(sa, ma->name, oa);
+	if (!err)
+		err = side_obs(sb, ma->name, ob);
+	if (err)
+		return err;
+	if (!oa->samples.n) {
+		/* neither run measured it (e.g. no memory cgroup): say so */
+		snprintf(row->bs, sizeof(row->bs), "-");
+		snprintf(row->ns, sizeof(row->ns), "-");
+		row->verdict = "not measured in either run";
+		return 0;
+	}
+	err = test_metric(prm, unit, sa, sb, oa, ob, mt);
+	if (err)
+		return err;
+	fill_row(row, mt);
+	row->verdict = row_verdict(prm, unit, mt, fmax(ma->resolution, mb->resolution),
+				   ma->higher_is_better, &row->worse);
+	return 0;
+}
+
+/* every file's peak memory into a malloc'ed *v (NaN: not measured); -ENOMEM */
+static int side_peaks(const struct compare_side *sd, double **v)
+{
+	int i;
+
+	*v = calloc(sd->n, sizeof(**v));
+	if (!*v)
+		return -ENOMEM;
+	for (i = 0; i < sd->n; i++)
+		(*v)[i] = sd->rf[i].peak_memory_mib;
+	return 0;
+}
+
+/*
+ * Peak memory is one value per run: with one file on a side it gets no
+ * test; with 2 or more on each, the files' peaks are the observations
+ * (Welch, or --rank / --paired) and the change its interval.
+ */
+static int peak_test(const struct compare_params *prm, const struct compare_side *sa,
+		     const struct compare_side *sb, struct metric_test *mt)
+{
+	struct stats st_a, st_b;
+	double *a = NULL, *b = NULL, t;
+	int err;
+
+	memset(mt, 0, sizeof(*mt));
+	mt->how = "none";
+	mt->p = mt->df = mt->lo_pct = mt->hi_pct = NAN;
+	err = side_peaks(sa, &a);
+	if (!err)
+		err = side_peaks(sb, &b);
+	if (err)
+		goto out;
+	stats_compute(a, sa->n, &st_a);
+	stats_compute(b, sb->n, &st_b);
+	mt->base = st_a.mean;
+	mt->new = st_b.mean;
+	mt->na = st_a.n;
+	mt->nb = st_b.n;
+	snprintf(mt->bs, sizeof(mt->bs), st_a.n > 1 ? "%.3f ± %.3f" : "%.3f", st_a.mean, st_a.stddev);
+	snprintf(mt->ns, sizeof(mt->ns), st_b.n > 1 ? "%.3f ± %.3f" : "%.3f", st_b.mean, st_b.stddev);
+	mt->change_pct = pct_change(mt->base, mt->new);
+	if (sa->n < 2 || sb->n < 2)
+		goto out;
+	if (prm->paired) {
+		paired_obs(a, b, sa->n, mt);
+	} else if (prm->rank) {
+		err = rank_obs(a, sa->n, b, sb->n, mt);
+	} else {
+		mt->p = welch_test(&st_a, &st_b, &t, &mt->df);
+		mt->how = "Welch";
+		mean_change_interval(&st_a, &st_b, mt);
+	}
+out:
+	free(a);
+	free(b);
+	return err;
+}
+
+/* the peak memory row: 1, 0 when a side did not measure it, or -ENOMEM */
+static int eval_peak(const struct compare_params *prm, const struct compare_side *sa,
+		     const struct compare_side *sb, struct compare_row *row, double *mem_res)
+{
+	const struct result_file *ra = &sa->rf[0], *rb = &sb->rf[0];
+	struct metric_test mt;
+	int err;
+
+	if (isnan(ra->peak_memory_mib) || isnan(rb->peak_memory_mib))
+		return 0;
+	*mem_res = fmax(ra->peak_memory_resolution_mib, rb->peak_memory_resolution_mib);
+	err = peak_test(prm, sa, sb, &mt);
+	if (err)
+		return err;
+	memset(row, 0, sizeof(*row));
+	snprintf(row->name, sizeof(row->name), "peak_memory (MiB)");
+	fill_row(row, &mt);
+	row->peak = true;
+	if (!strcmp(mt.how, "none"))
+		row->verdict = compare_peak_verdict(mt.base, mt.new, prm->threshold_pct, *mem_res);
 	else
-		snprintf(dfs, sizeof(dfs), ", df %.1f", mt->df);
-	if (unit == UNIT_FILE)
-		print_invocations_detail(ma->name, oa, ob, &mt->ia, &mt->ib, dfs);
-	else if (unit == UNIT_REPEAT)
+		row->verdict = compare_verdict(mt.base, mt.new, isnan(mt.p) ? 1.0 : mt.p,
+					       prm->threshold_pct, *mem_res, false, &row->worse);
+	return 1;
+}
+
+int compare_eval(const struct compare_params *prm, const struct compare_side *sa,
+		 const struct compare_side *sb, FILE *notes, struct compare_row **rows,
+		 int *nrows, enum compare_unit *unit)
+{
+	const struct result_file *ra = &sa->rf[0], *rb = &sb->rf[0];
+	const struct result_metric *mb;
+	struct side_obs oa, ob;
+	struct metric_test mt;
+	double mem_res = 0;
+	int i, n = 0, err = 0;
+
+	*rows = NULL;
+	*nrows = 0;
+	*unit = unit_of(prm, sa, sb);
+	if (check_comparable(prm, sa, sb, notes))
+		return -EINVAL;
+	*rows = calloc(ra->nmetrics + 1, sizeof(**rows));
+	if (!*rows)
+		return -ENOMEM;
+	for (i = 0; i < ra->nmetrics && !err; i++) {
+		mb = result_file_metric(rb, ra->metrics[i].name);
+		if (!mb)
+			continue;
+		memset(&oa, 0, sizeof(oa));
+		memset(&ob, 0, sizeof(ob));
+		err = eval_metric(prm, *unit, sa, sb, &ra->metrics[i], mb, &oa, &ob, &mt,
+				  &(*rows)[n]);
+		n += !err;
+		side_obs_free(&oa);
+		side_obs_free(&ob);
+	}
+	if (!err) {
+		err = eval_peak(prm, sa, sb, &(*rows)[n], &mem_res);
+		n += err > 0;
+		err = err > 0 ? 0 : err;
+	}
+	*nrows = n;
+	return err;
+}
+
+static void fmt_pct(double pct, char *buf, size_t sz)
+{
+	if (isnan(pct))
+		snprintf(buf, sz, "n/a");
+	else
+		/* rounding noise of summation order must not print as -0.00% */
+		snprintf(buf, sz, "%+.2f%%", fabs(pct) < 0.005 ? 0.0 : pct);
+}
+
+static void fmt_ci(const struct compare_row *row, char *buf, size_t sz)
+{
+	if (isnan(row->lo_pct) || isnan(row->hi_pct))
+		snprintf(buf, sz, "-");
+	else
+		snprintf(buf, sz, "[%+.2f, %+.2f]%%", fabs(row->lo_pct) < 0.005 ? 0.0 : row->lo_pct,
+			 fabs(row->hi_pct) < 0.005 ? 0.0 : row->hi_pct);
+}
+
+#define ROW_FMT "%-24s %22s %22s %10s %20s %8s  %s\n"
+
+static void print_row(const struct compare_row *row)
+{
+	char ch[32], ci[48], pv[32];
+
+	fmt_pct(row->change_pct, ch, sizeof(ch));
+	fmt_ci(row, ci, sizeof(ci));
+	fmt_p(row->p, pv, sizeof(pv));
+	if (!row->measured)
+		snprintf(ch, sizeof(ch), "-");
+	printf(ROW_FMT, row->name, row->bs, row->ns, ch, ci, row->measured ? pv : "-",
+	       row->verdict);
+}
+
+static const char *obs_name(enum compare_unit unit)
+{
+	switch (unit) {
+	case COMPARE_UNIT_SAMPLE:
+		return "per-second samples";
+	case COMPARE_UNIT_REPEAT:
+		return "repeat means";
+	default:
+		return "invocation means";
+	}
+}
+
+/* --rank's line under a metric: the test, the shift and its interval */
+static void print_rank_note(const char *name, enum compare_unit unit, const struct metric_test *mt,
+			    const struct compare_row *row)
+{
+	char ch[32], ci[96];
+
+	if (isnan(mt->p)) {
+		printf("  %s: no rank test: a side has no value\n", name);
+		return;
+	}
+	fmt_pct(row->change_pct, ch, sizeof(ch));
+	fmt_ci(row, ci, sizeof(ci));
+	if (isnan(row->lo_pct))
+		snprintf(ci, sizeof(ci), "none (too few observations for a 95%% interval)");
+	else
+		snprintf(ci + strlen(ci), sizeof(ci) - strlen(ci), ", coverage %.1f%%",
+			 mt->rt.conf * 100.0);
+	printf("  %s: Mann-Whitney's rank-sum test on %d + %d %s (%s), U %.1f; Hodges-Lehmann shift of the %s: %s, interval %s\n",
+	       name, mt->rt.na, mt->rt.nb, obs_name(unit),
+	       mt->rt.exact ? "exact" : "normal approximation, tie-corrected", mt->rt.u,
+	       mt->rank_log ? "logs, a ratio" : "values, in percent of the base's median", ch, ci);
+}
+
+/* --paired's line under a metric */
+static void print_pair_note(const char *name, const struct metric_test *mt)
+{
+	if (mt->pr.n < 2) {
+		printf("  %s: no paired test: %d pairs with positive values on both sides%s\n", name,
+		       mt->pr.n, mt->pr.skipped ? " (the others have a value not above 0)" : "");
+		return;
+	}
+	printf("  %s: paired t-test on %d pairs of invocation means (base file i with new file i: the pair is the unit), mean log(new/base) %+.4f, stddev %.4f, df %.0f%s\n",
+	       name, mt->pr.n, mt->pr.mean_log, mt->pr.sd_log, mt->pr.df,
+	       mt->pr.skipped ? "; pairs with a value not above 0 left out" : "");
+}
+
+/*
+ * --power with pairs: the paired test's spread is that of log(new/base),
+ * so n pairs detect exp(z * sd / sqrt(n)) - 1 (detectable_change with the
+ * spread split evenly between two sides gives the same).
+ */
+static void print_power_pairs(const char *name, const struct metric_test *mt,
+			      const struct compare_side *sa)
+{
+	const struct result_file *rf = &sa->rf[0];
+	double sd = mt->pr.sd_log / sqrt(2.0);
+	int secs = rf->repeat_cnt * (rf->warmup_sec + rf->duration_sec);
+	int n, budget = secs > 0 ? 300 / (2 * secs) : 0;
+
+	if (mt->pr.n < 2) {
+		printf("power: %s: unknown: fewer than two pairs to estimate the spread of log(new/base) from\n",
+		       name);
+		return;
+	}
+	n = repeats_for_power(sd, sd, log1p(copts.prm.threshold_pct / 100.0), 0.05, 0.80, 1000);
+	if (n < 0)
+		printf("power: %s: more than 1000 pairs to detect %.2f%% at p < 0.05 with 80%% power (stddev of log(new/base) %.4f)\n",
+		       name, copts.prm.threshold_pct, mt->pr.sd_log);
+	else
+		printf("power: %s: %d pairs detect a %.2f%% change at p < 0.05 with 80%% power (stddev of log(new/base) %.4f); about %d s of runs\n",
+		       name, n, copts.prm.threshold_pct, mt->pr.sd_log, 2 * n * secs);
+	if (budget >= 2)
+		printf("power: %s: in 5 minutes of runs (%d pairs of %d s invocations) the smallest change detectable at p < 0.05 with 80%% power is %.2f%%\n",
+		       name, budget, secs, expm1(detectable_change(sd, sd, budget, 0.05, 0.80)) * 100.0);
+}
+
+/* the default test's line under a metric: what it was on */
+static void print_test_note(const char *name, enum compare_unit unit,
+			    const struct side_obs *oa, const struct side_obs *ob,
+			    const struct metric_test *mt, const char *dfs)
+{
+	if (unit == COMPARE_UNIT_FILE)
+		print_invocations_detail(name, oa, ob, &mt->ia, &mt->ib, dfs);
+	else if (unit == COMPARE_UNIT_REPEAT)
 		printf("  %s: %s on %d + %d repeat means (the effective sample size; from %d + %d per-second samples)%s; between-repeat CV %.2f%% / %.2f%%, within-repeat CV %.2f%% / %.2f%%\n",
-		       ma->name,
+		       name,
 		       !strcmp(mt->how, "Welch") ? "Welch's t-test" :
 		       !strcmp(mt->how, "pooled") ? "t-test assuming the single-repeat side has the other side's between-repeat spread" :
 		       "no test",
 		       oa->means.n, ob->means.n, oa->samples.n, ob->samples.n, dfs,
 		       oa->tl.between_cv * 100, ob->tl.between_cv * 100,
 		       oa->tl.within_cv * 100, ob->tl.within_cv * 100);
+}
+
+/* the lines under a metric's row: what the test was on, and when it could not tell */
+static void print_metric_notes(enum compare_unit unit, const struct result_metric *ma,
+			       const struct compare_side *sa, const struct side_obs *oa,
+			       const struct side_obs *ob, const struct metric_test *mt,
+			       const struct compare_row *row)
+{
+	char dfs[32], ch[32], pv[32];
+
+	if (isnan(mt->df))
+		dfs[0] = '\0';
+	else
+		snprintf(dfs, sizeof(dfs), ", df %.1f", mt->df);
+	if (unit == COMPARE_UNIT_PAIR)
+		print_pair_note(ma->name, mt);
+	else if (copts.prm.rank)
+		print_rank_note(ma->name, unit, mt, row);
+	else
+		print_test_note(ma->name, unit, oa, ob, mt, dfs);
+	fmt_pct(row->change_pct, ch, sizeof(ch));
+	fmt_p(mt->p, pv, sizeof(pv));
 	/* "within noise" must not read as "no change" when the test could not tell */
-	if (!strcmp(verdict, "within noise") &&
-	    compare_too_few(mt->base, mt->new, mt->p, mt->df, copts.threshold_pct))
-		printf("  %s: %s but p %s on df %.1f: too few observations to tell a change from noise, not a change shown to be absent; give 5 or more %s per side\n",
+	if (!strcmp(row->verdict, "within noise") &&
+	    compare_too_few(mt->base, mt->new, mt->p, mt->df, copts.prm.threshold_pct))
+		printf("  %s: %s but p %s on df %.1f: too few observations to tell a change from noise, not a change shown to be absent; give 5 or more %s\n",
 		       ma->name, ch, pv, mt->df,
-		       unit == UNIT_FILE ? "files" : unit == UNIT_REPEAT ? "repeats" : "measured samples");
-	if (copts.power && unit == UNIT_FILE)
+		       unit == COMPARE_UNIT_PAIR ? "pairs" : unit == COMPARE_UNIT_FILE ? "files per side" :
+		       unit == COMPARE_UNIT_REPEAT ? "repeats per side" : "measured samples per side");
+	if (!copts.power)
+		return;
+	if (unit == COMPARE_UNIT_PAIR)
+		print_power_pairs(ma->name, mt, sa);
+	else if (unit == COMPARE_UNIT_FILE)
 		print_power_invocations(ma->name, ma->unit, &mt->ia, &mt->ib, sa);
-	else if (copts.power)
+	else
 		print_power(ma->name, ma->unit, oa, ob, sa);
 }
 
 /* one metric's row and the lines under it; 0, or -errno after one line */
-static int compare_metric(enum compare_unit unit, const struct side *sa, const struct side *sb,
-			  const struct result_metric *ma, const struct result_metric *mb,
-			  int *worse_any)
+static int compare_metric(enum compare_unit unit, const struct compare_side *sa,
+			  const struct compare_side *sb, const struct result_metric *ma,
+			  const struct result_metric *mb, int *worse_any)
 {
-	char name[64], ch[32], pv[32];
 	struct side_obs oa = {}, ob = {};
+	struct compare_row row;
 	struct metric_test mt;
-	const char *verdict;
-	int err, worse;
+	int err;
 
-	err = side_obs(sa, ma->name, &oa);
-	if (!err)
-		err = side_obs(sb, ma->name, &ob);
-	if (err)
-		goto out;
-	snprintf(name, sizeof(name), "%s (%s)", ma->name, ma->unit);
-	if (!oa.samples.n) {
-		/* neither run measured it (e.g. no memory cgroup): say so */
-		printf("%-24s %22s %22s %10s %8s  %s\n", name, "-", "-", "-", "-",
-		       "not measured in either run");
-		goto out;
+	err = eval_metric(&copts.prm, unit, sa, sb, ma, mb, &oa, &ob, &mt, &row);
+	if (!err) {
+		print_row(&row);
+		*worse_any |= row.worse;
+		if (row.measured)
+			print_metric_notes(unit, ma, sa, &oa, &ob, &mt, &row);
 	}
-	test_metric(unit, sa, sb, &oa, &ob, &mt);
-	verdict = compare_verdict(mt.base, mt.new, isnan(mt.p) ? 1.0 : mt.p, copts.threshold_pct,
-				  fmax(ma->resolution, mb->resolution), ma->higher_is_better,
-				  &worse);
-	if (isnan(mt.p) && unit == UNIT_FILE && strcmp(verdict, "within resolution"))
-		verdict = "untested (under 2 invocations with a value per side)";
-	else if (isnan(mt.p) && unit == UNIT_REPEAT && strcmp(verdict, "within resolution"))
-		verdict = "untested (one repeat per side)";
-	*worse_any |= worse;
-	fmt_change(mt.base, mt.new, ch, sizeof(ch));
-	fmt_p(mt.p, pv, sizeof(pv));
-	printf("%-24s %22s %22s %10s %8s  %s\n", name, mt.bs, mt.ns, ch, pv, verdict);
-	print_metric_notes(unit, ma, sa, &oa, &ob, &mt, verdict, ch, pv);
-out:
 	side_obs_free(&oa);
 	side_obs_free(&ob);
 	return err;
 }
 
-/* peak memory is one value per run: no test, the threshold alone; false when not shared */
-static bool compare_peak(const struct side *sa, const struct side *sb, double *mem_res)
-{
-	const struct result_file *ra = &sa->rf[0], *rb = &sb->rf[0];
-	char bs[64], ns[64], ch[32];
-	double va, vb;
-
-	if (isnan(ra->peak_memory_mib) || isnan(rb->peak_memory_mib))
-		return false;
-	/* a side of several files: the mean of their peaks */
-	va = side_peak_mib(sa);
-	vb = side_peak_mib(sb);
-	*mem_res = fmax(ra->peak_memory_resolution_mib, rb->peak_memory_resolution_mib);
-	snprintf(bs, sizeof(bs), "%.3f", va);
-	snprintf(ns, sizeof(ns), "%.3f", vb);
-	fmt_change(va, vb, ch, sizeof(ch));
-	printf("%-24s %22s %22s %10s %8s  %s\n", "peak_memory (MiB)", bs, ns, ch, "-",
-	       compare_peak_verdict(va, vb, copts.threshold_pct, *mem_res));
-	return true;
-}
-
 /* what the test was on, once under the table */
 static void print_unit_note(enum compare_unit unit)
 {
-	if (unit == UNIT_FILE) {
+	if (unit == COMPARE_UNIT_PAIR) {
+		printf("Test: pairs of invocations are the observations (base file i with new file i, in the order given, as bench ab writes them): the paired t-test on log(new/base) of the files' means, so the drift adjacent invocations share cancels; the change is the geometric mean ratio.\n");
+	} else if (unit == COMPARE_UNIT_FILE) {
 		printf("Test: the per-invocation means are the observations (the invocation, one result file, is the unit: mean ± stddev between the files' means above; test named per metric), not the repeat means or per-second samples: the repeats of one invocation share its drift.\n");
-	} else if (unit == UNIT_REPEAT) {
+	} else if (unit == COMPARE_UNIT_REPEAT) {
 		printf("Test: the per-repeat means are the observations (the repeat is the unit: mean ± stddev between repeats above; test named per metric), not the per-second samples.\n");
 		printf("Not covered: the spread between invocations.  Runs of one configuration minutes apart can differ by more than their repeats show; interleave several invocations per side (A B A B ...) and give them all: with 2 or more files on each side the invocation is the unit.\n");
 	} else {
 		printf("Test: Welch's t-test on the per-second samples of one run per side.  The variance between runs is unknown here, so the p-value covers within-run noise only; runs of one configuration can differ by more.  Use --repeat N, or several files per side (BASE1.json BASE2.json -- NEW1.json NEW2.json).\n");
 	}
+	if (copts.prm.rank && unit != COMPARE_UNIT_PAIR)
+		printf("--rank: the p-values are Mann-Whitney's and the changes the Hodges-Lehmann shifts of the same observations (the medians above), with their distribution-free intervals.\n");
+	printf("95%% CI: the interval of the change; of the ratio new/base (log scale) wherever both are positive, so it never reaches below -100%%.\n");
 }
 
 /* the whole comparison: refusals, notes, a row per shared metric, peak memory, the notes under it */
-static int compare_sides(const struct side *sa, const struct side *sb)
+static int compare_sides(const struct compare_side *sa, const struct compare_side *sb)
 {
 	const struct result_file *ra = &sa->rf[0], *rb = &sb->rf[0];
-	enum compare_unit unit = unit_of(sa, sb);
-	int worse_any = 0, shared = 0, i;
+	enum compare_unit unit = unit_of(&copts.prm, sa, sb);
+	int worse_any = 0, shared = 0, i, err;
 	const struct result_metric *mb;
+	struct compare_row row;
 	double mem_res = 0;
 
-	if (check_comparable(sa, sb))
+	if (check_comparable(&copts.prm, sa, sb, stdout))
 		return 2;
 	note_runs(sa, sb);
-	printf("%-24s %22s %22s %10s %8s  %s\n", "metric", "base", "new", "change", "p-value",
-	       "verdict");
+	printf(ROW_FMT, "metric", "base", "new", "change", "95% CI", "p-value", "verdict");
 	for (i = 0; i < ra->nmetrics; i++) {
 		mb = result_file_metric(rb, ra->metrics[i].name);
 		if (!mb)
@@ -979,19 +1475,26 @@ static int compare_sides(const struct side *sa, const struct side *sb)
 		if (compare_metric(unit, sa, sb, &ra->metrics[i], mb, &worse_any))
 			return 2;
 	}
-	shared += compare_peak(sa, sb, &mem_res);
+	err = eval_peak(&copts.prm, sa, sb, &row, &mem_res);
+	if (err < 0)
+		return 2;
+	if (err > 0) {
+		print_row(&row);
+		worse_any |= row.worse;
+		shared++;
+	}
 	if (!shared) {
 		fprintf(stderr, "compare: %s and %s share no metric\n", ra->path, rb->path);
 		return 2;
 	}
 	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution (where known).\n",
-	       copts.threshold_pct);
+	       copts.prm.threshold_pct);
 	print_resolutions(ra, rb, mem_res);
 	print_unit_note(unit);
 	return worse_any && copts.fail_on_regression ? 1 : 0;
 }
 
-static int load_side(struct side *sd, const char *which, const char *const *files, int n)
+static int load_side(struct compare_side *sd, const char *which, const char *const *files, int n)
 {
 	char err[512];
 	int i;
@@ -1016,7 +1519,7 @@ static int load_side(struct side *sd, const char *which, const char *const *file
 	return 0;
 }
 
-static void free_side(struct side *sd)
+static void free_side(struct compare_side *sd)
 {
 	int i;
 
@@ -1027,10 +1530,10 @@ static void free_side(struct side *sd)
 
 int bench_compare_main(int argc, char **argv)
 {
-	struct side a = {}, b = {};
+	struct compare_side a = {}, b = {};
 	int ret, i, split = 0, nbase;
 
-	copts = (struct compare_opts){ .threshold_pct = 2.0 };
+	copts = (struct compare_opts){ .prm = { .threshold_pct = 2.0, .verb = "compare" } };
 	for (i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--")) {
 			split = i;

@@ -50,4 +50,61 @@ bool compare_too_few(double base, double new, double p, double df, double thresh
  */
 const char *compare_peak_verdict(double base, double new, double threshold_pct, double resolution);
 
+/* one side of a comparison: one or more result files of one configuration */
+struct compare_side {
+	const char *which;	/* "base" or "new" */
+	struct result_file *rf;
+	int n;
+};
+
+/* what a comparison is asked for: compare's and plot's options */
+struct compare_params {
+	const char *verb;	/* "compare" or "plot", in refusals */
+	double threshold_pct;
+	bool force;
+	bool rank;		/* Mann-Whitney and Hodges-Lehmann instead of Welch */
+	bool paired;		/* file i of base with file i of new */
+};
+
+/* the unit of replication, the most independent observations the files allow */
+enum compare_unit {
+	COMPARE_UNIT_SAMPLE,	/* one run per side, no repeats: the per-second samples */
+	COMPARE_UNIT_REPEAT,	/* repeats, or several files on one side: the repeat means */
+	COMPARE_UNIT_FILE,	/* 2 or more files on each side: the invocation means */
+	COMPARE_UNIT_PAIR,	/* --paired: pairs of invocation means */
+};
+
+/* "samples", "repeats", "invocations", "pairs" */
+const char *compare_unit_name(enum compare_unit unit);
+
+/*
+ * One row of a comparison, as bench compare prints it and bench plot
+ * compare draws it.  The change is in percent of the base; its interval
+ * is of the ratio new/base wherever both are positive (so it never
+ * reaches below -100%), of the difference otherwise; NaN: none.
+ */
+struct compare_row {
+	char name[96];		/* "metric (unit)" */
+	char bs[64], ns[64];	/* the sides as printed: mean ± stddev, or the median */
+	double base, new;	/* the estimates the change is of */
+	double change_pct, lo_pct, hi_pct;
+	double p, df;		/* NaN: untested */
+	const char *test;	/* what p is from, e.g. "Welch" */
+	const char *verdict;
+	int na, nb;		/* observations per side */
+	int worse;
+	bool measured;		/* false: neither side has a value */
+	bool peak;		/* the peak memory row */
+};
+
+/*
+ * The rows of sa against sb: every metric both have, then peak memory
+ * where both measured it.  The refusals of bench compare come first (one
+ * line on stderr; -EINVAL), its notes and warnings go to notes.  *rows is
+ * malloc'ed.  0, -EINVAL or -ENOMEM.
+ */
+int compare_eval(const struct compare_params *prm, const struct compare_side *sa,
+		 const struct compare_side *sb, FILE *notes, struct compare_row **rows,
+		 int *nrows, enum compare_unit *unit);
+
 #endif /* __COMPARE_H */

@@ -844,13 +844,12 @@ static const char *verdict_color(const char *v)
 	return COLOR_NOISE;
 }
 
-static void compare_row(FILE *f, int idx, const char *name, double change, double ci,
-			const char *verdict)
+static void compare_row(FILE *f, int idx, const char *name, double change, double lo,
+			double hi, const char *verdict)
 {
 	fprintf(f, "%d ", idx);
 	put_str(f, name);
-	fprintf(f, " %.6g %.6g %.6g 0x%s ", change, change - ci, change + ci,
-		verdict_color(verdict) + 1);
+	fprintf(f, " %.6g %.6g %.6g 0x%s ", change, lo, hi, verdict_color(verdict) + 1);
 	put_str(f, verdict);
 	fprintf(f, "\n");
 }
@@ -865,82 +864,102 @@ static int note_warnings(const struct plot_run *r, const char *which)
 	return r->rf.nwarnings;
 }
 
-/*
- * The $compare block: a bar per metric both runs have (the change of the
- * mean, its 95% interval, compare's verdict) and one for peak memory;
- * the range the bars span in *lo, *hi.  Returns the bars' count.
- */
-static int compare_rows(FILE *f, const struct plot_opts *o, struct plot_run *runs, double *lo,
-			double *hi)
+/* a side of compare_eval() over runs[from..from+n-1]: the files shared, not copied */
+static int make_side(struct compare_side *sd, const char *which, struct plot_run *runs, int from,
+		     int n)
 {
-	const struct result_file *a = &runs[0].rf, *b = &runs[1].rf;
-	const struct result_metric *ma, *mb;
-	double change, ci, p, va, vb, mem_res;
-	const char *verdict;
-	char name[96];
-	int i, idx = 0, worse;
+	int i;
 
-	block_begin(f, "compare",
-		    "index metric change_pct ci95_low_pct ci95_high_pct color verdict");
-	for (i = 0; i < a->nmetrics; i++) {
-		ma = &a->metrics[i];
-		mb = result_file_metric(b, ma->name);
-		if (!mb)
-			continue;
-		p = welch_pvalue(&ma->st, &mb->st);
-		verdict = compare_verdict(ma->st.mean, mb->st.mean, p, o->threshold_pct,
-					  fmax(ma->resolution, mb->resolution), ma->higher_is_better,
-					  &worse);
-		if (ma->st.n == 0 || mb->st.n == 0 || !isfinite(ma->st.mean) ||
-		    !isfinite(mb->st.mean) || (ma->st.mean == 0 && mb->st.mean != 0)) {
-			change = 0;
-			ci = 0;
-			verdict = "n/a";
-		} else {
-			change = ma->st.mean == 0 ? 0 :
-				 (mb->st.mean - ma->st.mean) / fabs(ma->st.mean) * 100.0;
-			ci = ma->st.mean == 0 ? 0 :
-			     welch_diff_ci95(&ma->st, &mb->st) / fabs(ma->st.mean) * 100.0;
-			/* fewer than two samples: no interval to draw */
-			if (!isfinite(ci))
-				ci = 0;
-		}
-		snprintf(name, sizeof(name), "%s (%s)", ma->name, ma->unit);
-		compare_row(f, idx++, name, change, ci, verdict);
-		*lo = fmin(*lo, change - ci);
-		*hi = fmax(*hi, change + ci);
-	}
-	/* peak memory: one value per run, so no interval and no test */
-	va = a->peak_memory_mib;
-	vb = b->peak_memory_mib;
-	if (!isnan(va) && !isnan(vb) && va != 0) {
-		change = (vb - va) / fabs(va) * 100.0;
-		mem_res = fmax(a->peak_memory_resolution_mib, b->peak_memory_resolution_mib);
-		compare_row(f, idx++, "peak_memory (MiB)", change, 0,
-			    compare_peak_verdict(va, vb, o->threshold_pct, mem_res));
-		*lo = fmin(*lo, change);
-		*hi = fmax(*hi, change);
-	}
-	block_end(f);
-	return idx;
+	sd->which = which;
+	sd->n = n;
+	sd->rf = calloc(n, sizeof(*sd->rf));
+	if (!sd->rf)
+		return nomem("build the compare chart");
+	for (i = 0; i < n; i++)
+		sd->rf[i] = runs[from + i].rf;
+	return 0;
 }
 
-/* the two title lines, and a third when either run was noisy */
-static void compare_title(FILE *f, const struct plot_opts *o, struct plot_run *runs)
+/*
+ * The $compare block: a bar per row of bench compare's own evaluation (the
+ * change, its 95% interval, the verdict), for the same sides, unit and
+ * options.  The range the bars span in *lo, *hi; the bars' count, or
+ * -errno after one line.
+ */
+static int compare_rows(FILE *f, const struct plot_opts *o, struct plot_run *runs, int n,
+			double *lo, double *hi, enum compare_unit *unit)
 {
-	char title[512];
-	int wa, wb;
+	struct compare_params prm = { .verb = "plot", .threshold_pct = o->threshold_pct,
+				      .force = o->force, .rank = o->rank, .paired = o->paired };
+	struct compare_side sa = {}, sb = {};
+	struct compare_row *rows = NULL, *r;
+	int nbase = o->nbase ? o->nbase : 1, i, nrows = 0, err;
+	double ch, l, h;
+	char name[128];
+
+	err = make_side(&sa, "base", runs, 0, nbase);
+	if (!err)
+		err = make_side(&sb, "new", runs, nbase, n - nbase);
+	if (!err)
+		err = compare_eval(&prm, &sa, &sb, stderr, &rows, &nrows, unit);
+	if (err)
+		goto out;
+	block_begin(f, "compare",
+		    "index metric change_pct ci95_low_pct ci95_high_pct color verdict");
+	for (i = 0; i < nrows; i++) {
+		r = &rows[i];
+		/* no change to draw (not measured, or from a base of 0): a bar of 0 */
+		ch = r->measured && !isnan(r->change_pct) ? r->change_pct : 0;
+		l = isnan(r->lo_pct) ? ch : r->lo_pct;
+		h = isnan(r->hi_pct) ? ch : r->hi_pct;
+		snprintf(name, sizeof(name), "%s, %d+%d", r->name, r->na, r->nb);
+		compare_row(f, i, name, ch, l, h, r->measured ? r->verdict : "n/a");
+		*lo = fmin(*lo, l);
+		*hi = fmax(*hi, h);
+	}
+	block_end(f);
+	err = nrows;
+out:
+	free(rows);
+	free(sa.rf);
+	free(sb.rf);
+	return err;
+}
+
+/* "label" or "label and 2 more files" */
+static void side_label(char *buf, size_t sz, const struct plot_run *r, int n)
+{
+	if (n > 1)
+		snprintf(buf, sz, "%s and %d more file%s", r->label, n - 1, n > 2 ? "s" : "");
+	else
+		snprintf(buf, sz, "%s", r->label);
+}
+
+/* the title lines: what is compared, on what unit and test, and the runs' noise */
+static void compare_title(FILE *f, const struct plot_opts *o, struct plot_run *runs, int n,
+			  enum compare_unit unit)
+{
+	int nbase = o->nbase ? o->nbase : 1, wa = 0, wb = 0, i;
+	char title[512], a[200], b[200];
 
 	fprintf(f, "set title ");
-	snprintf(title, sizeof(title), "%s compare: change of the mean, new vs base",
-		 benchmark_of(&runs[0]));
+	snprintf(title, sizeof(title), "%s compare: change %s, new vs base; %s, %s",
+		 benchmark_of(&runs[0]), o->rank ? "(Hodges-Lehmann)" : "of the mean",
+		 compare_unit_name(unit), unit == COMPARE_UNIT_PAIR ? "paired t-test" :
+		 o->rank ? "Mann-Whitney" : "Welch");
 	put_line(f, o, title);
 	fprintf(f, " . \"\\n\" . ");
-	snprintf(title, sizeof(title), "new: %s, base: %s", runs[1].label, runs[0].label);
+	side_label(a, sizeof(a), &runs[nbase], n - nbase);
+	side_label(b, sizeof(b), &runs[0], nbase);
+	snprintf(title, sizeof(title), "new: %s, base: %s", a, b);
 	put_line(f, o, title);
 	/* noise weakens every verdict in the chart: the chart says so, as compare does */
-	wa = note_warnings(&runs[0], "base");
-	wb = note_warnings(&runs[1], "new");
+	for (i = 0; i < n; i++) {
+		if (i < nbase)
+			wa += note_warnings(&runs[i], "base");
+		else
+			wb += note_warnings(&runs[i], "new");
+	}
 	if (wa || wb) {
 		snprintf(title, sizeof(title), "noise warnings: base %d, new %d (bench compare lists them)",
 			 wa, wb);
@@ -989,24 +1008,31 @@ static void compare_plot(FILE *f, const struct plot_opts *o, int nbars, double l
 		o->threshold_pct);
 }
 
-/* base against new, a bar per metric: bench compare's verdicts, drawn */
+/* base against new, a bar per metric: bench compare's rows, drawn */
 static int compare_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
 {
+	int nbase = o->nbase ? o->nbase : 1, nbars;
+	enum compare_unit unit;
 	double lo = 0, hi = 0;
-	int nbars;
 
-	if (n != 2) {
-		fprintf(stderr, "a compare chart takes two files, BASE.json and NEW.json (got %d)\n", n);
+	if (!o->nbase && n != 2) {
+		fprintf(stderr, "a compare chart takes two files, BASE.json and NEW.json, or BASE1.json... -- NEW1.json... (got %d)\n",
+			n);
 		return -EINVAL;
 	}
-	if (compare_same_config(&runs[0].rf, &runs[1].rf, NULL, o->force, "plot", stderr))
+	if (nbase < 1 || nbase >= n) {
+		fprintf(stderr, "a compare chart needs a file on each side of '--' (got %d base, %d new)\n",
+			nbase, n - nbase);
 		return -EINVAL;
-	nbars = compare_rows(f, o, runs, &lo, &hi);
+	}
+	nbars = compare_rows(f, o, runs, n, &lo, &hi, &unit);
+	if (nbars < 0)
+		return nbars;
 	if (!nbars) {
-		fprintf(stderr, "%s and %s share no metric\n", runs[0].path, runs[1].path);
+		fprintf(stderr, "%s and %s share no metric\n", runs[0].path, runs[nbase].path);
 		return -EINVAL;
 	}
-	compare_title(f, o, runs);
+	compare_title(f, o, runs, n, unit);
 	compare_plot(f, o, nbars, lo, hi);
 	return 0;
 }
@@ -1178,7 +1204,8 @@ static struct plot_cli {
 	int nlabels;
 } cli;
 
-enum { ARG_TEXT = 1000, ARG_LABEL, ARG_ZOOM, ARG_FORCE, ARG_THRESHOLD, ARG_SIZE, ARG_TABLE };
+enum { ARG_TEXT = 1000, ARG_LABEL, ARG_ZOOM, ARG_FORCE, ARG_THRESHOLD, ARG_SIZE, ARG_TABLE,
+       ARG_RANK, ARG_PAIRED };
 
 static const struct argp_option plot_options[] = {
 	{ "output", 'o', "FILE", 0, "Write the chart to FILE: .svg, .png, .txt (text), - (text on stdout)" },
@@ -1189,6 +1216,8 @@ static const struct argp_option plot_options[] = {
 	{ "threshold", ARG_THRESHOLD, "PCT", 0, "compare: smallest change that counts (default 2)" },
 	{ "size", ARG_SIZE, "WxH", 0, "Picture size: pixels (default 900x560), characters for text (default 79x32)" },
 	{ "table", ARG_TABLE, NULL, 0, "scaling: print the scaling table instead of a chart" },
+	{ "rank", ARG_RANK, NULL, 0, "compare: as compare's --rank (Mann-Whitney, Hodges-Lehmann)" },
+	{ "paired", ARG_PAIRED, NULL, 0, "compare: as compare's --paired (file i of base with file i of new)" },
 	{},
 };
 
@@ -1211,6 +1240,42 @@ static int parse_size(const char *arg)
 bad:
 	fprintf(stderr, "invalid --size '%s': expected WIDTHxHEIGHT, 20..10000 by 10..10000\n", arg);
 	return EINVAL;
+}
+
+/*
+ * "--" between a compare chart's sides, which argp would take for the end
+ * of the options: replaced by this marker, a file argument of its own, so
+ * that options may come anywhere, as in the other charts.
+ */
+static char sides_mark[] = "(the -- between the sides)";
+
+static int mark_sides(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--"))
+			continue;
+		if (cli.o.kind != PLOT_COMPARE) {
+			fprintf(stderr, "'--' separates the base and new files of a compare chart; %s takes RUN.json...\n",
+				kind_name(cli.o.kind));
+			return -EINVAL;
+		}
+		argv[i] = sides_mark;
+		return 0;
+	}
+	return 0;
+}
+
+/* the marker: the files so far are the base side */
+static int split_here(void)
+{
+	if (!cli.nfiles) {
+		fprintf(stderr, "plot compare: no BASE result file before '--' (usage: BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...])\n");
+		return EINVAL;
+	}
+	cli.o.nbase = cli.nfiles;
+	return 0;
 }
 
 static error_t plot_parse(int key, char *arg, struct argp_state *state)
@@ -1242,7 +1307,15 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 	case ARG_TABLE:
 		cli.table = true;
 		break;
+	case ARG_RANK:
+		cli.o.rank = true;
+		break;
+	case ARG_PAIRED:
+		cli.o.paired = true;
+		break;
 	case ARGP_KEY_ARG:
+		if (arg == sides_mark)
+			return split_here();
 		if (cli.nfiles == MAX_PLOT_FILES) {
 			fprintf(stderr, "too many result files (at most %d)\n", MAX_PLOT_FILES);
 			return EINVAL;
@@ -1259,13 +1332,16 @@ static const struct argp plot_argp = {
 	.options = plot_options,
 	.parser = plot_parse,
 	.args_doc = "timeline RUN.json...\nscaling RUN.json...\ncompare BASE.json NEW.json\n"
-		    "latency RUN.json...",
+		    "compare BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...]\nlatency RUN.json...",
 	.doc = "Draw result files (bench --json) with gnuplot.\v"
 	       "timeline: each run's per-second primary rate over time, warm-up marked, memory "
 	       "on a second axis, mean ± stddev as a band.  scaling: runs differing only in "
 	       "the producer count: per-producer and total rate with error bars and the ideal "
-	       "linear line.  compare: the change of every metric with its 95% confidence "
-	       "interval, coloured by compare's verdict.  latency: runs recorded with "
+	       "linear line.  compare: bench compare's rows drawn, from the same code: the "
+	       "change of every metric with its 95% interval (of the ratio new/base where both "
+	       "are positive), on the same unit (samples, repeats, invocations with several "
+	       "files a side, pairs with --paired) and test, coloured and labelled by compare's "
+	       "verdict.  latency: runs recorded with "
 	       "--latency, each one's share of triggers per histogram bucket against the "
 	       "per-op time on a log axis, overlaid.  Exit status: 0; 1 when gnuplot or "
 	       "writing failed; 2 on bad input.",
@@ -1388,15 +1464,27 @@ int bench_plot_main(int argc, char **argv)
 		struct argp kind_argp = plot_argp;
 		char name[64], *kind = argv[1];
 
-		kind_argp.args_doc = cli.o.kind == PLOT_COMPARE ? "BASE.json NEW.json" : "RUN.json...";
+		kind_argp.args_doc = cli.o.kind == PLOT_COMPARE ?
+			"BASE.json NEW.json\nBASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...]" :
+			"RUN.json...";
 		snprintf(name, sizeof(name), "bench plot %s", kind);
 		argv[1] = name;
 		/* an unknown option is bad input like any other: exit status 2 */
 		argp_err_exit_status = 2;
-		err = argp_parse(&kind_argp, argc - 1, argv + 1, 0, NULL, NULL);
+		err = mark_sides(argc - 1, argv + 1);
+		if (!err)
+			err = argp_parse(&kind_argp, argc - 1, argv + 1, 0, NULL, NULL);
 		argv[1] = kind;
 		if (err)
 			return 2;
+	}
+	if (cli.o.nbase && cli.nfiles == cli.o.nbase) {
+		fprintf(stderr, "plot compare: no NEW result file after '--' (usage: BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...])\n");
+		return 2;
+	}
+	if ((cli.o.rank || cli.o.paired) && cli.o.kind != PLOT_COMPARE) {
+		fprintf(stderr, "--rank and --paired are for compare charts only\n");
+		return 2;
 	}
 	if (cli.table && cli.o.kind != PLOT_SCALING) {
 		fprintf(stderr, "--table is for scaling charts only\n");

@@ -25,6 +25,8 @@ struct plot_opts {
 	bool zoom;		/* rate axes fit the data instead of starting at 0 */
 	bool force;		/* as compare's --force */
 	double threshold_pct;	/* as compare's --threshold */
+	bool rank, paired;	/* as compare's --rank, --paired */
+	int nbase;		/* compare: base files before "--"; 0: two files, one a side */
 	int width, height;	/* pixels (svg, png) or characters (text) */
 };
 

@@ -638,3 +638,47 @@ int ratio_ci(const struct stats *a, const struct stats *b, double alpha, double 
 	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
 	return ratio_ci_se(b->mean / a->mean, sqrt(se2), df, alpha, lo, hi);
 }
+
+int paired_log_ratio(const double *a, const double *b, int n, double alpha,
+		     struct paired_ratio *out)
+{
+	double sum = 0, sq = 0, d, se;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	out->mean_log = out->sd_log = out->ratio = out->lo = out->hi = NAN;
+	out->t = out->df = out->p = NAN;
+	for (i = 0; i < n; i++) {
+		if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) || !isfinite(b[i])) {
+			out->skipped++;
+			continue;
+		}
+		sum += log(b[i]) - log(a[i]);
+		out->n++;
+	}
+	if (!out->n)
+		return -EDOM;
+	out->mean_log = sum / out->n;
+	out->ratio = exp(out->mean_log);
+	if (out->n < 2)
+		return -EDOM;
+	for (i = 0; i < n; i++) {
+		if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) || !isfinite(b[i]))
+			continue;
+		d = log(b[i]) - log(a[i]) - out->mean_log;
+		sq += d * d;
+	}
+	out->sd_log = sqrt(sq / (out->n - 1));
+	out->df = out->n - 1;
+	se = out->sd_log / sqrt(out->n);
+	if (se == 0) {
+		/* every pair the same ratio: no spread to test against */
+		out->t = out->mean_log == 0 ? 0 : copysign(INFINITY, out->mean_log);
+		out->p = out->mean_log == 0 ? 1.0 : 0.0;
+		out->lo = out->hi = out->ratio;
+		return 0;
+	}
+	out->t = out->mean_log / se;
+	out->p = t_pvalue(out->t, out->df);
+	return ratio_ci_se(out->ratio, se, out->df, alpha, &out->lo, &out->hi);
+}

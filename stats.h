@@ -189,6 +189,23 @@ int ratio_ci(const struct stats *a, const struct stats *b, double alpha, double 
 /* the same from a log-ratio's standard error and degrees of freedom */
 int ratio_ci_se(double ratio, double se_log, double df, double alpha, double *lo, double *hi);
 
+/*
+ * Pairs (a[i], b[i]) of positive values, e.g. adjacent A and B invocations
+ * that share the machine's drift: the paired t-test on d = log(b / a), the
+ * ratio exp(mean d) and its 1 - alpha interval.  A pair with a NaN or a
+ * value not above 0 is skipped and counted in out->skipped.  0, or -EDOM
+ * with fewer than 2 usable pairs (out->ratio is then still set for 1).
+ */
+struct paired_ratio {
+	int n, skipped;
+	double mean_log, sd_log;	/* of the n log ratios */
+	double ratio, lo, hi;		/* exp(mean_log) and its interval */
+	double t, df, p;		/* two-sided; p 1 when every d is equal and 0 */
+};
+
+int paired_log_ratio(const double *a, const double *b, int n, double alpha,
+		     struct paired_ratio *out);
+
 /* the standard normal CDF, and its inverse for 0 < p < 1 */
 double norm_cdf(double z);
 double norm_quantile(double p);

@@ -161,4 +161,8 @@ inv=$(sed -nE 's/^used: .*, ([0-9]+) invocations,.*/\1/p' "$TEST_TMP/real")
 is "$n" "$inv" "one result file per invocation ($n)"
 is_exit 0 "bench compare reads them" \
 	"$BENCH" compare "$TEST_TMP"/real.d/pair-*-A.json -- "$TEST_TMP"/real.d/pair-*-B.json
+is_exit 0 "bench compare --paired reads them as pairs" \
+	"$BENCH" compare --paired "$TEST_TMP"/real.d/pair-*-A.json -- "$TEST_TMP"/real.d/pair-*-B.json
+like "$TEST_TMP/is_exit.out" "^  hits: paired t-test on $((n / 2)) pairs of invocation means" \
+	"compare --paired: every pair ab ran is one observation"
 done_testing

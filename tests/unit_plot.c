@@ -353,6 +353,7 @@ static void test_compare(void)
 	struct plot_run r[2] = { { .path = "base.json" }, { .path = "new.json" } };
 	struct stats sa, sb;
 	char *s, want[256];
+	double lo, hi;
 	int worse;
 
 	load(&r[0], make_doc("count-local", 1, "hits", "M/s", base, 5, 1, NULL, NULL));
@@ -367,12 +368,16 @@ static void test_compare(void)
 	}
 	is_str(compare_verdict(sa.mean, sb.mean, welch_pvalue(&sa, &sb), 2, 0, true, &worse), "better",
 	       "compare: compare's verdict on the same data is better");
-	/* +20%, CI: Welch half-width of the difference, in percent of the base */
-	snprintf(want, sizeof(want), "0 \"hits (M/s)\" 20 %.6g %.6g 0x2e7d32 \"better\"\n",
-		 20 - welch_diff_ci95(&sa, &sb), 20 + welch_diff_ci95(&sa, &sb));
-	is_block(s, "compare", want, "compare: change, 95% CI and the verdict's colour");
-	ok(welch_diff_ci95(&sa, &sb) > 0, "compare: the interval is not empty (%g)",
-	   welch_diff_ci95(&sa, &sb));
+	/* +20%, CI: the ratio's (log scale, Welch df), in percent; 4 + 4 samples */
+	is_int(ratio_ci(&sa, &sb, 0.05, &lo, &hi), 0, "compare: the ratio interval exists");
+	snprintf(want, sizeof(want),
+		 "0 \"hits (M/s), 4+4\" 20 %.6g %.6g 0x2e7d32 \"better\"\n",
+		 (lo - 1) * 100, (hi - 1) * 100);
+	is_block(s, "compare", want, "compare: change, 95% CI of the ratio and the verdict's colour");
+	ok(lo < 1.2 && hi > 1.2, "compare: the interval holds the ratio (%g .. %g)", lo, hi);
+	/* a ratio interval is not symmetric about the change: wider above */
+	ok((hi - 1.2) > (1.2 - lo), "compare: the interval is the ratio's, wider above (%g, %g)",
+	   1.2 - lo, hi - 1.2);
 	free(s);
 
 	load(&r[1], make_doc("count-local", 1, "hits", "M/s", same, 5, 1, NULL, NULL));

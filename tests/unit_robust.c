@@ -257,11 +257,45 @@ static void test_sequential(void)
 	   hits, nsim, (double)hits / nsim);
 }
 
+/*
+ * The paired log ratio against values worked out by hand: log ratios 1, 2
+ * and 3 have mean 2, stddev 1, se 1/sqrt(3), t = 2 sqrt(3) = 3.4641 on 2
+ * df, whose two-sided p is 1 - t / sqrt(2 + t^2) = 1 - 3.4641 / 3.7417 =
+ * 0.07418; t(0.975, 2) = 4.30265, so the interval is exp(2 -+ 2.48414):
+ * 0.61623 .. 88.6005.  A pair with a 0 is left out and counted.
+ */
+static void test_paired(void)
+{
+	const double a[] = { 1, 1, 1, 0, 1, 2 }, b[] = { M_E, M_E * M_E, M_E * M_E * M_E, 5, 2, 4 };
+	struct paired_ratio pr;
+
+	is_int(paired_log_ratio(a, b, 4, 0.05, &pr), 0, "paired: three usable pairs");
+	is_int(pr.n, 3, "paired: n 3");
+	is_int(pr.skipped, 1, "paired: the pair with a 0 skipped");
+	is_near(pr.mean_log, 2, 1e-12, "paired: mean log ratio 2");
+	is_near(pr.sd_log, 1, 1e-12, "paired: stddev 1");
+	is_near(pr.ratio, exp(2), 1e-9, "paired: ratio e^2");
+	is_near(pr.t, 3.464102, 1e-6, "paired: t 2 sqrt(3)");
+	is_near(pr.df, 2, 0, "paired: df 2");
+	is_near(pr.p, 0.074180, 1e-5, "paired: p 0.07418 (t on 2 df)");
+	is_near(pr.lo, 0.61623, 1e-4, "paired: interval low 0.61623");
+	is_near(pr.hi, 88.6005, 1e-3, "paired: interval high 88.6005");
+	ok(pr.lo > 0, "paired: the interval of a ratio stays above 0 (%g)", pr.lo);
+	/* every pair the same ratio: no spread, p 0, the interval a point */
+	is_int(paired_log_ratio(a + 4, b + 4, 2, 0.05, &pr), 0, "paired: equal ratios");
+	is_near(pr.ratio, 2, 1e-12, "paired: ratio 2");
+	is_near(pr.p, 0, 0, "paired: p 0 with no spread and a shift");
+	is_near(pr.lo, 2, 1e-12, "paired: interval a point");
+	is_int(paired_log_ratio(a + 3, b + 3, 2, 0.05, &pr), -EDOM, "paired: one usable pair: -EDOM");
+	is_near(pr.ratio, 2, 1e-12, "paired: ... its ratio still given");
+}
+
 int main(void)
 {
 	test_robust();
 	test_rank();
 	test_ratio();
 	test_sequential();
+	test_paired();
 	return done_testing();
 }

@@ -1,0 +1,149 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench compare and bench plot compare are one evaluation: for several
+# files a side, --repeat files, --paired and --rank, the chart's verdict
+# labels are compare's, row by row; intervals of a change are a ratio's and
+# never reach below -100%; peak memory with several files a side is tested.
+# Real count-local and count-global runs (no BPF), and files made from them
+# with jq where a known answer is needed.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+require_plot_tools
+cd "$TEST_TMP" || exit 1
+
+# three invocations a side, each of 2 repeats, of two benchmarks (so that
+# the verdicts are not all "within noise" on a quiet machine)
+for i in 1 2 3; do
+	run_bench "l$i.out" -q -w0 -d1 -p2 --repeat 2 --json "l$i.json" count-local
+	is $? 0 "count-local -p2 --repeat 2 run $i"
+	run_bench "g$i.out" -q -w0 -d1 -p2 --repeat 2 --json "g$i.json" count-global
+	is $? 0 "count-global -p2 --repeat 2 run $i"
+done
+L=(l1.json l2.json l3.json)
+G=(g1.json g2.json g3.json)
+
+# verdicts <compare output>: the verdict of every metric row, in order
+verdicts() {
+	sed -nE 's/^[a-z_0-9]+ \([^)]*\) .* (-|\[[-+][0-9.]+, [-+][0-9.]+\]%) +(-|<?[0-9.]+) +(.*)$/\3/p' "$1"
+}
+
+# chart_verdicts <svg> <n>: the first n verdict labels over the bars
+chart_verdicts() {
+	grep -oE '>(better|worse|within noise|within resolution|within threshold|higher \(one value, untested\)|lower \(one value, untested\)|untested[^<]*|n/a)<' "$1" |
+		head -n "$2" | sed -E 's/^>(.*)<$/\1/'
+}
+
+# agree <name> <compare and plot options...> -- files: compare's verdicts are the chart's
+agree() {
+	local name=$1 n
+	shift
+	"$BENCH" compare "$@" >"$name.cmp" 2>"$name.cmp.err"
+	is $? 0 "$name: compare exits 0"
+	"$BENCH" plot compare "$@" -o "$name.svg" >"$name.plot.out" 2>"$name.plot.err"
+	is $? 0 "$name: plot compare exits 0"
+	verdicts "$name.cmp" >"$name.want"
+	n=$(grep -c . "$name.want")
+	cmp_ok "$n" -ge 3 "$name: compare has a verdict per metric ($n)"
+	chart_verdicts "$name.svg" "$n" >"$name.got"
+	if diff -u "$name.want" "$name.got" >"$name.diff"; then
+		ok 0 "$name: the chart's verdicts are compare's: $(paste -sd, "$name.want")"
+	else
+		ok 1 "$name: the chart's verdicts are compare's"
+		diag "$(cat "$name.diff")"
+	fi
+}
+
+# ---- several files a side: the invocation is the unit ----
+agree files --force "${L[@]}" -- "${G[@]}"
+like files.cmp '^Test: the per-invocation means are the observations' "files: compare's unit is the invocation"
+like files.svg 'invocations, Welch' "files: the chart names the unit and the test"
+like files.svg 'hits \(M/s\), 3\+3' "files: the chart counts the observations, 3 + 3"
+# which side is faster is a timing: logged, not judged
+diag "count-local against count-global: $(grep '^hits ' files.cmp)"
+
+# the interval of hits: a ratio's, around the change, above -100%
+read -r ch lo hi < <(sed -nE 's/^hits \(M\/s\) .* ([-+][0-9.]+)% +\[([-+][0-9.]+), ([-+][0-9.]+)\]%.*/\1 \2 \3/p' files.cmp)
+cmp_num "$lo" '<' "$ch" "files: the interval's low end is below the change ($lo < $ch)"
+cmp_num "$hi" '>' "$ch" "files: the interval's high end is above it ($hi > $ch)"
+cmp_num "$lo" '>' -100 "files: the interval of a ratio stays above -100% ($lo)"
+
+# ---- --repeat files, one a side: the repeat is the unit ----
+agree repeats --force l1.json g1.json
+like repeats.cmp '^Test: the per-repeat means are the observations' "repeats: compare's unit is the repeat"
+like repeats.svg 'repeats, Welch' "repeats: the chart says so"
+
+# ---- --paired ----
+agree paired --force --paired "${L[@]}" -- "${G[@]}"
+like paired.cmp '^  hits: paired t-test on 3 pairs of invocation means' "paired: compare tests the pairs"
+like paired.svg 'pairs, paired t-test' "paired: the chart says so"
+is_exit 2 "paired: unequal sides refused" "$BENCH" compare --force --paired l1.json l2.json -- g1.json
+like "$TEST_TMP/is_exit.err" 'pairs need as many files on each side' "paired: unequal sides: says why"
+is_exit 2 "paired: plot refuses unequal sides too" "$BENCH" plot compare --force --paired l1.json l2.json -- g1.json -o bad.svg
+assert "paired: no chart left from a refusal" [ ! -e bad.svg ]
+
+# ---- --rank ----
+agree rank --force --rank "${L[@]}" -- "${G[@]}"
+like rank.cmp "^  hits: Mann-Whitney's rank-sum test on 3 \\+ 3 invocation means \\(exact\\)" "rank: compare runs Mann-Whitney"
+like rank.cmp '^hits \(M/s\) +[0-9.]+ \(median\)' "rank: the sides are their medians"
+like rank.svg 'Hodges-Lehmann' "rank: the chart says so"
+
+# ---- A/A: the same configuration on both sides ----
+agree aa "${L[@]::2}" -- "${L[2]}"
+
+# ---- a ratio interval where the difference's would reach below -100% ----
+# samples 50, 150, 100 (CV 50%) against a tenth of them: the difference's
+# Welch interval is -90% +- 124%, the ratio's stays within -97% .. -69%
+run_bench s.out -q -w0 -d3 --json s.json count-local
+is $? 0 "count-local -d3: a run of three samples"
+jq '.samples |= [to_entries[] | .value.metrics.hits = ([50, 150, 100][.key % 3]) | .value] |
+    .summary.metrics.hits += {mean: 100, stddev: 50, median: 100, min: 50, max: 150,
+			      cv: 0.5, ci95: (4.302652729911275 * 50 / (3 | sqrt)),
+			      q1: 75, q3: 125, iqr: 50, mad: 50, p90: 140, p99: 149,
+			      tukey: {low_fence: 0, high_fence: 200, outliers: []}}' s.json >wide.json
+ok $? "a run with hits 50, 150, 100 made"
+"$BENCH" compare wide.json wide.json >wide.self 2>&1
+if ! like wide.self '^hits \(M/s\) .* within noise$' "the made run is a valid result"; then
+	diag "$(head -5 wide.self)"
+fi
+jq '.samples |= map(.metrics.hits *= 0.1) |
+    .summary.metrics.hits |= with_entries(if .key | IN("mean", "stddev", "median", "min", "max", "ci95",
+						       "q1", "q3", "iqr", "mad", "p90", "p99")
+					  then .value *= 0.1 else . end) |
+    .summary.metrics.hits.tukey |= (.low_fence *= 0.1 | .high_fence *= 0.1)' wide.json >tenth.json
+"$BENCH" compare wide.json tenth.json >tenth.cmp 2>&1
+is $? 0 "a tenth: compare exits 0"
+read -r ch lo hi < <(sed -nE 's/^hits \(M\/s\) .* ([-+][0-9.]+)% +\[([-+][0-9.]+), ([-+][0-9.]+)\]%.*/\1 \2 \3/p' tenth.cmp)
+is "$ch" "-90.00" "a tenth: -90%"
+cmp_num "$lo" '>' -100 "a tenth: the interval stays above -100% ($lo)"
+is_near "$lo" -96.8 0.3 "a tenth: the ratio's low end, 0.1 exp(-2.776 x 0.408) - 1 = -96.8%"
+is_near "$hi" -69.0 0.5 "a tenth: the ratio's high end, 0.1 exp(2.776 x 0.408) - 1 = -69.0%"
+"$BENCH" plot compare wide.json tenth.json -o tenth.svg 2>tenth.err
+is $? 0 "a tenth: plot compare exits 0"
+
+# ---- peak memory with several files a side: tested, with an interval ----
+for i in 1 2 3; do
+	jq ".summary.peak_memory_bytes = $(((10 + i) * 1048576)) | .summary.peak_memory_mib = $((10 + i)) |
+	    .summary.peak_memory_resolution_mib = 0.5" "l$i.json" >"ml$i.json"
+	jq ".summary.peak_memory_bytes = $(((20 + i) * 1048576)) | .summary.peak_memory_mib = $((20 + i)) |
+	    .summary.peak_memory_resolution_mib = 0.5" "l$i.json" >"mg$i.json"
+done
+agree memory ml1.json ml2.json ml3.json -- mg1.json mg2.json mg3.json
+# 12 +- 1 against 22 +- 1 MiB: Welch t = 10 / sqrt(2/3) = 12.25 on 4 df
+like memory.cmp '^peak_memory \(MiB\) +12\.000 ± 1\.000 +22\.000 ± 1\.000 +\+83\.33% +\[\+5[0-9.]+, \+1[12][0-9.]+\]% +0\.000[0-9] +worse$' \
+	"memory: 12 against 22 MiB over 3 + 3 files: +83.33%, a ratio's interval, worse"
+like memory.svg 'peak_memory \(MiB\), 3\+3' "memory: the chart's memory bar counts its files"
+"$BENCH" compare ml1.json mg1.json >memory1.cmp 2>&1
+like memory1.cmp '^peak_memory \(MiB\) +11\.000 +21\.000 +\+90\.91% +- +- +higher \(one value, untested\)$' \
+	"memory: one file a side stays untested"
+
+# ---- plot's own refusals ----
+is_exit 2 "plot: '--' with a timeline refused" "$BENCH" plot timeline l1.json -- g1.json -o bad.svg
+like "$TEST_TMP/is_exit.err" "'--' separates the base and new files of a compare chart" "plot: ... says why"
+is_exit 2 "plot: nothing after '--' refused" "$BENCH" plot compare l1.json -- -o bad.svg
+like "$TEST_TMP/is_exit.err" "no NEW result file after '--'" "plot: ... says why"
+is_exit 2 "plot: --rank outside compare refused" "$BENCH" plot timeline --rank l1.json -o bad.svg
+assert "plot: no chart left from the refusals" [ ! -e bad.svg ]
+
+done_testing

@@ -123,7 +123,9 @@ static const struct argp compare_argp = {
 	.parser = compare_parse,
 	.args_doc = "BASE.json NEW.json\nBASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...]",
 	.doc = "Compare `bench --json` results: for every metric both sides share, base "
-	       "and new mean ± stddev, the change, a Welch's t-test p-value and a verdict.  "
+	       "and new mean ± stddev, the change with its 95% interval (of the ratio new/base "
+	       "where both are positive), the p-value of Welch's t-test (--rank: Mann-Whitney's; "
+	       "--paired: the paired t-test on log ratios) and a verdict.  "
 	       "The observations: with 2 or more files on each side, each file's mean of its "
 	       "repeat means (the invocation is the unit: runs minutes apart drift); otherwise, "
 	       "when a side has several repeats (--repeat) or files, the per-repeat means (the "

@@ -16,10 +16,10 @@ cd "$TEST_TMP" || exit 1
 # three invocations a side, each of 2 repeats, of two benchmarks (so that
 # the verdicts are not all "within noise" on a quiet machine)
 for i in 1 2 3; do
-	run_bench "l$i.out" -q -w0 -d1 -p2 --repeat 2 --json "l$i.json" count-local
-	is $? 0 "count-local -p2 --repeat 2 run $i"
-	run_bench "g$i.out" -q -w0 -d1 -p2 --repeat 2 --json "g$i.json" count-global
-	is $? 0 "count-global -p2 --repeat 2 run $i"
+	run_bench "l$i.out" -q -w0 -d1 --repeat 2 --json "l$i.json" count-local
+	is $? 0 "count-local --repeat 2 run $i"
+	run_bench "g$i.out" -q -w0 -d1 --repeat 2 --json "g$i.json" count-global
+	is $? 0 "count-global --repeat 2 run $i"
 done
 L=(l1.json l2.json l3.json)
 G=(g1.json g2.json g3.json)

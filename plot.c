@@ -887,7 +887,7 @@ static int make_side(struct compare_side *sd, const char *which, struct plot_run
  * -errno after one line.
  */
 static int compare_rows(FILE *f, const struct plot_opts *o, struct plot_run *runs, int n,
-			double *lo, double *hi, enum compare_unit *unit)
+			double *lo, double *hi, enum compare_unit *unit, int *na, int *nb)
 {
 	struct compare_params prm = { .verb = "plot", .threshold_pct = o->threshold_pct,
 				      .force = o->force, .rank = o->rank, .paired = o->paired };
@@ -904,6 +904,12 @@ static int compare_rows(FILE *f, const struct plot_opts *o, struct plot_run *run
 		err = compare_eval(&prm, &sa, &sb, stderr, &rows, &nrows, unit);
 	if (err)
 		goto out;
+	/* observations per side: in the title when every bar has the same */
+	*na = nrows ? rows[0].na : 0;
+	*nb = nrows ? rows[0].nb : 0;
+	for (i = 1; i < nrows; i++)
+		if (rows[i].na != *na || rows[i].nb != *nb)
+			*na = *nb = -1;
 	block_begin(f, "compare",
 		    "index metric change_pct ci95_low_pct ci95_high_pct color verdict");
 	for (i = 0; i < nrows; i++) {
@@ -912,7 +918,12 @@ static int compare_rows(FILE *f, const struct plot_opts *o, struct plot_run *run
 		ch = r->measured && !isnan(r->change_pct) ? r->change_pct : 0;
 		l = isnan(r->lo_pct) ? ch : r->lo_pct;
 		h = isnan(r->hi_pct) ? ch : r->hi_pct;
-		snprintf(name, sizeof(name), "%s, %d+%d", r->name, r->na, r->nb);
+		if (*na < 0 && *unit == COMPARE_UNIT_PAIR)
+			snprintf(name, sizeof(name), "%s, %d pairs", r->name, r->na);
+		else if (*na < 0)
+			snprintf(name, sizeof(name), "%s, %d+%d", r->name, r->na, r->nb);
+		else
+			snprintf(name, sizeof(name), "%s", r->name);
 		compare_row(f, i, name, ch, l, h, r->measured ? r->verdict : "n/a");
 		*lo = fmin(*lo, l);
 		*hi = fmax(*hi, h);
@@ -937,14 +948,18 @@ static void side_label(char *buf, size_t sz, const struct plot_run *r, int n)
 
 /* the title lines: what is compared, on what unit and test, and the runs' noise */
 static void compare_title(FILE *f, const struct plot_opts *o, struct plot_run *runs, int n,
-			  enum compare_unit unit)
+			  enum compare_unit unit, int na, int nb)
 {
 	int nbase = o->nbase ? o->nbase : 1, wa = 0, wb = 0, i;
-	char title[512], a[200], b[200];
+	char title[512], a[200], b[200], count[64] = "";
 
+	if (na >= 0 && unit == COMPARE_UNIT_PAIR)
+		snprintf(count, sizeof(count), "%d ", na);
+	else if (na >= 0)
+		snprintf(count, sizeof(count), "%d+%d ", na, nb);
 	fprintf(f, "set title ");
-	snprintf(title, sizeof(title), "%s compare: change %s, new vs base; %s, %s",
-		 benchmark_of(&runs[0]), o->rank ? "(Hodges-Lehmann)" : "of the mean",
+	snprintf(title, sizeof(title), "%s compare: change %s, new vs base; %s%s, %s",
+		 benchmark_of(&runs[0]), o->rank ? "(Hodges-Lehmann)" : "of the mean", count,
 		 compare_unit_name(unit), unit == COMPARE_UNIT_PAIR ? "paired t-test" :
 		 o->rank ? "Mann-Whitney" : "Welch");
 	put_line(f, o, title);
@@ -984,6 +999,9 @@ static void compare_plot(FILE *f, const struct plot_opts *o, int nbars, double l
 	fprintf(f, "set yrange [%.6g:%.6g]\n", lo - (hi - lo) * 0.15, hi + (hi - lo) * 0.15);
 	fprintf(f, "set xrange [-0.6:%d.6]\n", nbars - 1);
 	fprintf(f, "set xtics scale 0\nset grid ytics\nset xzeroaxis lt -1\n");
+	/* five names or more do not fit side by side */
+	if (nbars >= 5)
+		fprintf(f, "set xtics rotate by -20 left\n");
 	fprintf(f, "set arrow 1 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#555555\"\n",
 		o->threshold_pct, o->threshold_pct);
 	fprintf(f, "set arrow 2 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#555555\"\n",
@@ -1011,7 +1029,7 @@ static void compare_plot(FILE *f, const struct plot_opts *o, int nbars, double l
 /* base against new, a bar per metric: bench compare's rows, drawn */
 static int compare_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
 {
-	int nbase = o->nbase ? o->nbase : 1, nbars;
+	int nbase = o->nbase ? o->nbase : 1, nbars, na = -1, nb = -1;
 	enum compare_unit unit;
 	double lo = 0, hi = 0;
 
@@ -1025,14 +1043,14 @@ static int compare_script(const struct plot_opts *o, struct plot_run *runs, int 
 			nbase, n - nbase);
 		return -EINVAL;
 	}
-	nbars = compare_rows(f, o, runs, n, &lo, &hi, &unit);
+	nbars = compare_rows(f, o, runs, n, &lo, &hi, &unit, &na, &nb);
 	if (nbars < 0)
 		return nbars;
 	if (!nbars) {
 		fprintf(stderr, "%s and %s share no metric\n", runs[0].path, runs[nbase].path);
 		return -EINVAL;
 	}
-	compare_title(f, o, runs, n, unit);
+	compare_title(f, o, runs, n, unit, na, nb);
 	compare_plot(f, o, nbars, lo, hi);
 	return 0;
 }

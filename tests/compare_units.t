@@ -59,7 +59,7 @@ agree() {
 agree files --force "${L[@]}" -- "${G[@]}"
 like files.cmp '^Test: the per-invocation means are the observations' "files: compare's unit is the invocation"
 like files.svg 'invocations, Welch' "files: the chart names the unit and the test"
-like files.svg 'hits \(M/s\), 3\+3' "files: the chart counts the observations, 3 + 3"
+like files.svg '3\+3 invocations, Welch' "files: the chart counts the observations, 3 + 3"
 # which side is faster is a timing: logged, not judged
 diag "count-local against count-global: $(grep '^hits ' files.cmp)"
 
@@ -78,6 +78,7 @@ like repeats.svg 'repeats, Welch' "repeats: the chart says so"
 agree paired --force --paired "${L[@]}" -- "${G[@]}"
 like paired.cmp '^  hits: paired t-test on 3 pairs of invocation means' "paired: compare tests the pairs"
 like paired.svg 'pairs, paired t-test' "paired: the chart says so"
+like paired.svg 'hits \(M/s\), 3 pairs' "paired: ... and counts the pairs of each bar (drops has none)"
 is_exit 2 "paired: unequal sides refused" "$BENCH" compare --force --paired l1.json l2.json -- g1.json
 like "$TEST_TMP/is_exit.err" 'pairs need as many files on each side' "paired: unequal sides: says why"
 is_exit 2 "paired: plot refuses unequal sides too" "$BENCH" plot compare --force --paired l1.json l2.json -- g1.json -o bad.svg
@@ -133,7 +134,7 @@ agree memory ml1.json ml2.json ml3.json -- mg1.json mg2.json mg3.json
 # 12 +- 1 against 22 +- 1 MiB: Welch t = 10 / sqrt(2/3) = 12.25 on 4 df
 like memory.cmp '^peak_memory \(MiB\) +12\.000 ± 1\.000 +22\.000 ± 1\.000 +\+83\.33% +\[\+5[0-9.]+, \+1[12][0-9.]+\]% +0\.000[0-9] +worse$' \
 	"memory: 12 against 22 MiB over 3 + 3 files: +83.33%, a ratio's interval, worse"
-like memory.svg 'peak_memory \(MiB\), 3\+3' "memory: the chart's memory bar counts its files"
+like memory.svg '3\+3 invocations' "memory: the chart counts the files, its memory bar's too"
 "$BENCH" compare ml1.json mg1.json >memory1.cmp 2>&1
 like memory1.cmp '^peak_memory \(MiB\) +11\.000 +21\.000 +\+90\.91% +- +- +higher \(one value, untested\)$' \
 	"memory: one file a side stays untested"

@@ -371,9 +371,10 @@ static void test_compare(void)
 	/* +20%, CI: the ratio's (log scale, Welch df), in percent; 4 + 4 samples */
 	is_int(ratio_ci(&sa, &sb, 0.05, &lo, &hi), 0, "compare: the ratio interval exists");
 	snprintf(want, sizeof(want),
-		 "0 \"hits (M/s), 4+4\" 20 %.6g %.6g 0x2e7d32 \"better\"\n",
+		 "0 \"hits (M/s)\" 20 %.6g %.6g 0x2e7d32 \"better\"\n",
 		 (lo - 1) * 100, (hi - 1) * 100);
 	is_block(s, "compare", want, "compare: change, 95% CI of the ratio and the verdict's colour");
+	ok(strstr(s, "4+4 samples, Welch") != NULL, "compare: the title names 4 + 4 samples and Welch");
 	ok(lo < 1.2 && hi > 1.2, "compare: the interval holds the ratio (%g .. %g)", lo, hi);
 	/* a ratio interval is not symmetric about the change: wider above */
 	ok((hi - 1.2) > (1.2 - lo), "compare: the interval is the ratio's, wider above (%g, %g)",

@@ -80,16 +80,22 @@ double lat_per_op(const struct run_latency *lat, double batch_ns)
 	return lat->ops_per_trigger ? batch_ns / lat->ops_per_trigger : batch_ns;
 }
 
-/* a per-op figure; one in the overflow bucket is a lower bound */
-static void print_ns(const struct run_latency *lat, double batch_ns)
+int lat_format_ns(char *buf, size_t len, const struct run_latency *lat, double batch_ns)
 {
 	double v = lat_per_op(lat, batch_ns);
 
 	if (isnan(v))
-		printf("n/a");
-	else
-		printf("%s%.*lf", batch_ns >= lat_bucket_lo(LAT_OVERFLOW) ? ">=" : "",
-		       v < 100 ? 1 : 0, v);
+		return snprintf(buf, len, "n/a");
+	return snprintf(buf, len, "%s%.*lf", batch_ns >= lat_bucket_lo(LAT_OVERFLOW) ? ">=" : "",
+			v < 100 ? 1 : 0, v);
+}
+
+static void print_ns(const struct run_latency *lat, double batch_ns)
+{
+	char buf[48];
+
+	lat_format_ns(buf, sizeof(buf), lat, batch_ns);
+	fputs(buf, stdout);
 }
 
 void lat_print_summary(const struct run_latency *lat)

@@ -9,6 +9,7 @@
  */
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "progs/latency.h"
@@ -51,6 +52,12 @@ double lat_quantile(const __u64 *counts, __u64 num, __u64 den);
 void lat_pcts(const __u64 *counts, struct lat_pcts *out);
 /* per-op figures: a batch figure divided by the operations in the batch */
 double lat_per_op(const struct run_latency *lat, double batch_ns);
+/*
+ * A batch figure as the Latency line prints it, per op: "156", "93.5",
+ * ">=16777216" for one in the overflow bucket (a lower bound), "n/a" for
+ * NaN.  snprintf()'s return.  bench plot latency labels its marks with it.
+ */
+int lat_format_ns(char *buf, size_t len, const struct run_latency *lat, double batch_ns);
 /* the Summary's "Latency: ..." line (and the timer's) */
 void lat_print_summary(const struct run_latency *lat);
 /* the run's latency block of the JSON document */

@@ -21,6 +21,7 @@ int main(void)
 	struct run_latency lat = { .ops_per_trigger = 64 };
 	unsigned int i, bad_contig = 0, bad_self = 0, bad_err = 0;
 	struct lat_pcts p;
+	char buf[48];
 	json_t *j;
 	double mid;
 
@@ -120,6 +121,17 @@ int main(void)
 	is_near(lat_per_op(&lat, 6400), 100, 0, "per-op: 6400 ns / 64 ops");
 	lat.ops_per_trigger = 0;
 	is_near(lat_per_op(&lat, 6400), 6400, 0, "per-op: an empty batch is reported per trigger");
+
+	/* the Latency line's figures: 1 decimal below 100 ns, ">=" for the overflow */
+	lat.ops_per_trigger = 64;
+	lat_format_ns(buf, sizeof(buf), &lat, 64 * 93.5);
+	is_str(buf, "93.5", "format: below 100 ns per op, one decimal");
+	lat_format_ns(buf, sizeof(buf), &lat, 64 * 156.4);
+	is_str(buf, "156", "format: from 100 ns per op, whole ns");
+	lat_format_ns(buf, sizeof(buf), &lat, lat_bucket_value(LAT_OVERFLOW));
+	is_str(buf, ">=16777216", "format: the overflow bucket per op, a lower bound");
+	lat_format_ns(buf, sizeof(buf), &lat, NAN);
+	is_str(buf, "n/a", "format: NaN (an empty histogram)");
 
 	/* JSON: non-empty buckets only, the overflow bucket without an upper bound */
 	lat.ops_per_trigger = 64;

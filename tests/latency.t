@@ -116,8 +116,9 @@ ok $? "without --latency: nothing about latency in the JSON"
 "$BENCH" plot latency "$TEST_TMP/htab-mem overwrite.json" "$TEST_TMP/htab-mem overwrite preallocated.json" \
 	--force --text >"$TEST_TMP/plot" 2>"$TEST_TMP/plot.err"
 is $? 0 "plot latency: two runs overlaid, exit status 0"
-like "$TEST_TMP/plot" 'latency: share of triggers per bucket' "plot latency: the chart's title"
-like "$TEST_TMP/plot" 'per-op time \(ns, log scale\)' "plot latency: log-scaled per-op axis"
+like "$TEST_TMP/plot" 'latency: per-op time by percentile' "plot latency: the chart's title"
+like "$TEST_TMP/plot" 'percentile \(log scale of 1/\(1 - p\)\)' "plot latency: the percentile axis, 1/(1 - p)"
+like "$TEST_TMP/plot" 'latency \(ns per op, log scale\)' "plot latency: log-scaled per-op axis"
 rc=0
 "$BENCH" plot latency "$TEST_TMP/off.json" --text >"$TEST_TMP/plot" 2>"$TEST_TMP/plot.err" || rc=$?
 is "$rc" 2 "plot latency of a run without --latency: exit status 2"

@@ -3,7 +3,8 @@
  * bench plot: the data handed to gnuplot.  Result documents are built
  * here with known samples and loaded through the reader's checks, as plot
  * loads a file; the checks read the inline data blocks of the script:
- * series, bands, error bars, ideal lines, verdict colours.
+ * series, bands, error bars, ideal lines, verdict colours, percentile
+ * curves and their marks.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "latency.h"
 #include "plot.h"
 #include "result_file.h"
 #include "tap.h"
@@ -400,6 +402,310 @@ static void test_compare(void)
 	unload(r, 2);
 }
 
+/* ---- latency ---- */
+
+/*
+ * A htab-mem result with lat's histogram as its --latency block, written
+ * by the writer's own lat_json(); the first measured sample timed every
+ * trigger, as the loader checks
+ */
+static json_t *make_lat_doc(const struct run_latency *lat, json_t *bench_opts)
+{
+	const double v[] = { 10, 20, 30 };
+	json_t *doc = make_doc("htab-mem", 2, "per_prod_op", "k/s", v, 3, 1, NULL, bench_opts), *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "samples"), i, s)
+		json_object_set_new(json_object_get(s, "counters"), "latency_triggers",
+				    json_integer(i == 1 ? (json_int_t)lat_total(lat->counts) : 0));
+	json_object_set_new(doc, "latency", lat_json(lat));
+	return doc;
+}
+
+/* a tail for the property checks: body, shoulder, tail, one far outlier */
+static void lat_fill(struct run_latency *lat, __u64 body)
+{
+	__u64 k;
+
+	memset(lat->counts, 0, sizeof(lat->counts));
+	lat->ops_per_trigger = 64;
+	for (k = 0; k < body; k++)
+		lat->counts[lat_bucket(6000 + k % 7 * 300)]++;
+	for (k = 0; k < body / 20; k++)
+		lat->counts[lat_bucket(9000 + k * 211)]++;
+	for (k = 0; k < body / 200 + 3; k++)
+		lat->counts[lat_bucket(40000 + k * 9973)]++;
+	lat->counts[lat_bucket(3000000)]++;
+}
+
+struct lat_row {
+	double x, p, v;
+	char label[64];
+};
+
+/* the rows of data block $name: x p value ["label"]; the count, -1 when absent */
+static int lat_rows(const char *script, const char *name, struct lat_row *rows, int max)
+{
+	char *b = block(script, name), *line, *save = NULL;
+	int n = 0;
+
+	if (!b)
+		return -1;
+	for (line = strtok_r(b, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save)) {
+		rows[n].label[0] = '\0';
+		if (sscanf(line, "%lf %lf %lf \"%63[^\"]\"", &rows[n].x, &rows[n].p, &rows[n].v,
+			   rows[n].label) >= 3)
+			n++;
+	}
+	free(b);
+	return n;
+}
+
+/* 6 triggers of 5 ns, 3 of 7, 1 of 12: below 16 ns a bucket is 1 ns, its value exact */
+static void test_latency_by_hand(void)
+{
+	struct plot_opts o = opts(PLOT_LATENCY);
+	struct plot_run r = { .path = "a.json" };
+	struct run_latency lat = { .ops_per_trigger = 1 };
+	char *s;
+
+	lat.counts[5] = 6;
+	lat.counts[7] = 3;
+	lat.counts[12] = 1;
+	load(&r, make_lat_doc(&lat, NULL));
+	is_int(plot_build_script(&o, &r, 1, &s), 0, "latency: script built");
+	/* p = 0, then 6/10, 9/10, and the maximum at 1 - 1/10; x = 1/(1 - p) */
+	is_block(s, "run0_curve", "1 0 5\n2.5 60 5\n10 90 7\n10 90 12\n",
+		 "latency: a point per bucket at the share up to it, from p = 0, the maximum at p = 1 - 1/N");
+	/* p50 is the 5th of 10 (nearest rank); 10 triggers resolve no p99 */
+	is_block(s, "run0_marks", "2 50 5 \"p50 5.0\"\n10 90 12 \"max 12.0\"\n",
+		 "latency: marks of p50 (x = 2) and the maximum (x = N) only");
+	ok(strstr(s, "title \"a.json: p50 5.0, p99 n/a, p99.9 n/a, max 12.0 ns/op (10 triggers)\"") != NULL,
+	   "latency: the key, n/a for what 10 triggers cannot resolve");
+	ok(strstr(s, "n/a: too few triggers") != NULL, "latency: the chart says what n/a means");
+	ok(strstr(s, "with fsteps") != NULL, "latency: a step curve");
+	ok(strstr(s, "set logscale xy\nset xrange [1:10000]\n") != NULL,
+	   "latency: log axes, the percentile axis to 99.99%% (x = 10^4)");
+	ok(strstr(s, "set xtics (\"0%%\" 1, \"50%%\" 2, \"90%%\" 10, \"99%%\" 100, \"99.9%%\" 1000, \"99.99%%\" 10000)\n") != NULL,
+	   "latency: the percentile tics at x = 1/(1 - p)");
+	ok(strstr(s, "set yrange [3.33333:24]\nset ytics (5, 10, 20)\n") != NULL,
+	   "latency: the time axis around the data, tics at 1, 2 and 5 of a decade");
+	ok(strstr(s, "latency (ns per op, log scale)") && strstr(s, "percentile (log scale of 1/(1 - p))"),
+	   "latency: both axes named, with units");
+	free(s);
+
+	/* one trigger more, in the overflow bucket: a lower bound, said with >= */
+	lat.counts[LAT_OVERFLOW] = 1;
+	load(&r, make_lat_doc(&lat, NULL));
+	is_int(plot_build_script(&o, &r, 1, &s), 0, "latency with an overflow: built");
+	ok(strstr(s, "11 90.90909091 12\n11 90.90909091 1073741824\n") != NULL,
+	   "latency: the overflow bucket at its lower bound, the curve's end");
+	ok(strstr(s, "\"max >=1073741824\"") && strstr(s, "max >=1073741824 ns/op"),
+	   "latency: the overflowed maximum labelled >=, as the Latency line prints it");
+	free(s);
+
+	/* an empty batch (no_op): per trigger */
+	lat.ops_per_trigger = 0;
+	load(&r, make_lat_doc(&lat, NULL));
+	is_int(plot_build_script(&o, &r, 1, &s), 0, "latency per trigger: built");
+	ok(strstr(s, "ns/trigger (11 triggers)") && strstr(s, "per trigger without map operations"),
+	   "latency: a run without map operations is per trigger, and says so");
+	free(s);
+	unload(&r, 1);
+}
+
+/* the marks a run of N triggers resolves: p at x = 1/(1 - p) <= N, the maximum at N */
+static double lat_mark_x(const char *label, __u64 total)
+{
+	if (!strncmp(label, "p50 ", 4))
+		return 2;
+	if (!strncmp(label, "p99 ", 4))
+		return 100;
+	if (!strncmp(label, "p99.9 ", 6))
+		return 1000;
+	return !strncmp(label, "max ", 4) ? (double)total : NAN;
+}
+
+/* the curve rises in p and in latency on the 1/(1 - p) axis, its values the buckets' */
+static void check_lat_curve(const char *s, int i, const struct run_latency *lat, const char *what)
+{
+	struct lat_row c[LAT_NR_BUCKETS + 1];
+	int n, k, j = 1, b, nonempty = 0, bad_order = 0, bad_x = 0, bad_v = 0;
+	__u64 total = lat_total(lat->counts);
+	char name[32];
+
+	snprintf(name, sizeof(name), "run%d_curve", i);
+	n = lat_rows(s, name, c, LAT_NR_BUCKETS + 1);
+	for (b = 0; b < LAT_NR_BUCKETS; b++) {
+		if (!lat->counts[b])
+			continue;
+		nonempty++;
+		if (j < n && fabs(c[j].v - lat_per_op(lat, lat_bucket_value(b))) > 1e-9 * c[j].v)
+			bad_v++;
+		j++;
+	}
+	is_int(n, nonempty + 1, "%s: a point per non-empty bucket and the start", what);
+	for (k = 0; k < n; k++) {
+		if (k && (c[k].x < c[k - 1].x || c[k].p < c[k - 1].p || c[k].v < c[k - 1].v))
+			bad_order++;
+		if (fabs(c[k].x - 1 / (1 - c[k].p / 100)) > 1e-6 * c[k].x)
+			bad_x++;
+	}
+	is_int(bad_order, 0, "%s: non-decreasing in p and in latency", what);
+	is_int(bad_x, 0, "%s: every point at x = 1/(1 - p)", what);
+	is_int(bad_v, 0, "%s: the points' latencies are the buckets' values per op, in order", what);
+	ok(n > 1 && c[0].p == 0 && c[n - 1].x == (double)total,
+	   "%s: from p = 0 to x = N = %llu, the maximum's place", what, (unsigned long long)total);
+}
+
+/*
+ * The marks: the figures of the writer's JSON (what bench reported), in
+ * the Latency line's format, at their percentile, on the curve; p99.9
+ * only from 1000 triggers
+ */
+static void check_lat_marks(const char *s, int i, const struct plot_run *r,
+			    const struct run_latency *lat, const char *what)
+{
+	static const char *const keys[] = { "p50", "p99", "p99_9", "max" };
+	static const char *const names[] = { "p50", "p99", "p99.9", "max" };
+	json_t *per_op = json_object_get(json_object_get(r->rf.doc, "latency"), "per_op");
+	json_t *per_trig = json_object_get(json_object_get(r->rf.doc, "latency"), "per_trigger");
+	struct lat_row c[LAT_NR_BUCKETS + 1], m[8];
+	__u64 total = lat_total(lat->counts);
+	int n, nm, k, j, found, on;
+	char name[32], want[64];
+
+	snprintf(name, sizeof(name), "run%d_curve", i);
+	n = lat_rows(s, name, c, LAT_NR_BUCKETS + 1);
+	snprintf(name, sizeof(name), "run%d_marks", i);
+	nm = lat_rows(s, name, m, 8);
+	is_int(nm, total >= 1000 ? 4 : 3, "%s: %s marks for %llu triggers", what,
+	       total >= 1000 ? "p50, p99, p99.9 and max" : "p50, p99 and max, no p99.9",
+	       (unsigned long long)total);
+	for (k = 0; k < 4; k++) {
+		double v = json_number_value(json_object_get(per_op, keys[k]));
+
+		lat_format_ns(want, sizeof(want), lat,
+			      json_number_value(json_object_get(per_trig, keys[k])));
+		for (j = 0, found = -1; j < nm; j++)
+			if (!strncmp(m[j].label, names[k], strlen(names[k])) &&
+			    m[j].label[strlen(names[k])] == ' ')
+				found = j;
+		if (k == 2 && total < 1000) {
+			is_int(found, -1, "%s: no p99.9 mark from %llu triggers", what,
+			       (unsigned long long)total);
+			continue;
+		}
+		if (found < 0) {
+			ok(0, "%s: a %s mark", what, names[k]);
+			continue;
+		}
+		is_near(m[found].v, v, 1e-9 * v, "%s: %s marked at the JSON's per-op %s", what,
+			names[k], keys[k]);
+		ok(!strcmp(m[found].label + strlen(names[k]) + 1, want),
+		   "%s: %s labelled '%s', as the Latency line prints it", what, names[k], want);
+		is_near(m[found].x, lat_mark_x(m[found].label, total), 1e-9 * m[found].x,
+			"%s: %s at x = 1/(1 - p)", what, names[k]);
+		/* a step at v spans [x of the point before, x of its point] */
+		for (j = 1, on = 0; j < n; j++)
+			on |= c[j].v == m[found].v && c[j - 1].x <= m[found].x * (1 + 1e-9) &&
+			      m[found].x <= c[j].x * (1 + 1e-9);
+		ok(on, "%s: %s lies on the curve", what, names[k]);
+	}
+}
+
+static void test_latency_tail(void)
+{
+	struct plot_opts o = opts(PLOT_LATENCY);
+	struct plot_run r = { .path = "tail.json" };
+	/* 1000 and 999 triggers: the first with p99.9, the second without */
+	__u64 body[] = { 1400, 900, 20000 }, pad[] = { 0, 47, 0 }, trim[] = { 0, 1, 0 };
+	struct run_latency lat;
+	char *s, what[64];
+	unsigned int k, t;
+
+	for (k = 0; k < sizeof(body) / sizeof(body[0]); k++) {
+		for (t = 0; t <= trim[k]; t++) {
+			lat_fill(&lat, body[k]);
+			lat.counts[lat_bucket(6000)] += pad[k] - t;
+			load(&r, make_lat_doc(&lat, NULL));
+			snprintf(what, sizeof(what), "latency, %llu triggers",
+				 (unsigned long long)lat_total(lat.counts));
+			is_int(plot_build_script(&o, &r, 1, &s), 0, "%s: built", what);
+			check_lat_curve(s, 0, &lat, what);
+			check_lat_marks(s, 0, &r, &lat, what);
+			free(s);
+		}
+	}
+	/* past 10^4 triggers the axis goes on to the next power of ten */
+	is_int(lat_total(lat.counts), 21104, "latency: the last run has 21104 triggers");
+	is_int(plot_build_script(&o, &r, 1, &s), 0, "latency of 21104 triggers: built");
+	ok(strstr(s, "set xrange [1:100000]") && strstr(s, ", \"99.999%%\" 100000)"),
+	   "latency: 21104 triggers, the axis to 99.999%% (x = 10^5)");
+	ok(!strstr(s, "n/a"), "latency: 21104 triggers resolve every mark");
+	free(s);
+	unload(&r, 1);
+}
+
+/* two runs overlaid, each its colour and key; in text no colours, keys that fit */
+static void test_latency_overlay(void)
+{
+	struct plot_opts o = opts(PLOT_LATENCY);
+	struct plot_run r[2] = { { .path = "ma.json" }, { .path = "pre.json" } };
+	struct run_latency lat[2];
+	const char *key;
+	char *s;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		lat_fill(&lat[i], 1400 + 3000 * i);
+		load(&r[i], make_lat_doc(&lat[i], json_pack("{s:b}", "preallocated", i)));
+	}
+	is_int(plot_build_script(&o, r, 2, &s), 0, "latency of two runs: built");
+	for (i = 0; i < 2; i++) {
+		check_lat_curve(s, i, &lat[i], i ? "overlaid, run 2" : "overlaid, run 1");
+		check_lat_marks(s, i, &r[i], &lat[i], i ? "overlaid, run 2" : "overlaid, run 1");
+	}
+	ok(strstr(s, "title \"preallocated=false: p50 ") && strstr(s, "title \"preallocated=true: p50 "),
+	   "latency: each run's key named by the option that sets it apart");
+	ok(strstr(s, "lc rgb \"#1f77b4\"") && strstr(s, "lc rgb \"#d62728\""),
+	   "latency: one colour per run");
+	free(s);
+
+	o.format = PLOT_TEXT;
+	o.width = 79;
+	is_int(plot_build_script(&o, r, 2, &s), 0, "latency as text: built");
+	ok(!strstr(s, "rgb"), "latency as text: no colours");
+	/* each curve's title: its key entry */
+	for (key = strstr(s, "with fsteps"), i = 0; key; key = strstr(key + 1, "with fsteps"), i++) {
+		key = strstr(key, " title \"") + 8;
+		ok(strcspn(key, "\"") <= 79 - 15, "latency as text: key %d fits the picture (%zu columns)",
+		   i + 1, strcspn(key, "\""));
+	}
+	is_int(i, 2, "latency as text: a key entry per run");
+	free(s);
+	unload(r, 2);
+}
+
+/* a run without a histogram, or with an empty one, is refused in one line */
+static void test_latency_refusals(void)
+{
+	const double v[] = { 1, 2, 3 };
+	struct plot_opts o = opts(PLOT_LATENCY);
+	struct plot_run r = { .path = "off.json" };
+	struct run_latency lat = { .ops_per_trigger = 64 };
+	char *s = NULL;
+
+	load(&r, make_doc("htab-mem", 1, "per_prod_op", "k/s", v, 3, 1, NULL, NULL));
+	is_int(build(&o, &r, 1, &s), -EINVAL, "latency of a run without --latency: refused");
+	is_int(stderr_lines, 1, "... in one line on stderr");
+	ok(s == NULL, "refused: no script");
+	load(&r, make_lat_doc(&lat, NULL));
+	is_int(build(&o, &r, 1, &s), -EINVAL, "latency of a run of 0 triggers: refused");
+	is_int(stderr_lines, 1, "... in one line on stderr");
+	unload(&r, 1);
+}
+
 int main(void)
 {
 	test_timeline();
@@ -408,5 +714,9 @@ int main(void)
 	test_scaling();
 	test_scaling_hits();
 	test_compare();
+	test_latency_by_hand();
+	test_latency_tail();
+	test_latency_overlay();
+	test_latency_refusals();
 	return done_testing();
 }

@@ -1105,7 +1105,8 @@ static void lat_put_xp(FILE *f, __u64 num, __u64 den)
 {
 	__u64 c = num < den ? num : den - 1;
 
-	fprintf(f, "%.10g %.10g", (double)den / (den - c), 100.0 * c / den);
+	/* 15 digits of p: near 100% its 1 - p, the x, needs them */
+	fprintf(f, "%.10g %.15g", (double)den / (den - c), 100.0 * c / den);
 }
 
 /*
@@ -1191,38 +1192,46 @@ static bool lat_some_unresolved(const struct plot_run *r)
 	return false;
 }
 
+/* append s to buf (len bytes) if it fits within max characters */
+static void lat_key_add(char *buf, size_t len, size_t max, const char *s)
+{
+	size_t at = strlen(buf);
+
+	if (at + strlen(s) <= max && at + strlen(s) < len)
+		strcpy(buf + at, s);
+}
+
 /*
  * Run r's key: its label and its marks' figures, "n/a" for one its
- * triggers do not resolve.  The text terminal drops an entry wider than
- * the picture, with a warning (the line sample and margins take 15
- * columns): there the trigger count only when it fits, the rest cut.
+ * triggers do not resolve, the unit and the trigger count.  The text
+ * terminal writes an entry that runs past the right edge over its own
+ * start, or warns: there an entry has the picture's width less 16 columns
+ * (the left margin with 6-digit tics, a 2-column line sample), the unit
+ * and the count only when they fit, the rest cut.
  */
 static void latency_key(char *buf, size_t len, const struct plot_opts *o, const struct plot_run *r)
 {
+	size_t max = o->format == PLOT_TEXT && o->width > 20 ? (size_t)o->width - 16 : len - 1;
 	const struct lat_mark *m;
 	struct run_latency lat;
-	size_t at, max;
-	char v[48];
+	char v[48], item[80];
 	__u64 total;
 
 	lat_of(r, &lat);
 	total = lat_total(lat.counts);
-	max = o->width > 18 && (size_t)o->width - 15 < len ? (size_t)o->width - 15 : len - 1;
-	at = snprintf(buf, len, "%s:", r->label);
-	for (m = lat_marks; m < lat_marks + NR_LAT_MARKS && at < len; m++) {
+	snprintf(buf, len, "%s:", r->label);
+	for (m = lat_marks; m < lat_marks + NR_LAT_MARKS; m++) {
 		if (lat_resolved(m, total))
 			lat_format_ns(v, sizeof(v), &lat, lat_quantile(lat.counts, m->num, m->den));
 		else
 			snprintf(v, sizeof(v), "n/a");
-		at += snprintf(buf + at, len - at, "%s %s %s", m == lat_marks ? "" : ",", m->name, v);
+		snprintf(item, sizeof(item), "%s %s %s", m == lat_marks ? "" : ",", m->name, v);
+		lat_key_add(buf, len, len - 1, item);
 	}
-	if (at < len)
-		snprintf(buf + at, len - at, " ns/%s", lat.ops_per_trigger ? "op" : "trigger");
-	at = strlen(buf);
-	snprintf(v, sizeof(v), " (%llu triggers)", (unsigned long long)total);
-	if (at + strlen(v) < len && (o->format != PLOT_TEXT || at + strlen(v) <= max))
-		strcpy(buf + at, v);
-	else if (o->format == PLOT_TEXT && at > max && max > 3)
+	lat_key_add(buf, len, max, lat.ops_per_trigger ? " ns/op" : " ns/trigger");
+	snprintf(item, sizeof(item), " (%llu triggers)", (unsigned long long)total);
+	lat_key_add(buf, len, max, item);
+	if (strlen(buf) > max && max > 3)
 		strcpy(buf + max - 3, "...");
 }
 
@@ -1304,6 +1313,9 @@ static int latency_axes(FILE *f, const struct plot_opts *o, struct plot_run *run
 	 */
 	fprintf(f, "set grid xtics ytics%s\nset key below left Left reverse height 1\n",
 		o->format == PLOT_TEXT ? "" : " mytics");
+	/* a short line sample: the room goes to the key's figures */
+	if (o->format == PLOT_TEXT)
+		fprintf(f, "set key samplen 2\n");
 	return 0;
 }
 

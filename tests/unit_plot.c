@@ -498,7 +498,7 @@ static void test_latency_by_hand(void)
 	lat.counts[LAT_OVERFLOW] = 1;
 	load(&r, make_lat_doc(&lat, NULL));
 	is_int(plot_build_script(&o, &r, 1, &s), 0, "latency with an overflow: built");
-	ok(strstr(s, "11 90.90909091 12\n11 90.90909091 1073741824\n") != NULL,
+	ok(strstr(s, "11 90.9090909090909 12\n11 90.9090909090909 1073741824\n") != NULL,
 	   "latency: the overflow bucket at its lower bound, the curve's end");
 	ok(strstr(s, "\"max >=1073741824\"") && strstr(s, "max >=1073741824 ns/op"),
 	   "latency: the overflowed maximum labelled >=, as the Latency line prints it");
@@ -679,7 +679,7 @@ static void test_latency_overlay(void)
 	/* each curve's title: its key entry */
 	for (key = strstr(s, "with fsteps"), i = 0; key; key = strstr(key + 1, "with fsteps"), i++) {
 		key = strstr(key, " title \"") + 8;
-		ok(strcspn(key, "\"") <= 79 - 15, "latency as text: key %d fits the picture (%zu columns)",
+		ok(strcspn(key, "\"") <= 79 - 16, "latency as text: key %d fits the picture (%zu columns)",
 		   i + 1, strcspn(key, "\""));
 	}
 	is_int(i, 2, "latency as text: a key entry per run");

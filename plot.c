@@ -1109,6 +1109,18 @@ static void lat_put_xp(FILE *f, __u64 num, __u64 den)
 	fprintf(f, "%.10g %.15g", (double)den / (den - c), 100.0 * c / den);
 }
 
+/* the start of run i's data block $run<i>_<what>; *lat its histogram, the triggers returned */
+static __u64 lat_block_begin(FILE *f, const struct plot_run *r, int i, const char *what,
+			     const char *columns, struct run_latency *lat)
+{
+	char name[32];
+
+	lat_of(r, lat);
+	snprintf(name, sizeof(name), "run%d_%s", i, what);
+	block_begin(f, name, columns);
+	return lat_total(lat->counts);
+}
+
 /*
  * Run i's curve: a point per non-empty bucket, at the share of triggers up
  * to and including it, after one at p = 0 (the minimum); drawn as steps,
@@ -1118,14 +1130,12 @@ static void latency_curve(FILE *f, const struct plot_run *r, int i, struct span 
 {
 	struct run_latency lat;
 	__u64 seen = 0, total;
-	char name[32];
 	double v;
 	int b;
 
-	lat_of(r, &lat);
-	total = lat_total(lat.counts);
-	snprintf(name, sizeof(name), "run%d_curve", i);
-	block_begin(f, name, "x=1/(1-p) percentile per_op_ns (a point per bucket, the max at p = 1 - 1/N)");
+	total = lat_block_begin(f, r, i, "curve",
+				"x=1/(1-p) percentile per_op_ns (a point per bucket, the max at p = 1 - 1/N)",
+				&lat);
 	for (b = 0; b < LAT_NR_BUCKETS; b++) {
 		if (!lat.counts[b])
 			continue;
@@ -1157,14 +1167,12 @@ static void latency_marks(FILE *f, const struct plot_run *r, int i)
 {
 	const struct lat_mark *m;
 	struct run_latency lat;
-	char name[32], v[48];
 	__u64 total;
+	char v[48];
 	double q;
 
-	lat_of(r, &lat);
-	total = lat_total(lat.counts);
-	snprintf(name, sizeof(name), "run%d_marks", i);
-	block_begin(f, name, "x=1/(1-p) percentile per_op_ns label (the Latency line's figures)");
+	total = lat_block_begin(f, r, i, "marks",
+				"x=1/(1-p) percentile per_op_ns label (the Latency line's figures)", &lat);
 	for (m = lat_marks; m < lat_marks + NR_LAT_MARKS; m++) {
 		if (!lat_resolved(m, total))
 			continue;

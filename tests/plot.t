@@ -134,6 +134,8 @@ jq '.options.runner.affinity = false' "$T/p2.json" >"$T/unpinned.json"
 bad "scaling of runs differing in more than producers" "refusing to plot runs with different options: affinity true vs false" \
 	scaling "$T/p1.json" "$T/unpinned.json" -o "$T/keep.svg"
 bad "compare of three files" "takes two files" compare "$T/p1.json" "$T/p2.json" "$T/p4.json" -o "$T/keep.svg"
+bad "latency of a run without --latency" "p1.json has no latency histogram: record the run with --latency" \
+	latency "$T/p1.json" -o "$T/keep.svg"
 bad "an unknown extension" "^invalid -o '.*chart.pdf': unknown extension; accepted: .svg, .png, .txt" \
 	timeline "$T/p1.json" -o "$T/chart.pdf"
 bad "an unwritable output path" "^invalid -o '/proc/no/such/dir/c.svg': cannot write there: " \

@@ -84,11 +84,11 @@ static void load(struct plot_run *r, json_t *doc)
 			vals[n++] = json_is_number(v) ? json_number_value(v) : NAN;
 		}
 		stats_compute(vals, n, &st);
-		json_object_update(def, json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "n", st.n,
-						  "mean", num(st.mean), "stddev", num(st.stddev),
-						  "median", num(st.median), "min", num(st.min),
-						  "max", num(st.max), "cv", num(st.cv),
-						  "ci95", num(st.ci95)));
+		json_object_update_new(def, json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "n", st.n,
+						      "mean", num(st.mean), "stddev", num(st.stddev),
+						      "median", num(st.median), "min", num(st.min),
+						      "max", num(st.max), "cv", num(st.cv),
+						      "ci95", num(st.ci95)));
 	}
 	/* through text, as a file is read */
 	text = json_dumps(doc, JSON_PRESERVE_ORDER);

@@ -96,7 +96,7 @@ run_bench "$TEST_TMP/no" -q -w0 -d2 -p2 -a --json "$TEST_TMP/no.json" htab-mem -
 is $? 2 "compare of overwrite vs no_op: refused without --force"
 "$BENCH" compare --force "$TEST_TMP/hm2.json" "$TEST_TMP/no.json" >"$TEST_TMP/c3" 2>&1
 is $? 0 "compare --force of overwrite vs no_op: exit 0"
-like "$TEST_TMP/c3" '^per_prod_op \(k/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +[<0-9.]+ +(within noise|better|worse)$' \
+like "$TEST_TMP/c3" '^per_prod_op \(k/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-) +[<0-9.]+ +(within noise|better|worse)$' \
 	"compare --force of overwrite vs no_op: a per_prod_op verdict"
 # whether no_op is faster is a timing: logged, not judged
 diag "$(cat "$TEST_TMP/c3")"

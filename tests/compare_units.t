@@ -123,6 +123,13 @@ is_near "$hi" -69.0 0.5 "a tenth: the ratio's high end, 0.1 exp(2.776 x 0.408) -
 "$BENCH" plot compare wide.json tenth.json -o tenth.svg 2>tenth.err
 is $? 0 "a tenth: plot compare exits 0"
 
+# ---- known verdicts: a run made steady and the same halved (lib.sh) ----
+steady_and_halved s.json steady.json half.json
+agree halved steady.json half.json
+like halved.want '^worse$' "halved: compare and the chart say worse"
+agree doubled half.json steady.json
+like doubled.want '^better$' "doubled: compare and the chart say better"
+
 # ---- peak memory with several files a side: tested, with an interval ----
 for i in 1 2 3; do
 	jq ".summary.peak_memory_bytes = $(((10 + i) * 1048576)) | .summary.peak_memory_mib = $((10 + i)) |

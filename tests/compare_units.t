@@ -126,9 +126,9 @@ is $? 0 "a tenth: plot compare exits 0"
 # ---- known verdicts: a run made steady and the same halved (lib.sh) ----
 steady_and_halved s.json steady.json half.json
 agree halved steady.json half.json
-like halved.want '^worse$' "halved: compare and the chart say worse"
+like halved.want '^worse$' "halved: compare says worse (and the chart, above)"
 agree doubled half.json steady.json
-like doubled.want '^better$' "doubled: compare and the chart say better"
+like doubled.want '^better$' "doubled: compare says better (and the chart, above)"
 
 # ---- peak memory with several files a side: tested, with an interval ----
 for i in 1 2 3; do

@@ -300,7 +300,7 @@ static const struct argp ab_argp = {
 	       "  bench ab --cmd-a './bench-old -w1 -d2 count-local --json \"$BENCH_AB_JSON\"' \\\n"
 	       "           --cmd-b './bench -w1 -d2 count-local --json \"$BENCH_AB_JSON\"'\n"
 	       "  benchs/run_kernel_ab.sh -k KERNEL_A -k KERNEL_B -b 30m -- -w1 -d2 -p2 -a htab-mem\n"
-	       "  bench compare --paired DIR/pair-*-A.json -- DIR/pair-*-B.json\n"
+	       "  bench compare --paired --force DIR/pair-*-A.json -- DIR/pair-*-B.json\n"
 	       "Exit status: 0 when it ran (any verdict); 1 when an invocation failed; 2 on "
 	       "bad arguments; 128 + N after signal N (what it had is printed, the files stay).",
 };
@@ -698,7 +698,7 @@ static void print_report(FILE *f, const struct ab_run *r)
 	else
 		fprintf(f, "smallest change detectable in what it ran: %.2f%% (80%% power at the last look's level %.3g, %d blocks, between-block stddev of log(B/A) %.4f)\n",
 			d, lk->nominal, lk->blocks, lk->sd);
-	fprintf(f, "files: %s (bench compare --paired %s/pair-*-A.json -- %s/pair-*-B.json)\n", r->dir,
+	fprintf(f, "files: %s (bench compare --paired --force %s/pair-*-A.json -- %s/pair-*-B.json)\n", r->dir,
 		r->dir, r->dir);
 }
 

@@ -15,6 +15,12 @@
 /* --repeat */
 #define BENCH_MAX_REPEAT 1000
 
+/*
+ * result files one bench compare or bench plot reads: a 30-minute bench ab
+ * run writes about 600, which its own files: line passes to compare
+ */
+#define BENCH_MAX_FILES 4096
+
 /* a limit in a string literal (argp's help) */
 #define BENCH_STR(x) BENCH_STR_(x)
 #define BENCH_STR_(x) #x

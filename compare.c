@@ -19,13 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_limits.h"
 #include "compare.h"
 #include "history.h"
 #include "result_file.h"
 #include "stats.h"
 #include "testing_helpers.h"
 
-#define COMPARE_MAX_FILES 256
 
 static struct compare_opts {
 	struct compare_params prm;
@@ -33,7 +33,7 @@ static struct compare_opts {
 	bool power;
 	/* BASE... [-- NEW...]: without "--", exactly two files */
 	bool sides_split;
-	const char *files[COMPARE_MAX_FILES];
+	const char *files[BENCH_MAX_FILES];
 	int nfiles;
 } copts;
 
@@ -88,9 +88,9 @@ static error_t compare_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_ARG:
 		if (copts.sides_split) {
-			if (copts.nfiles == COMPARE_MAX_FILES) {
+			if (copts.nfiles == BENCH_MAX_FILES) {
 				fprintf(stderr, "compare takes at most %d files; extra argument '%s'\n",
-					COMPARE_MAX_FILES, arg);
+					BENCH_MAX_FILES, arg);
 				return EINVAL;
 			}
 			copts.files[copts.nfiles++] = arg;
@@ -1549,9 +1549,9 @@ int bench_compare_main(int argc, char **argv)
 	nbase = copts.nfiles;
 	if (split) {
 		for (i = split + 1; i < argc; i++) {
-			if (copts.nfiles == COMPARE_MAX_FILES) {
+			if (copts.nfiles == BENCH_MAX_FILES) {
 				fprintf(stderr, "compare takes at most %d files; extra argument '%s'\n",
-					COMPARE_MAX_FILES, argv[i]);
+					BENCH_MAX_FILES, argv[i]);
 				return 2;
 			}
 			copts.files[copts.nfiles++] = argv[i];

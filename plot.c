@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_limits.h"
 #include "compare.h"
 #include "history.h"
 #include "latency.h"
@@ -1504,15 +1505,14 @@ int plot_build_script(const struct plot_opts *o, struct plot_run *runs, int n, c
 
 /* ---- the command ---- */
 
-#define MAX_PLOT_FILES 64
 
 static struct plot_cli {
 	struct plot_opts o;
 	const char *output;
 	bool text, table, size_set;
-	const char *files[MAX_PLOT_FILES];
+	const char *files[BENCH_MAX_FILES];
 	int nfiles;
-	const char *labels[MAX_PLOT_FILES];
+	const char *labels[BENCH_MAX_FILES];
 	int nlabels;
 } cli;
 
@@ -1600,8 +1600,8 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 		cli.text = true;
 		break;
 	case ARG_LABEL:
-		if (cli.nlabels == MAX_PLOT_FILES) {
-			fprintf(stderr, "too many --label options (at most %d)\n", MAX_PLOT_FILES);
+		if (cli.nlabels == BENCH_MAX_FILES) {
+			fprintf(stderr, "too many --label options (at most %d)\n", BENCH_MAX_FILES);
 			return EINVAL;
 		}
 		cli.labels[cli.nlabels++] = arg;
@@ -1628,8 +1628,8 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (arg == sides_mark)
 			return split_here();
-		if (cli.nfiles == MAX_PLOT_FILES) {
-			fprintf(stderr, "too many result files (at most %d)\n", MAX_PLOT_FILES);
+		if (cli.nfiles == BENCH_MAX_FILES) {
+			fprintf(stderr, "too many result files (at most %d)\n", BENCH_MAX_FILES);
 			return EINVAL;
 		}
 		cli.files[cli.nfiles++] = arg;
@@ -1745,7 +1745,7 @@ static int plot_load(struct plot_run *run)
 
 int bench_plot_main(int argc, char **argv)
 {
-	struct plot_run runs[MAX_PLOT_FILES] = {};
+	struct plot_run *runs = NULL;
 	char *script = NULL, *img = NULL;
 	size_t img_len = 0;
 	int i, err = 0, ret = 2;
@@ -1822,6 +1822,9 @@ int bench_plot_main(int argc, char **argv)
 			cli.nlabels, cli.nfiles);
 		return 2;
 	}
+	runs = calloc(cli.nfiles, sizeof(*runs));
+	if (!runs)
+		return failed_status(nomem("load the result files"));
 	for (i = 0; i < cli.nfiles; i++) {
 		runs[i].path = cli.files[i];
 		runs[i].label = cli.nlabels ? cli.labels[i] : NULL;
@@ -1850,6 +1853,7 @@ out:
 		ret = failed_status(err);
 	for (i = 0; i < cli.nfiles; i++)
 		result_file_free(&runs[i].rf);
+	free(runs);
 	free(script);
 	free(img);
 	return ret;

@@ -146,6 +146,17 @@ like memory.svg '3\+3 invocations' "memory: the chart counts the files, its memo
 like memory1.cmp '^peak_memory \(MiB\) +11\.000 +21\.000 +\+90\.91% +- +- +higher \(one value, untested\)$' \
 	"memory: one file a side stays untested"
 
+# ---- as many files as a long bench ab run writes: 300 a side ----
+many_a=() many_b=()
+for i in $(seq 1 300); do
+	many_a+=("${L[$((i % 3))]}")
+	many_b+=("${G[$((i % 3))]}")
+done
+is_exit 0 "300 files a side: compare reads them" "$BENCH" compare --force "${many_a[@]}" -- "${many_b[@]}"
+like "$TEST_TMP/is_exit.out" "^hits \(M/s\) .*" "300 files a side: a row per metric"
+is_exit 0 "300 files a side: so does plot compare" "$BENCH" plot compare --force "${many_a[@]}" -- "${many_b[@]}" -o many.svg
+like many.svg '300\+300 invocations' "300 files a side: the chart counts them"
+
 # ---- plot's own refusals ----
 is_exit 2 "plot: '--' with a timeline refused" "$BENCH" plot timeline l1.json -- g1.json -o bad.svg
 like "$TEST_TMP/is_exit.err" "'--' separates the base and new files of a compare chart" "plot: ... says why"

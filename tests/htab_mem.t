@@ -162,7 +162,10 @@ for flavour in preallocated bpf_ma; do
 done
 
 # ---- interrupted runs clean up ----
+# One signal in a guest: the clean-up after it is the kernel's part, and it
+# is the same for all four; the host tries each (lib.sh's host_only).
 for sig in INT TERM HUP QUIT; do
+	[ "$sig" = INT ] || host_only "SIG$sig mid-run: exit status and clean-up" || continue
 	out="$TEST_TMP/sig$sig"
 	"$BENCH" -w1 -d30 -p2 htab-mem --use-case overwrite >"$out" 2>"$out.err" &
 	pid=$!
@@ -186,6 +189,7 @@ done
 # head -c 10 leaves after "Setting up", during set-up; the sed after the
 # first Iter line, mid-run.  A named FIFO keeps the bench's pid.
 for reader in "head -c 10" "sed -n /^Iter/q"; do
+	[ "$reader" = "head -c 10" ] || host_only "stdout | $reader: exit 141, quietly, clean" || continue
 	out="$TEST_TMP/pipe"
 	rm -f "$out.fifo"
 	mkfifo "$out.fifo"
@@ -210,29 +214,33 @@ for reader in "head -c 10" "sed -n /^Iter/q"; do
 done
 
 # a stdout closed by the caller: refused before anything is set up
-out="$TEST_TMP/closed"
-"$BENCH" -w1 -d30 -p2 htab-mem >&- 2>"$out.err" &
-pid=$!
-watchdog "$pid"
-reap "$pid"
-rc=$?
-is "$rc" 1 "stdout closed: exit status 1"
-like "$out.err" '^failed to write standard output: Bad file descriptor$' "stdout closed: says so"
-check_clean "$pid" "stdout closed"
+if host_only "stdout closed: refused before set-up"; then
+	out="$TEST_TMP/closed"
+	"$BENCH" -w1 -d30 -p2 htab-mem >&- 2>"$out.err" &
+	pid=$!
+	watchdog "$pid"
+	reap "$pid"
+	rc=$?
+	is "$rc" 1 "stdout closed: exit status 1"
+	like "$out.err" '^failed to write standard output: Bad file descriptor$' "stdout closed: says so"
+	check_clean "$pid" "stdout closed"
+fi
 
 # under nohup a hang-up does not end the run
-out="$TEST_TMP/nohup"
-(trap '' HUP; exec "$BENCH" -w0 -d3 -p2 htab-mem --use-case overwrite) >"$out" 2>"$out.err" &
-pid=$!
-watchdog "$pid"
-wait_iter "$out" "$pid"
-ok $? "SIGHUP under nohup: the run got going"
-kill -HUP "$pid"
-reap "$pid"
-rc=$?
-is "$rc" 0 "SIGHUP ignored by the caller (nohup): the run completes (exit status 0)"
-like "$out" '^Summary: ' "SIGHUP ignored by the caller: Summary printed"
-check_clean "$pid" "SIGHUP under nohup"
+if host_only "SIGHUP under nohup: the run completes"; then
+	out="$TEST_TMP/nohup"
+	(trap '' HUP; exec "$BENCH" -w0 -d3 -p2 htab-mem --use-case overwrite) >"$out" 2>"$out.err" &
+	pid=$!
+	watchdog "$pid"
+	wait_iter "$out" "$pid"
+	ok $? "SIGHUP under nohup: the run got going"
+	kill -HUP "$pid"
+	reap "$pid"
+	rc=$?
+	is "$rc" 0 "SIGHUP ignored by the caller (nohup): the run completes (exit status 0)"
+	like "$out" '^Summary: ' "SIGHUP ignored by the caller: Summary printed"
+	check_clean "$pid" "SIGHUP under nohup"
+fi
 
 # ---- a run killed with SIGKILL leaves its cgroup; the next run removes it ----
 if [ -n "$CG_PARENT" ]; then

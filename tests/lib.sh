@@ -43,6 +43,18 @@ skip() {	# skip <reason> <description>
 	echo "ok $TAP_N - $2 # SKIP $1"
 }
 
+# host_only <description>: true on the host.  In make vmtest's guests
+# (tests/vmtest_suite.sh sets BENCH_TEST_IN_VM=1) one skip line and false:
+# for checks of userspace alone, the same on every kernel and cgroup
+# hierarchy, which make test runs on the host.  Under TCG every process
+# costs a fifth of a second or more, and make vmtest must stay under 10
+# minutes.
+host_only() {
+	[ "${BENCH_TEST_IN_VM:-0}" = 1 ] || return 0
+	skip "userspace alone: make test checks it on the host" "$1"
+	return 1
+}
+
 done_testing() {
 	echo "1..$TAP_N"
 	[ "$TAP_FAILED" -eq 0 ]

@@ -95,4 +95,13 @@ is "$(verdict is_exit 3 d sh -c 'echo out; echo err >&2; exit 3')" "ok" "is_exit
 is "$(verdict is_exit 0 d sh -c 'echo oops >&2; exit 1')" "not ok" "is_exit: another status fails"
 like "$TEST_TMP/diag" "^# stderr: oops$" "is_exit: a failure shows the command's stderr"
 
+# host_only: true on the host; in a guest one skip line and false
+# shellcheck disable=SC2016 # $1 is the inner shell's
+out=$(env -u BENCH_TEST_IN_VM BENCH=/bin/true bash -c 'source "$1"; host_only "x" && echo yes' _ "$LIB")
+is "$out" "yes" "host_only: true without BENCH_TEST_IN_VM, and says nothing"
+# shellcheck disable=SC2016 # $1 is the inner shell's
+out=$(BENCH_TEST_IN_VM=1 BENCH=/bin/true bash -c 'source "$1"; host_only "the thing" || echo no' _ "$LIB")
+is "$out" "ok 1 - the thing # SKIP userspace alone: make test checks it on the host
+no" "host_only: in a guest, one skip line and false"
+
 done_testing

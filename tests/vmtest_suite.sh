@@ -12,8 +12,9 @@
 # and under TCG, where a test spends most of its time starting processes
 # on one virtual CPU, two VMs take little more than half the time of one.
 # List the files longest first.  The first VM's prove output streams; the
-# others' follows when they are done.  CI=true inside.  BENCH, OUTPUT and
-# BENCH_TEST_FENTRY are passed on.  Exit status: 0 when every VM's prove passed.
+# others' follows when they are done.  CI=true and BENCH_TEST_IN_VM=1
+# (lib.sh's host_only) inside.  BENCH, OUTPUT and BENCH_TEST_FENTRY are
+# passed on.  Exit status: 0 when every VM's prove passed.
 #
 # A VM whose guest kernel locked up (vmtest.sh exits 125 and says "the
 # guest kernel locked up") is booted once more with the same files, after
@@ -76,7 +77,8 @@ run_group() {	# run_group <n>: one VM running group n's files
 	read -r -a files <<<"${GROUP[$1]}"
 	read -r -a flags <<<"${PROVE_FLAGS:-}"
 	# exec: the PID stop() signals is vmtest.sh's, which kills its VM
-	exec "$VMTEST" "${VMOPTS[@]}" -e CI=true -e BENCH -e OUTPUT -e PROVE_FLAGS -e BENCH_TEST_FENTRY -- \
+	exec "$VMTEST" "${VMOPTS[@]}" -e CI=true -e BENCH_TEST_IN_VM=1 -e BENCH -e OUTPUT -e PROVE_FLAGS \
+		-e BENCH_TEST_FENTRY -- \
 		"$PROVE" --exec '' "${flags[@]}" "${files[@]}"
 }
 

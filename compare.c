@@ -1077,14 +1077,10 @@ static void fill_row(struct compare_row *row, const struct metric_test *mt)
 {
 	snprintf(row->bs, sizeof(row->bs), "%s", mt->bs);
 	snprintf(row->ns, sizeof(row->ns), "%s", mt->ns);
-	row->base = mt->base;
-	row->new = mt->new;
 	row->change_pct = mt->change_pct;
 	row->lo_pct = mt->lo_pct;
 	row->hi_pct = mt->hi_pct;
 	row->p = mt->p;
-	row->df = mt->df;
-	row->test = mt->how;
 	row->na = mt->na;
 	row->nb = mt->nb;
 	row->measured = true;
@@ -1101,8 +1097,7 @@ static int eval_metric(const struct compare_params *prm, enum compare_unit unit,
 
 	memset(row, 0, sizeof(*row));
 	snprintf(row->name, sizeof(row->name), "%s (%s)", ma->name, ma->unit);
-	row->p = row->df = row->change_pct = row->lo_pct = row->hi_pct = NAN;
-	row->test = "none";
+	row->p = row->change_pct = row->lo_pct = row->hi_pct = NAN;
 	err = side_obs(sa, ma->name, oa);
 	if (!err)
 		err = side_obs(sb, ma->name, ob);
@@ -1200,7 +1195,6 @@ static int eval_peak(const struct compare_params *prm, const struct compare_side
 	memset(row, 0, sizeof(*row));
 	snprintf(row->name, sizeof(row->name), "peak_memory (MiB)");
 	fill_row(row, &mt);
-	row->peak = true;
 	if (!strcmp(mt.how, "none"))
 		row->verdict = compare_peak_verdict(mt.base, mt.new, prm->threshold_pct, *mem_res);
 	else

@@ -86,15 +86,12 @@ const char *compare_unit_name(enum compare_unit unit);
 struct compare_row {
 	char name[96];		/* "metric (unit)" */
 	char bs[64], ns[64];	/* the sides as printed: mean ± stddev, or the median */
-	double base, new;	/* the estimates the change is of */
 	double change_pct, lo_pct, hi_pct;
-	double p, df;		/* NaN: untested */
-	const char *test;	/* what p is from, e.g. "Welch" */
+	double p;		/* NaN: untested */
 	const char *verdict;
 	int na, nb;		/* observations per side */
 	int worse;
 	bool measured;		/* false: neither side has a value */
-	bool peak;		/* the peak memory row */
 };
 
 /*

@@ -108,11 +108,7 @@ ok $? "a run with hits 50, 150, 100 made"
 if ! like wide.self '^hits \(M/s\) .* within noise$' "the made run is a valid result"; then
 	diag "$(head -5 wide.self)"
 fi
-jq '.samples |= map(.metrics.hits *= 0.1) |
-    .summary.metrics.hits |= with_entries(if .key | IN("mean", "stddev", "median", "min", "max", "ci95",
-						       "q1", "q3", "iqr", "mad", "p90", "p99")
-					  then .value *= 0.1 else . end) |
-    .summary.metrics.hits.tukey |= (.low_fence *= 0.1 | .high_fence *= 0.1)' wide.json >tenth.json
+scaled_hits wide.json 0.1 tenth.json
 "$BENCH" compare wide.json tenth.json >tenth.cmp 2>&1
 is $? 0 "a tenth: compare exits 0"
 read -r ch lo hi < <(sed -nE 's/^hits \(M\/s\) .* ([-+][0-9.]+)% +\[([-+][0-9.]+), ([-+][0-9.]+)\]%.*/\1 \2 \3/p' tenth.cmp)

@@ -516,11 +516,18 @@ steady_and_halved() {
 				      cv: 0.01, ci95: (4.302652729911275 / (3 | sqrt)),
 				      q1: 99.5, q3: 100.5, iqr: 1, mad: 1, p90: 100.8, p99: 100.98,
 				      tukey: {low_fence: 98, high_fence: 102, outliers: []}}' "$1" >"$2" &&
-	jq '.samples |= map(.metrics.hits *= 0.5) |
+	scaled_hits "$2" 0.5 "$3"
+}
+
+# scaled_hits <run.json> <factor> <out.json>: a run without repeats with
+# every hits sample, and the summary's figures of them, times factor (the
+# cv and the outliers' list stay what they are)
+scaled_hits() {
+	jq --argjson k "$2" '.samples |= map(.metrics.hits *= $k) |
 	    .summary.metrics.hits |= with_entries(if .key | IN("mean", "stddev", "median", "min", "max", "ci95",
 							       "q1", "q3", "iqr", "mad", "p90", "p99")
-						  then .value *= 0.5 else . end) |
-	    .summary.metrics.hits.tukey |= (.low_fence *= 0.5 | .high_fence *= 0.5)' "$2" >"$3"
+						  then .value *= $k else . end) |
+	    .summary.metrics.hits.tukey |= (.low_fence *= $k | .high_fence *= $k)' "$1" >"$3"
 }
 
 # ---- valgrind ----

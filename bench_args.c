@@ -366,6 +366,16 @@ static void print_known(FILE *f)
 		fprintf(f, " %s", tbl[i]->name);
 }
 
+/* the benchmarks that have every cap in caps, from the table: no list to keep in step */
+static void print_caps(FILE *f, unsigned int caps)
+{
+	size_t i;
+
+	for (i = 0; i < tbl_n; i++)
+		if ((tbl[i]->caps & caps) == caps)
+			fprintf(f, " %s", tbl[i]->name);
+}
+
 /* the benchmark env.bench_name names, or NULL after one line (exit 1) */
 static const struct bench *find_bench(void)
 {
@@ -391,8 +401,10 @@ static const struct bench *find_bench(void)
 static int check_caps(const struct bench *bench)
 {
 	if (env.zero_seed && !(bench->caps & BENCH_CAP_ZERO_SEED)) {
-		fprintf(stderr, "--zero-seed does not apply to benchmark '%s': it measures no hash map (htab-mem, bpf-hashmap-lookup, hash-lookup, percpu-hash-lookup and lru-hash-lookup do)\n",
+		fprintf(stderr, "--zero-seed does not apply to benchmark '%s': it measures no hash map; accepted by:",
 			bench->name);
+		print_caps(stderr, BENCH_CAP_ZERO_SEED);
+		fputc('\n', stderr);
 		return -EINVAL;
 	}
 	if (env.repeat_cnt > 1 && (bench->caps & BENCH_CAP_NO_REPEAT)) {

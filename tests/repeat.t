@@ -33,6 +33,18 @@ bad 1 "--zero-seed without a hash map" "--zero-seed does not apply to benchmark 
 	"$BENCH" --zero-seed count-local
 bad 1 "--zero-seed on trig-syscall-count" "--zero-seed does not apply to benchmark 'trig-syscall-count'" \
 	"$BENCH" --zero-seed trig-syscall-count
+# the list of benchmarks that accept --zero-seed is the table's: every
+# benchmark named there passes the zero-seed check (and stops at the next
+# one, repeats longer than a day: nothing runs), every other is refused
+accepted=$("$BENCH" --zero-seed count-local 2>&1 | sed -n 's/.*accepted by: //p' | tr ' ' '\n' | sort)
+passing=$(for b in $("$BENCH" -l | awk 'NR > 1 { print $1 }'); do
+	"$BENCH" --zero-seed --repeat 2 -w0 -d 86400 "$b" 2>&1 | grep -q -- '--zero-seed does not apply' || echo "$b"
+done | sort)
+is "$accepted" "$passing" "--zero-seed's refusal lists exactly the benchmarks that accept it"
+for b in bpf-hashmap-full-update hash-prealloc-update percpu-hash-prealloc-update hash-kmalloc-update \
+	percpu-hash-kmalloc-update lru-hash-common-update lru-hash-percpu-update inner-lru-hash-update; do
+	is "$(grep -cx -- "$b" <<<"$accepted")" 1 "--zero-seed's refusal names $b"
+done
 bad 1 "--repeat on bpf-hashmap-lookup" "--repeat 2 does not apply to benchmark 'bpf-hashmap-lookup'" \
 	"$BENCH" --repeat 2 bpf-hashmap-lookup
 

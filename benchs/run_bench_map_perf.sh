@@ -6,7 +6,8 @@
 #   run_bench_map_perf.sh [TEST_MASK [PRODUCERS [NR_ENTRIES]]]
 #
 # TEST_MASK selects tests by bit as map_perf_test's does (4: the hash map
-# with BPF_F_NO_PREALLOC; 0 or none: every test), PRODUCERS is its number
+# with BPF_F_NO_PREALLOC; 0 or none: every test; a bit with no test is
+# refused), PRODUCERS is its number
 # of processes (default 8), NR_ENTRIES the measured maps' max_entries
 # (default: each map's own).  Each update test prints map_perf_test's
 # lines, one per producer ("0:hash_map_perf kmalloc 302508 events per
@@ -43,8 +44,17 @@ entries=${3:-0}
 uint_arg TEST_MASK "$mask" 4294967295
 uint_arg PRODUCERS "$producers" 1024
 uint_arg NR_ENTRIES "$entries" 16777216
-# as map_perf_test: 0 means every test, and 8 processes
-[ "$mask" -eq 0 ] && mask=$(((1 << ${#TESTS[@]}) - 1))
+# as map_perf_test: 0 means every test, and 8 processes; a bit with no
+# test would select nothing, or less than was asked for: refused
+all=$(((1 << ${#TESTS[@]}) - 1))
+if [ $((mask & ~all)) -ne 0 ]; then
+	known=
+	for bit in "${!TESTS[@]}"; do
+		known+="${known:+, }$((1 << bit)) ${TESTS[$bit]}"
+	done
+	usage "invalid TEST_MASK '$mask': no test for bit(s) $((mask & ~all)); accepted: 0 (every test) or a sum of $known"
+fi
+[ "$mask" -eq 0 ] && mask=$all
 [ "$producers" -eq 0 ] && producers=8
 
 for bit in "${!TESTS[@]}"; do

@@ -148,6 +148,14 @@ is "$rc|$(grep -Eo '^0:hash_map_perf [a-z-]+' "$out" | tr '\n' ' ')" "0|0:hash_m
 	"run_bench_map_perf.sh 5 1: tests 1 and 4, in map_perf_test's order"
 is_exit 2 "run_bench_map_perf.sh with a fourth argument: refused" "$SCRIPT" 4 8 16384 1000000
 is_exit 2 "run_bench_map_perf.sh x: refused" "$SCRIPT" x
+# a mask with no known test bit ran nothing and exited 0: refused, naming the bits accepted
+for m in 2048 2049; do
+	is_exit 2 "run_bench_map_perf.sh $m: refused" "$SCRIPT" "$m" 1
+	is "$(grep -c . "$TEST_TMP/is_exit.err") $(wc -c <"$TEST_TMP/is_exit.out")" "1 0" \
+		"run_bench_map_perf.sh $m: one line on stderr, nothing on stdout"
+	like "$TEST_TMP/is_exit.err" "invalid TEST_MASK '$m': no test for bit\\(s\\) 2048; accepted: 0 \\(every test\\) or a sum of 1 hash-prealloc-update, .*, 1024 lru-hash-lookup$" \
+		"run_bench_map_perf.sh $m: the bad bit named, with the accepted ones"
+done
 
 # --zero-seed: for the hash maps, not the trie
 out=$TEST_TMP/zs

@@ -268,21 +268,25 @@ int history_cli_select_trend(struct history_rows *rows)
 		} else if (strcmp(r->benchmark, first->benchmark) || strcmp(r->config_key, first->config_key)) {
 			fprintf(stderr, "history: runs %lld (%s %s) and %lld (%s %s) are of different configurations: select one with --benchmark, --config or --like ID\n",
 				first->id, first->benchmark, first->config, r->id, r->benchmark, r->config);
-			return -EINVAL;
+			goto refuse;
 		} else if (strcmp(r->metric, first->metric)) {
 			fprintf(stderr, "history: runs %lld and %lld lead with different metrics (%s, %s): choose one with --metric\n",
 				first->id, r->id, first->metric, r->metric);
-			return -EINVAL;
+			goto refuse;
 		}
 		kept++;
 	}
 	if (!kept) {
 		fprintf(stderr, "history: no run in %s matches%s%s with a value\n", hcli.db,
 			hcli.sel.metric ? " and has metric " : "", hcli.sel.metric ? hcli.sel.metric : "");
-		return -EINVAL;
+		goto refuse;
 	}
 	history_rows_sort_kernels(rows);
 	return 0;
+refuse:
+	/* the caller frees rows only after success */
+	history_rows_free(rows);
+	return -EINVAL;
 }
 
 /* the next group of rows: one kernel on one machine, from *i on; 0 at the end */

@@ -32,6 +32,13 @@ san 0 "compare" compare --force "$TEST_TMP/a.json" "$TEST_TMP/b.json"
 san 2 "compare of a malformed file" compare "$TEST_TMP/a.json" /dev/null
 jq '.summary.metrics.hits.mean = 1' "$TEST_TMP/a.json" >"$TEST_TMP/edited.json"
 san 2 "compare of an edited result" compare "$TEST_TMP/a.json" "$TEST_TMP/edited.json"
+# history show's refusals free the rows they queried (an ASan build exited 1, a leak)
+san 0 "history add" history add --db "$TEST_TMP/h.db" "$TEST_TMP/a.json" "$TEST_TMP/b.json"
+san 2 "history show of runs of two configurations" history show --db "$TEST_TMP/h.db"
+grep -q 'different configurations' "$TEST_TMP/s.err"
+ok $? "history show of two configurations: refused as such"
+san 2 "history show of a metric no run has" history show --db "$TEST_TMP/h.db" --metric nope
+san 0 "history show of one benchmark" history show --db "$TEST_TMP/h.db" --benchmark count-local
 san 64 "bad CPU list" --cons-affinity 3-1 count-local
 san 64 "two names" count-local count-global
 san 0 "list" -l

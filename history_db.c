@@ -6,7 +6,8 @@
  * refused before anything is written to it, and an older layout is brought
  * up to date in one transaction.  Writers take the write lock at the start
  * of their transaction and wait for each other (a busy timeout), so runs
- * added at once are all kept.
+ * added at once are all kept; the checks read the file in one transaction
+ * and are made again under the write lock before a migration.
  *
  * Layout versions:
  *   1  runs: one row per result document (the document itself, its
@@ -199,7 +200,11 @@ static int check_db(struct history *h, long long *version)
 	return ok ? 0 : -EINVAL;
 }
 
-/* bring the layout from its version to ours, in one transaction */
+/*
+ * Bring the layout from its version to ours, in one transaction: checked
+ * again under the write lock, since another writer may have created or
+ * migrated it while we waited for the lock.
+ */
 static int migrate(struct history *h)
 {
 	long long v;
@@ -209,10 +214,8 @@ static int migrate(struct history *h)
 	err = history_begin(h);
 	if (err)
 		return err;
-	/* another writer may have done it while we waited for the lock */
-	v = query_int(h, "PRAGMA user_version");
-	for (err = v < 0 ? db_fail(h, "read the schema version") : 0;
-	     !err && v < HISTORY_SCHEMA_VERSION; v++) {
+	err = check_db(h, &v);
+	for (; !err && v < HISTORY_SCHEMA_VERSION; v++) {
 		err = exec(h, migrations[v].sql, "update the database's layout");
 		if (!err && migrations[v].fill)
 			err = migrations[v].fill(h);
@@ -227,9 +230,29 @@ static int migrate(struct history *h)
 	return err;
 }
 
-int history_open(struct history *h, const char *path, bool create, bool default_path)
+/*
+ * The checks in one read transaction: the application id, the version and
+ * the tables are read from one state of the file, never from both sides
+ * of another writer's migration (which read apart said "application id 0,
+ * 5 tables" of a database being created), then the migration if needed.
+ */
+static int check_and_migrate(struct history *h)
 {
 	long long version;
+	int err;
+
+	err = exec(h, "BEGIN", "start a transaction");
+	if (err)
+		return err;
+	err = check_db(h, &version);
+	history_rollback(h);	/* it read, and wrote nothing */
+	if (!err && version < HISTORY_SCHEMA_VERSION)
+		err = migrate(h);
+	return err;
+}
+
+int history_open(struct history *h, const char *path, bool create, bool default_path)
+{
 	struct stat st;
 	int err, flags = SQLITE_OPEN_READWRITE;
 
@@ -253,9 +276,7 @@ int history_open(struct history *h, const char *path, bool create, bool default_
 		return -EIO;
 	}
 	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
-	err = check_db(h, &version);
-	if (!err && version < HISTORY_SCHEMA_VERSION)
-		err = migrate(h);
+	err = check_and_migrate(h);
 	if (err)
 		history_close(h);
 	return err;

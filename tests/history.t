@@ -135,6 +135,23 @@ is "$(sqlite3 conc.db 'SELECT count(*) FROM metrics')" \
 	"$(( 12 * ($(jq '.summary.metrics | length' a.json) + 1) + 12 * ($(jq '.summary.metrics | length' g.json) + 1) ))" \
 	"two concurrent writers: every run's metrics stored"
 
+# eight writers at once into a database that does not exist yet: the
+# first to take the lock creates it, the others find it created (not a
+# half-read one), every run kept; rounds, since it is a race
+lost=0
+for round in $(seq 1 15); do
+	pids=()
+	for i in $(seq 1 8); do
+		"$BENCH" history add --db "new$round.db" "c1-$i.json" >/dev/null 2>>"new$round.err" &
+		pids+=($!)
+	done
+	rc=0
+	for p in "${pids[@]}"; do wait "$p" || rc=1; done
+	[ "$rc" -eq 0 ] && [ "$(rows "new$round.db")" = 8 ] || lost=$((lost + 1))
+done
+is "$lost" 0 "eight concurrent adds creating the database, 15 rounds: every add exits 0, 8 rows each"
+[ "$lost" -eq 0 ] || diag "$(cat new*.err | sort | uniq -c | head -5)"
+
 # refusals: one line, exit 2, the database byte-identical after
 untouched() {	# untouched <description> <db> <stderr regex>
 	local what=$1 db=$2 want=$3 cmd

@@ -102,7 +102,7 @@ LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))
 LIB_OBJS += $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(wildcard $(SRCDIR)/benchs/lib_*.c))
 BENCH_SRCS := $(wildcard $(SRCDIR)/benchs/bench_*.c)
 BENCH_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,bench.c bench_args.c runner.c reporters.c run_mem.c \
-	      producers.c run_latency.c) $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
+	      producers.c run_latency.c run_contention.c) $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
 UNIT_SRCS := $(wildcard $(SRCDIR)/tests/unit_*.c)
 UNIT_TESTS := $(patsubst $(SRCDIR)/tests/%.c,$(OUTPUT)/tests/%.t,$(UNIT_SRCS))
 VMLINUX := $(OUTPUT)/vmlinux.h

@@ -59,6 +59,8 @@
 #define AB_MAX_BLOCKS 10000
 /* the first look: a spread on 2 degrees of freedom */
 #define AB_MIN_BLOCKS 3
+/* left-out blocks (starved invocations) beyond which the machine is too busy to go on */
+#define AB_MAX_LEFT_OUT(blocks) (3 + (blocks))
 #define AB_POWER 0.80
 #define AB_MAX_BUDGET (7 * 86400.0)
 
@@ -110,6 +112,10 @@ struct ab_run {
 	double rate[2][2 * AB_MAX_BLOCKS];	/* per pair, A's and B's */
 	double block[AB_MAX_BLOCKS];
 	int pairs, blocks, invocations;
+	/* pairs whose files were written, left-out blocks' too: the next file's number */
+	int file_pairs;
+	/* blocks left out because an invocation of theirs was invalid (producers starved) */
+	int left_out;
 	struct seq_test seq;
 	struct timespec start;
 	struct ab_look look;
@@ -496,7 +502,9 @@ static int invocation_value(struct ab_run *r, const char *json, double *value)
 		return -EINVAL;
 	}
 	m = pick_metric(r, &rf);
-	if (!m) {
+	if (result_file_left_out(&rf, "ab")) {
+		ret = -EAGAIN;
+	} else if (!m) {
 		fprintf(stderr, "ab: %s: summary.metrics.%s: missing: the metric to test (--metric)\n",
 			json, r->metric[0] ? r->metric : aopts.metric ? aopts.metric : "?");
 		ret = -EINVAL;
@@ -542,7 +550,34 @@ static int run_side(struct ab_run *r, int pair, int side, double *value)
 		print_log_tail(log);
 		return -EIO;
 	}
-	return invocation_value(r, json, value) ? -EIO : 0;
+	status = invocation_value(r, json, value);
+	return status == -EAGAIN ? status : status ? -EIO : 0;
+}
+
+/*
+ * A block with an invalid invocation is left out whole: its files are
+ * renamed invalid-pair-NNN-X.* so that pair-*-A.json and pair-*-B.json
+ * stay the pairs that were tested.
+ */
+static void leave_out_block(struct ab_run *r, int first_pair)
+{
+	static const char *const ext[2] = { "json", "log" };
+	char from[PATH_MAX + 32], to[PATH_MAX + 40];
+	int pair, side, e;
+
+	for (pair = first_pair; pair < first_pair + 2; pair++)
+		for (side = 0; side < 2; side++)
+			for (e = 0; e < 2; e++) {
+				snprintf(from, sizeof(from), "%s/pair-%03d-%c.%s", r->dir, pair + 1,
+					 'A' + side, ext[e]);
+				snprintf(to, sizeof(to), "%s/invalid-pair-%03d-%c.%s", r->dir,
+					 pair + 1, 'A' + side, ext[e]);
+				if (rename(from, to) && errno != ENOENT)
+					fprintf(stderr, "failed to rename %s: %s\n", from, strerror(errno));
+			}
+	r->left_out++;
+	fprintf(stderr, "ab: block of pairs %d-%d left out: an invocation's producers were starved; the block runs again\n",
+		first_pair + 1, first_pair + 2);
 }
 
 /* ---- the test ---- */
@@ -690,6 +725,9 @@ static void print_report(FILE *f, const struct ab_run *r)
 	if (unused > 0)
 		fprintf(f, "  (%d pair%s of the unfinished block not used)\n", unused,
 			unused == 1 ? "" : "s");
+	if (r->left_out)
+		fprintf(f, "left out: %d block%s with an invalid invocation (producers starved: the machine was busy); their files are %s/invalid-pair-*\n",
+			r->left_out, r->left_out == 1 ? "" : "s", r->dir);
 	if (isnan(d))
 		fprintf(f, "smallest change detectable: n/a (no test was taken)\n");
 	else if (isnan(lk->nominal))
@@ -725,13 +763,19 @@ static int run_block(struct ab_run *r)
 	for (slot = 0; slot < 4; slot++) {
 		side = block_order[slot];
 		pair = 2 * r->blocks + slot / 2;
-		err = run_side(r, pair, side, &v);
+		err = run_side(r, r->file_pairs + slot / 2, side, &v);
+		if (err == -EAGAIN) {
+			leave_out_block(r, r->file_pairs);
+			r->file_pairs += 2;
+			r->pairs = 2 * r->blocks;
+		}
 		if (err)
 			return err;
 		r->rate[side][pair] = v;
 		if (slot % 2)
 			r->pairs++;
 	}
+	r->file_pairs += 2;
 	for (slot = 0; slot < 2; slot++) {
 		pair = 2 * r->blocks + slot;
 		d[slot] = log(r->rate[1][pair]) - log(r->rate[0][pair]);
@@ -747,7 +791,8 @@ static bool room_for_block(const struct ab_run *r)
 
 	if (r->blocks >= AB_MAX_BLOCKS || (aopts.max_blocks && r->blocks >= aopts.max_blocks))
 		return false;
-	return t + t / r->blocks <= aopts.budget;
+	/* left-out blocks took their time too */
+	return t + t / (r->blocks + r->left_out) <= aopts.budget;
 }
 
 static int run_blocks(struct ab_run *r)
@@ -757,6 +802,18 @@ static int run_blocks(struct ab_run *r)
 
 	for (;;) {
 		err = run_block(r);
+		if (err == -EAGAIN && r->left_out > AB_MAX_LEFT_OUT(r->blocks)) {
+			r->stopped = "too many blocks left out: the machine is too busy for this benchmark";
+			return -EIO;
+		}
+		if (err == -EAGAIN) {
+			if (room_for_block(r))
+				continue;
+			if (r->blocks)
+				take_look(r, true);
+			r->stopped = "the budget leaves no room for another block";
+			return 0;
+		}
 		if (err == -EINTR) {
 			r->stopped = ab_signal == SIGTERM ? "interrupted by SIGTERM" :
 				     ab_signal == SIGHUP ? "interrupted by SIGHUP" : "interrupted by SIGINT";

@@ -59,6 +59,8 @@ struct env {
 	bool latency;
 	/* --stats: robust summaries of every metric after the Summary */
 	bool stats;
+	/* --min-cpu-share: a producer's least on-CPU share of a valid run, % (0: never invalid) */
+	int min_cpu_share_pct;
 
 	int argc;
 	char **argv;
@@ -102,6 +104,16 @@ struct bench_res {
 	long lat_edge;
 	double lat_p50;
 	double lat_p99;
+	/*
+	 * Filled by the runner (run_contention.h): each producer's time on a
+	 * CPU as a share of this interval (NaN: unknown) and its involuntary
+	 * context switches in it (-1: unknown), producer_cnt entries each;
+	 * the machine's steal time as a share of all its CPUs' time (NaN:
+	 * unknown).
+	 */
+	double *prod_cpu_share;
+	long *prod_nivcsw;
+	double steal_share;
 };
 
 /*
@@ -188,6 +200,11 @@ enum bench_caps {
 	 * a producer parked inside malloc() or a mutex would hang teardown
 	 */
 	BENCH_CAP_PARK_THREADS	= 1 << 4,
+	/*
+	 * the producers wait by design (for a consumer, a child, a timer):
+	 * their on-CPU share is recorded but does not invalidate the run
+	 */
+	BENCH_CAP_PRODUCERS_SLEEP = 1 << 5,
 };
 
 /* what every BPF benchmark needs */

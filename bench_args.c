@@ -18,6 +18,7 @@ struct env env = {
 	.producer_cnt = 1,
 	.consumer_cnt = 0,
 	.repeat_cnt = 1,
+	.min_cpu_share_pct = -1,
 };
 
 /*
@@ -69,6 +70,7 @@ enum {
 	ARG_REPEAT,
 	ARG_ZERO_SEED,
 	ARG_STATS,
+	ARG_MIN_CPU_SHARE,
 };
 
 static const struct argp_option opts[] = {
@@ -94,6 +96,8 @@ static const struct argp_option opts[] = {
 	  "Run the warm-up and measured phase N times (1.." BENCH_STR(BENCH_MAX_REPEAT) ", default 1), each with fresh state where the benchmark supports it (htab-mem: a new map, so a new hash seed)" },
 	{ "stats", ARG_STATS, NULL, 0,
 	  "After the Summary, robust summaries of every metric: median, min, max, p90, p99, MAD, IQR and the samples outside Tukey's fences (flagged, never dropped)" },
+	{ "min-cpu-share", ARG_MIN_CPU_SHARE, "PCT", 0,
+	  "Mark the run invalid (compare, ab, history and plot leave it out) when a producer ran on a CPU less than PCT% of its measured time: the machine was busy (0..100; default " BENCH_STR(RUN_MIN_CPU_SHARE_PCT) ", or $BENCH_MIN_CPU_SHARE; 0: never)" },
 	{ "zero-seed", ARG_ZERO_SEED, NULL, 0,
 	  "Hash-map benchmarks: create the measured map with BPF_F_ZERO_SEED (one fixed bucket layout, for bisecting: that layout's bias)" },
 	{},
@@ -207,6 +211,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARG_ZERO_SEED:
 		env.zero_seed = true;
+		break;
+	case ARG_MIN_CPU_SHARE:
+		if (parse_long(arg, 0, 100, &v))
+			return bench_args_bad_value("--min-cpu-share", arg, "a percentage in 0..100");
+		env.min_cpu_share_pct = v;
 		break;
 	case ARGP_KEY_ARG:
 		if (env.bench_name)
@@ -422,6 +431,24 @@ static int check_caps(const struct bench *bench)
 	return 0;
 }
 
+/* --min-cpu-share's default: $BENCH_MIN_CPU_SHARE, else RUN_MIN_CPU_SHARE_PCT */
+static error_t min_cpu_share_default(void)
+{
+	const char *s = getenv("BENCH_MIN_CPU_SHARE");
+	long v;
+
+	if (env.min_cpu_share_pct >= 0)
+		return 0;
+	if (!s) {
+		env.min_cpu_share_pct = RUN_MIN_CPU_SHARE_PCT;
+		return 0;
+	}
+	if (parse_long(s, 0, 100, &v))
+		return bench_args_bad_value("BENCH_MIN_CPU_SHARE", s, "a percentage in 0..100");
+	env.min_cpu_share_pct = v;
+	return 0;
+}
+
 int bench_args_parse(int argc, char **argv, const struct bench *const *table, size_t n,
 		     const struct bench **benchp)
 {
@@ -439,6 +466,8 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 	tbl_n = n < BENCH_MAX_BENCHS ? n : BENCH_MAX_BENCHS;
 	build_children(argc, argv);
 	err = argp_parse(&argp_root, argc, argv, 0, NULL, NULL);
+	if (!err)
+		err = min_cpu_share_default();
 	if (err) {
 		/* running out of memory is no usage error */
 		if (err == ENOMEM)

@@ -16,6 +16,14 @@
 #define BENCH_MAX_REPEAT 1000
 
 /*
+ * --min-cpu-share's default: the share of its measured time, in percent,
+ * a producer must have run on a CPU for the run to count.  On an idle
+ * machine a producer that never sleeps gets 98% or more; a CPU hog pinned
+ * beside it takes about half (README, "Contention").
+ */
+#define RUN_MIN_CPU_SHARE_PCT 80
+
+/*
  * result files one bench compare or bench plot reads: a 30-minute bench ab
  * run writes about 600, which its own files: line passes to compare
  */

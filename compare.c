@@ -1490,6 +1490,58 @@ static int compare_sides(const struct compare_side *sa, const struct compare_sid
 	return worse_any && copts.fail_on_regression ? 1 : 0;
 }
 
+/* keep the files keep[] says, in order */
+static void keep_files(struct compare_side *sd, const bool *keep)
+{
+	int i, n = 0;
+
+	for (i = 0; i < sd->n; i++) {
+		if (keep[i])
+			sd->rf[n++] = sd->rf[i];
+		else
+			result_file_free(&sd->rf[i]);
+	}
+	sd->n = n;
+}
+
+/*
+ * Invalid runs (their producers were starved) are left out, each named
+ * with its reason; with --paired a pair goes whole, so that the rest stay
+ * paired.  2 when a side has nothing left.
+ */
+static int leave_out_invalid(struct compare_side *a, struct compare_side *b, bool paired)
+{
+	int i, na = a->n, nb = b->n, n = na > nb ? na : nb;
+	bool *ka = calloc(n + 1, sizeof(bool)), *kb = calloc(n + 1, sizeof(bool));
+	int ret = 0;
+
+	if (!ka || !kb) {
+		free(ka);
+		free(kb);
+		fprintf(stderr, "failed to allocate compare state: %s\n", strerror(ENOMEM));
+		return 2;
+	}
+	for (i = 0; i < na; i++)
+		ka[i] = !result_file_left_out(&a->rf[i], "compare");
+	for (i = 0; i < nb; i++)
+		kb[i] = !result_file_left_out(&b->rf[i], "compare");
+	for (i = 0; paired && na == nb && i < na; i++)
+		ka[i] = kb[i] = ka[i] && kb[i];
+	keep_files(a, ka);
+	keep_files(b, kb);
+	free(ka);
+	free(kb);
+	if (a->n < na || b->n < nb)
+		fprintf(stderr, "compare: left out %d of %d base and %d of %d new files as invalid runs (producers starved: the machine was busy)%s\n",
+			na - a->n, na, nb - b->n, nb, paired ? ", whole pairs" : "");
+	if (!a->n || !b->n) {
+		fprintf(stderr, "compare: no valid %s file left: nothing to compare\n",
+			a->n ? "new" : "base");
+		ret = 2;
+	}
+	return ret;
+}
+
 static int load_side(struct compare_side *sd, const char *which, const char *const *files, int n)
 {
 	char err[512];
@@ -1564,6 +1616,8 @@ int bench_compare_main(int argc, char **argv)
 	ret = load_side(&a, "base", copts.files, nbase);
 	if (!ret)
 		ret = load_side(&b, "new", copts.files + nbase, copts.nfiles - nbase);
+	if (!ret)
+		ret = leave_out_invalid(&a, &b, copts.prm.paired);
 	if (!ret)
 		ret = compare_sides(&a, &b);
 	free_side(&a);

@@ -127,7 +127,7 @@ static int add_main(int argc, char **argv)
 	struct history h;
 	char err[512];
 	long long id;
-	int i, n, ret = 2;
+	int i, n, ret = 2, left_out = 0;
 	bool dup;
 
 	if (history_cli_parse("history add", "RUN.json...",
@@ -157,7 +157,9 @@ static int add_main(int argc, char **argv)
 		goto out;
 	ret = history_begin(&h) ? 1 : 0;
 	for (i = 0; !ret && i < n; i++) {
-		if (history_add(&h, &rfs[i], hcli.sel.machine, hcli.files[i], &id, &dup))
+		if (result_file_left_out(&rfs[i], "history add"))
+			left_out++;
+		else if (history_add(&h, &rfs[i], hcli.sel.machine, hcli.files[i], &id, &dup))
 			ret = 1;
 		else if (dup)
 			printf("%s: already in the history as run %lld\n", hcli.files[i], id);
@@ -168,6 +170,13 @@ static int add_main(int argc, char **argv)
 		ret = history_commit(&h) ? 1 : 0;
 	else
 		history_rollback(&h);
+	if (!ret && left_out)
+		fprintf(stderr, "history add: left out %d of %d files as invalid runs (producers starved: the machine was busy)\n",
+			left_out, n);
+	if (!ret && left_out == n) {
+		fprintf(stderr, "history add: no valid file: nothing added\n");
+		ret = 2;
+	}
 	history_close(&h);
 out:
 	for (i = 0; i < n; i++)

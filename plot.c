@@ -1748,7 +1748,7 @@ int bench_plot_main(int argc, char **argv)
 	struct plot_run *runs = NULL;
 	char *script = NULL, *img = NULL;
 	size_t img_len = 0;
-	int i, err = 0, ret = 2;
+	int i, nruns = 0, base_given, err = 0, ret = 2;
 
 	cli = (struct plot_cli){ .o = { .threshold_pct = 2.0 } };
 	if (argc < 2 || argv[1][0] == '-') {
@@ -1825,19 +1825,43 @@ int bench_plot_main(int argc, char **argv)
 	runs = calloc(cli.nfiles, sizeof(*runs));
 	if (!runs)
 		return failed_status(nomem("load the result files"));
-	for (i = 0; i < cli.nfiles; i++) {
-		runs[i].path = cli.files[i];
-		runs[i].label = cli.nlabels ? cli.labels[i] : NULL;
-		err = plot_load(&runs[i]);
+	base_given = cli.o.nbase;
+	for (i = 0, nruns = 0; i < cli.nfiles; i++) {
+		runs[nruns].path = cli.files[i];
+		runs[nruns].label = cli.nlabels ? cli.labels[i] : NULL;
+		err = plot_load(&runs[nruns]);
 		if (err)
 			goto out;
+		/* a run whose producers were starved is no figure of the kernel */
+		if (!result_file_left_out(&runs[nruns].rf, "plot")) {
+			nruns++;
+			continue;
+		}
+		result_file_free(&runs[nruns].rf);
+		/* plot compare's sides: the base files are the first nbase */
+		if (i < base_given)
+			cli.o.nbase--;
+	}
+	if (nruns < cli.nfiles)
+		fprintf(stderr, "plot: left out %d of %d files as invalid runs (producers starved: the machine was busy)\n",
+			cli.nfiles - nruns, cli.nfiles);
+	if (base_given && (!cli.o.nbase || cli.o.nbase == nruns)) {
+		fprintf(stderr, "plot: no valid %s file left: nothing to compare\n",
+			cli.o.nbase ? "new" : "base");
+		err = -EINVAL;
+		goto out;
+	}
+	if (!nruns) {
+		fprintf(stderr, "plot: no valid file: nothing to draw\n");
+		err = -EINVAL;
+		goto out;
 	}
 	if (cli.table) {
-		err = plot_scaling_table(&cli.o, runs, cli.nfiles, stdout);
+		err = plot_scaling_table(&cli.o, runs, nruns, stdout);
 		ret = 0;
 		goto out;
 	}
-	err = plot_build_script(&cli.o, runs, cli.nfiles, &script);
+	err = plot_build_script(&cli.o, runs, nruns, &script);
 	if (!err && cli.output && strcmp(cli.output, "-"))
 		err = plot_check_output(cli.output);
 	if (err)
@@ -1851,7 +1875,7 @@ int bench_plot_main(int argc, char **argv)
 out:
 	if (err)
 		ret = failed_status(err);
-	for (i = 0; i < cli.nfiles; i++)
+	for (i = 0; i < nruns; i++)
 		result_file_free(&runs[i].rf);
 	free(runs);
 	free(script);

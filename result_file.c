@@ -750,6 +750,30 @@ static int check_mem_fields(struct loader *ld, struct result_file *rf)
 	return 0;
 }
 
+/*
+ * validity (absent in files written before it existed: valid): an
+ * invalid run keeps its figures, and every reader leaves it out, saying so
+ */
+static int load_validity(struct loader *ld, struct result_file *rf)
+{
+	json_t *v = json_object_get(rf->doc, "validity"), *valid, *reason;
+	char buf[64];
+
+	if (!v)
+		return 0;
+	valid = json_object_get(v, "valid");
+	reason = json_object_get(v, "reason");
+	if (!json_is_object(v) || !json_is_boolean(valid))
+		return bad(ld, "validity.valid", "expected true or false, got %s",
+			   jdesc(valid, buf, sizeof(buf)));
+	if (json_is_false(valid) && !json_is_string(reason))
+		return bad(ld, "validity.reason", "expected why the run is invalid, got %s",
+			   jdesc(reason, buf, sizeof(buf)));
+	rf->invalid = json_is_false(valid);
+	rf->invalid_reason = rf->invalid ? json_string_value(reason) : NULL;
+	return 0;
+}
+
 /* the checks, on a document already parsed */
 static int check_doc(struct loader *ld, struct result_file *rf)
 {
@@ -777,7 +801,17 @@ static int check_doc(struct loader *ld, struct result_file *rf)
 		ret = check_mem_fields(ld, rf);
 	if (!ret && json_object_get(rf->doc, "latency"))
 		ret = check_latency(ld, rf, json_object_get(rf->doc, "latency"));
+	if (!ret)
+		ret = load_validity(ld, rf);
 	return ret;
+}
+
+bool result_file_left_out(const struct result_file *rf, const char *who)
+{
+	if (!rf->invalid)
+		return false;
+	fprintf(stderr, "%s: left out %s: invalid run: %s\n", who, rf->path, rf->invalid_reason);
+	return true;
 }
 
 int result_file_load_doc(const char *name, json_t *doc, struct result_file *rf, char *err,

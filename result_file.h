@@ -78,6 +78,13 @@ struct result_file {
 	/* --latency: the run's histogram by bucket index, or NULL */
 	unsigned long long *lat_counts;
 	unsigned int lat_ops_per_trigger;
+	/*
+	 * validity.valid false: the run's producers were starved (the
+	 * machine was busy), so its rates measure the load; every reader
+	 * leaves it out and says so (result_file_left_out())
+	 */
+	bool invalid;
+	const char *invalid_reason;	/* into doc */
 };
 
 /*
@@ -100,6 +107,11 @@ int result_file_load(const char *path, struct result_file *rf, char *err, size_t
 int result_file_load_doc(const char *name, json_t *doc, struct result_file *rf, char *err,
 			 size_t errsz);
 void result_file_free(struct result_file *rf);
+/*
+ * An invalid run (validity.valid false): prints "WHO: left out PATH:
+ * invalid run: REASON" on stderr and returns true; false for a valid one.
+ */
+bool result_file_left_out(const struct result_file *rf, const char *who);
 /* the metric named name, or NULL */
 const struct result_metric *result_file_metric(const struct result_file *rf, const char *name);
 

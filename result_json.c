@@ -20,6 +20,7 @@
 #include "per_producer.h"
 #include "result_json.h"
 #include "run_context.h"
+#include "run_contention.h"
 
 /* a benchmark's effective options */
 struct bench_opts_out {
@@ -106,6 +107,25 @@ static json_t *mem_stat_json(const struct bench_run *run, const struct bench_res
 	return o;
 }
 
+/*
+ * How much of this interval each producer ran (null: unknown), its
+ * involuntary context switches, and the machine's stolen time
+ */
+static json_t *contention_json(const struct bench_run *run, const struct bench_res *r)
+{
+	json_t *share = json_array(), *sw = json_array();
+	int j;
+
+	for (j = 0; j < run->producer_cnt; j++) {
+		json_array_append_new(share, r->prod_cpu_share ? json_finite(r->prod_cpu_share[j]) :
+				      json_null());
+		json_array_append_new(sw, r->prod_nivcsw && r->prod_nivcsw[j] >= 0 ?
+				      json_integer(r->prod_nivcsw[j]) : json_null());
+	}
+	return json_pack("{s:o, s:o, s:o}", "prod_cpu_share", share, "prod_nivcsw", sw,
+			 "steal_share", json_finite(r->steal_share));
+}
+
 static json_t *sample_json(const struct bench_run *run, const struct bench_res *r, int iter,
 			   bool warmup)
 {
@@ -132,10 +152,10 @@ static json_t *sample_json(const struct bench_run *run, const struct bench_res *
 	metrics = json_object();
 	for (m = run->metrics; m && *m; m++)
 		json_object_set_new(metrics, (*m)->name, json_finite((*m)->value(r)));
-	return json_pack("{s:i, s:i, s:b, s:I, s:o, s:o}", "iter", iter,
+	return json_pack("{s:i, s:i, s:b, s:I, s:o, s:o, s:o}", "iter", iter,
 			 "repeat", run_sample_repeat(run, iter), "warmup", warmup,
 			 "interval_ns", (json_int_t)r->delta_ns, "counters", counters,
-			 "metrics", metrics);
+			 "metrics", metrics, "contention", contention_json(run, r));
 }
 
 static json_t *stats_json(const struct stats *st)
@@ -299,6 +319,21 @@ nomem:
 	return NULL;
 }
 
+/* whether the invocation counts: its producers ran (run_contention.h) */
+static json_t *validity_json(const struct bench_run *run)
+{
+	json_t *share = json_array();
+	int j;
+
+	for (j = 0; j < run->producer_cnt; j++)
+		json_array_append_new(share, run->prod_share ? json_finite(run->prod_share[j]) :
+				      json_null());
+	return json_pack("{s:b, s:o, s:o, s:o}", "valid", !run->invalid,
+			 "reason", run->invalid ? json_string(run->invalid_reason) : json_null(),
+			 "min_cpu_share", run->env ? json_real(run->env->min_cpu_share_pct / 100.0) :
+			 json_null(), "prod_cpu_share", share);
+}
+
 static json_t *warnings_json(const struct bench_run *run)
 {
 	json_t *a = json_array();
@@ -335,6 +370,8 @@ json_t *result_json_doc(const struct bench_run *run)
 			"memory_source", memory_source_json(run),
 			"samples", samples, "summary", summary_json(run),
 			"per_producer", per_producer_json(run), "warnings", warnings_json(run));
+	if (doc)
+		json_object_set_new(doc, "validity", validity_json(run));
 	if (doc && run->lat)
 		json_object_set_new(doc, "latency", lat_json(run->lat));
 	if (doc && run->bench->describe_counts) {

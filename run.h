@@ -71,6 +71,17 @@ struct bench_run {
 	int extra_cnt;
 	/* --latency: the run's histogram and timer calibration, else NULL */
 	struct run_latency *lat;
+	/* the producers' on-CPU time (run_contention.h), NULL until set up */
+	struct run_contention *cont;
+	/*
+	 * Set by run_contention_judge(): the producers were starved, so the
+	 * rates measure the machine's load, not the kernel.  The result file
+	 * says so and the readers (compare, ab, history, plot) leave it out.
+	 */
+	bool invalid;
+	char invalid_reason[256];
+	/* each producer's on-CPU share over the measured samples (NaN: unknown) */
+	double *prod_share;
 };
 
 /* the measured (non warm-up) samples */

@@ -23,6 +23,7 @@
 #include "result_file.h"
 #include "result_json.h"
 #include "run_context.h"
+#include "run_contention.h"
 #include "run_latency.h"
 #include "run_mem.h"
 #include "runner.h"
@@ -38,6 +39,12 @@ static struct runner_state {
 	struct cpu_list allowed;
 	int next_cpu;
 	pthread_t sampler;
+	/* each thread's start: its function and index, read by thread_start() */
+	struct thread_arg {
+		void *(*fn)(void *);
+		long idx;
+		bool producer;
+	} *args;
 	int nr_started;		/* consumers then producers, in that order */
 	const struct bench_metric *metrics[64];
 } state;
@@ -91,10 +98,23 @@ int bench_add_extra_metric(const char *name, const char *unit, bool higher_is_be
 /* ---- threads and affinity ---- */
 
 /*
+ * Every thread starts here: a producer first opens its own on-CPU counters
+ * (run_contention.h), then runs the benchmark's loop.
+ */
+static void *thread_start(void *arg)
+{
+	struct thread_arg *a = arg;
+
+	if (a->producer)
+		run_contention_thread(&run, a->idx);
+	return a->fn((void *)a->idx);
+}
+
+/*
  * Threads are created already pinned (the affinity is in their attributes),
  * so not even a thread's first operation runs on another CPU.
  */
-static int create_thread(pthread_t *thread, void *(*fn)(void *), long idx, int cpu)
+static int create_thread(pthread_t *thread, struct thread_arg *arg, int cpu)
 {
 	pthread_attr_t attr;
 	cpu_set_t cpuset;
@@ -109,7 +129,7 @@ static int create_thread(pthread_t *thread, void *(*fn)(void *), long idx, int c
 		err = pthread_attr_setaffinity_np(&attr, sizeof(cpuset), &cpuset);
 	}
 	if (!err)
-		err = pthread_create(thread, &attr, fn, (void *)idx);
+		err = pthread_create(thread, &attr, thread_start, arg);
 	pthread_attr_destroy(&attr);
 	return -err;
 }
@@ -208,7 +228,8 @@ static int start_threads(const struct bench *bench)
 
 	for (i = 0; i < run.consumer_cnt; i++) {
 		cpu = env.affinity ? pick_cpu(&env.cons_cpus, i) : -1;
-		err = create_thread(&state.consumers[i], bench->consumer_thread, i, cpu);
+		state.args[i] = (struct thread_arg){ bench->consumer_thread, i, false };
+		err = create_thread(&state.consumers[i], &state.args[i], cpu);
 		if (err) {
 			fprintf(stderr, "failed to create consumer thread #%d: %s\n", i,
 				strerror(-err));
@@ -219,7 +240,8 @@ static int start_threads(const struct bench *bench)
 	}
 	for (i = 0; i < run.producer_cnt; i++) {
 		cpu = env.affinity ? pick_cpu(&env.prod_cpus, i) : -1;
-		err = create_thread(&state.producers[i], bench->producer_thread, i, cpu);
+		state.args[run.consumer_cnt + i] = (struct thread_arg){ bench->producer_thread, i, true };
+		err = create_thread(&state.producers[i], &state.args[run.consumer_cnt + i], cpu);
 		if (err) {
 			fprintf(stderr, "failed to create producer thread #%d: %s\n", i,
 				strerror(-err));
@@ -243,7 +265,8 @@ static int alloc_state(void)
 	state.prod_hits_store = calloc((size_t)(n + 1) * run.producer_cnt, sizeof(long));
 	run.prod_cpu = malloc(run.producer_cnt * sizeof(int));
 	run.cons_cpu = malloc((run.consumer_cnt ? run.consumer_cnt : 1) * sizeof(int));
-	if (!state.producers || !state.consumers || !run.res ||
+	state.args = calloc(run.consumer_cnt + run.producer_cnt, sizeof(*state.args));
+	if (!state.producers || !state.consumers || !run.res || !state.args ||
 	    !state.prod_hits_store || !run.prod_cpu || !run.cons_cpu) {
 		fprintf(stderr, "failed to allocate runner state: %s\n", strerror(ENOMEM));
 		return -ENOMEM;
@@ -256,6 +279,10 @@ static int alloc_state(void)
 		run.prod_cpu[i] = -1;
 	for (i = 0; i < run.consumer_cnt; i++)
 		run.cons_cpu[i] = -1;
+	if (run_contention_init(&run)) {
+		fprintf(stderr, "failed to allocate runner state: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -267,6 +294,8 @@ static void free_state(void)
 	free(state.prod_hits_store);
 	free(run.prod_cpu);
 	free(run.cons_cpu);
+	free(state.args);
+	run_contention_free(&run);
 	cpu_list_free(&state.allowed);
 	run_notes_free(&run);
 	run_latency_free(&run);
@@ -421,6 +450,7 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 		if (err)
 			return err;
 	}
+	run_contention_rebase(&run);
 	last = bench_now_ns();
 	if (setitimer(ITIMER_REAL, &timer, NULL)) {
 		err = -errno;
@@ -452,6 +482,7 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 			break;
 		res->delta_ns = now - last;
 		last = now;
+		run_contention_sample(&run, res);
 		if (run.lat) {
 			err = run_latency_sample(&run, res, iter >= run.repeat_warmup);
 			if (err)
@@ -669,6 +700,7 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 		lat_print_summary(run.lat);
 	if (env.stats)
 		print_stats();
+	run_contention_judge(&run);
 	run_check_noise(&run);
 	if (env.per_producer)
 		per_producer_report(&run);

@@ -7,6 +7,11 @@
 BENCH=${BENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/bench}
 TAP_N=0
 TAP_FAILED=0
+# Runs of the tests are judged on behaviour, not on the machine's load:
+# make test runs two lanes of tests side by side, which takes a producer's
+# CPU share below --min-cpu-share's default now and then.  A run is never
+# marked invalid for that here; tests/contention.t sets its own threshold.
+export BENCH_MIN_CPU_SHARE=0
 TEST_TMP=$(mktemp -d /tmp/bench-test.XXXXXX)
 trap 'rm -rf "$TEST_TMP"' EXIT
 

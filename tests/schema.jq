@@ -112,6 +112,20 @@ def stats_ok: (t == "object") and (.n | isint)
 		and all(.fairness.min, .fairness.max, .fairness.max_over_min, .fairness.jain_index; isnum_or_null));
 		"per_producer malformed"),
 	check(.warnings; (t == "array") and all(.[]; t == "string"); "warnings not [string]"),
+	# contention (absent in files written before it existed)
+	check(.validity; (t == "null") or ((.valid | t == "boolean")
+		and (if .valid then .reason == null else .reason | t == "string" end)
+		and (.min_cpu_share | isnum_or_null)
+		and (.prod_cpu_share | t == "array" and length == $d.options.runner.producers
+			and all(.[]; isnum_or_null))); "validity malformed"),
+	(.samples | to_entries[] | .key as $i | .value |
+		check(.contention; (t == "null") or (
+			(.prod_cpu_share | t == "array" and length == $d.options.runner.producers
+				and all(.[]; (t == "null") or (t == "number" and . >= 0)))
+			and (.prod_nivcsw | t == "array" and length == $d.options.runner.producers
+				and all(.[]; (t == "null") or (isint and . >= 0)))
+			and (.steal_share | isnum_or_null));
+			"samples[\($i)].contention malformed")),
 	check(.counts; (. == null) or ((t == "object") and all(.[]; isint and . >= 0));
 		"counts not {NAME: non-negative integer}"),
 	# --latency only

@@ -558,22 +558,17 @@ vg_verdict() {
 # ---- KCIDB: the report schema and a Draft-07 validator ----
 
 # require_kcidb_validator: sets KCIDB_SCHEMA and KCIDB_VALIDATE.  The schema
-# is shared data beside the checkout (../shared/kcidb/); a linked git
-# worktree finds it beside its main checkout.  Under CI=true a missing
-# schema or validator is a failure, elsewhere a skip.
+# is vendored in tests/kcidb/ (its README says from where, under which
+# licence); KCIDB_SCHEMA=FILE validates against another.  Under CI=true a
+# missing validator is a failure, elsewhere a skip.
 require_kcidb_validator() {
-	local top common schema=kcidb/kcidb-io.schema.v5.3.json why=""
+	local top why=""
 
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	KCIDB_VALIDATE=$top/tests/kcidb_validate.py
-	KCIDB_SCHEMA=${KCIDB_SCHEMA:-$top/../shared/$schema}
-	if [ ! -r "$KCIDB_SCHEMA" ] &&
-	   common=$(git -C "$top" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) &&
-	   [ -r "$(dirname "$common")/../shared/$schema" ]; then
-		KCIDB_SCHEMA=$(dirname "$common")/../shared/$schema
-	fi
+	KCIDB_SCHEMA=${KCIDB_SCHEMA:-$top/tests/kcidb/kcidb-io.schema.v5.3.json}
 	export KCIDB_SCHEMA KCIDB_VALIDATE
-	[ -r "$KCIDB_SCHEMA" ] || why="no KCIDB schema at $KCIDB_SCHEMA (shared/$schema beside the checkout)"
+	[ -r "$KCIDB_SCHEMA" ] || why="no KCIDB schema at $KCIDB_SCHEMA"
 	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null ||
 		why+="${why:+, }python3-jsonschema not installed (scripts/install-deps.sh installs it)"
 	[ -z "$why" ] && return 0

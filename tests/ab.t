@@ -108,7 +108,7 @@ like "$TEST_TMP/budget" '^smallest change detectable' "it says what it could hav
 # SIGINT and was reaped
 rates a $(seq 100 140)
 rates b $(seq 100 140)
-STANDIN_SLEEP=0.3 "$BENCH" ab -o "$TEST_TMP/int.d" --cmd-a "$STANDIN $TEST_TMP/a" \
+STANDIN_SLEEP=0.3 "${SIG_DEFAULT[@]}" "$BENCH" ab -o "$TEST_TMP/int.d" --cmd-a "$STANDIN $TEST_TMP/a" \
 	--cmd-b "$STANDIN $TEST_TMP/b" >"$TEST_TMP/int" 2>"$TEST_TMP/int.err" &
 pid=$!
 watchdog $pid

@@ -140,7 +140,7 @@ refused "does not apply" -w0 -d1 "$B" --nr_entries 10
 refused "no consumers" -w0 -d1 -c 1 "$B"
 
 out=$TEST_TMP/sigint
-"$BENCH" -w0 -d30 -p2 --json "$out.json" "$B" >"$out" 2>"$out.err" &
+"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 -p2 --json "$out.json" "$B" >"$out" 2>"$out.err" &
 pid=$!
 watchdog "$pid"
 for _ in $(seq 100); do

@@ -225,7 +225,7 @@ ok $? "refused runs: nothing left loaded"
 
 # --- Ctrl-C mid-run cleans up ---
 out=$TEST_TMP/sigint
-"$BENCH" -w0 -d30 bpf-hashmap-lookup --nr_loops 10000 >"$out" 2>"$out.err" &
+"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 bpf-hashmap-lookup --nr_loops 10000 >"$out" 2>"$out.err" &
 pid=$!
 watchdog "$pid"
 # "started" follows the set-up and the producers' start: mid-run from then

@@ -262,7 +262,7 @@ assert "in a new pid namespace: no cgroup left" \
 # ---- a signal mid-run: torn down, nothing left ----
 for sig in INT TERM; do
 	out=$TEST_TMP/sig
-	"$BENCH" -w0 -d60 -p2 bpf_ma >"$out" 2>"$out.err" &
+	"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d60 -p2 bpf_ma >"$out" 2>"$out.err" &
 	pid=$!
 	wait_iter "$out" "$pid" 30
 	ok $? "SIG$sig: the run got going"

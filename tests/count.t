@@ -48,11 +48,15 @@ is $? 0 "-q: exit status 0"
 is "$(grep -vc '^Summary:' "$TEST_TMP/quiet")" 0 "-q: only the Summary is printed"
 like "$TEST_TMP/quiet" "$SUMMARY_RE" "-q: Summary format"
 
-# Ctrl-C in the middle: a clean, reported exit and no Summary
-"$BENCH" -w0 -d30 count-local >"$TEST_TMP/int" 2>"$TEST_TMP/int.err" &
+# Ctrl-C in the middle: a clean, reported exit and no Summary.  Every run
+# a test signals starts with the signal's default action (SIG_DEFAULT), not
+# with whatever the test inherited.
+"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 count-local >"$TEST_TMP/int" 2>"$TEST_TMP/int.err" &
 pid=$!
 wait_iter "$TEST_TMP/int" $pid
 ok $? "SIGINT: the run got going (a sample printed)"
+! sig_ignored $pid INT && ! sig_ignored $pid QUIT
+ok $? "SIGINT: the run does not ignore SIGINT or SIGQUIT (started through SIG_DEFAULT)"
 kill -INT $pid
 wait $pid
 rc=$?
@@ -66,7 +70,7 @@ declare -A SIGNAME=([HUP]=Hangup [QUIT]=Quit [TERM]=Terminated)
 # that blocks SIGQUIT (CI's runner does) hands timeout a mask under which
 # it never relays it.
 for sig in HUP QUIT TERM; do
-	"$BENCH" -w0 -d30 count-local >"$TEST_TMP/sig" 2>"$TEST_TMP/sig.err" &
+	"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 count-local >"$TEST_TMP/sig" 2>"$TEST_TMP/sig.err" &
 	pid=$!
 	watchdog $pid
 	wait_iter "$TEST_TMP/sig" $pid
@@ -78,6 +82,37 @@ for sig in HUP QUIT TERM; do
 	like "$TEST_TMP/sig.err" "^interrupted by ${SIGNAME[$sig]}: cleaning up\$" "SIG$sig: says so"
 	is "$(grep -c '^Summary' "$TEST_TMP/sig")" 0 "SIG$sig: no Summary from a partial run"
 done
+
+# The SIGQUIT case again under a parent that ignores SIGINT and SIGQUIT, as
+# every test's is when `make test &` runs from a script (perl sets the
+# ignore: bash cannot).  The run starts with SIGQUIT's default action and
+# ends 131; the same parent's plain `cmd &` starts a command with both
+# ignored, which is what SIG_DEFAULT undoes.
+cat >"$TEST_TMP/ignoring-parent.sh" <<'EOF'
+# shellcheck source=tests/lib.sh
+source "$1"
+out=$2
+sleep 30 &
+sig_ignored $! INT && sig_ignored $! QUIT
+echo "plain &: ignores SIGINT and SIGQUIT: $?" >"$out.plain"
+kill $!
+"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 count-local >"$out" 2>"$out.err" &
+pid=$!
+wait_iter "$out" $pid || { kill -KILL $pid; exit 90; }
+if sig_ignored $pid QUIT || sig_ignored $pid INT; then
+	kill -KILL $pid
+	exit 91
+fi
+kill -s QUIT $pid
+wait $pid
+EOF
+BENCH=$BENCH perl -e '$SIG{INT} = $SIG{QUIT} = "IGNORE"; exec @ARGV or die "exec: $!\n"' \
+	bash "$TEST_TMP/ignoring-parent.sh" "$(cd "$(dirname "$0")" && pwd)/lib.sh" "$TEST_TMP/ign"
+rc=$?
+is "$(cat "$TEST_TMP/ign.plain")" "plain &: ignores SIGINT and SIGQUIT: 0" \
+	"parent ignoring SIGINT and SIGQUIT: a plain background command inherits both ignored"
+is "$rc" 131 "parent ignoring SIGINT and SIGQUIT: the run started through SIG_DEFAULT ends 131 on SIGQUIT (90: it never got going, 91: it ignored a signal)"
+like "$TEST_TMP/ign.err" "^interrupted by Quit: cleaning up\$" "parent ignoring SIGINT and SIGQUIT: SIGQUIT: says so"
 
 # the reader of stdout goes away: exit 141 at once, no hang, no message
 start=$SECONDS

@@ -49,7 +49,7 @@ is "$?" 1 "bench: an output that cannot be written: 1"
 # a run that measured nothing is 1 too: pidns.t checks it, with getpgid() denied
 
 # ---- bench: 128 + N, a signal ended the run ----
-"$BENCH" -w0 -d60 count-local >"$TEST_TMP/sig" 2>"$TEST_TMP/sig.err" &
+"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d60 count-local >"$TEST_TMP/sig" 2>"$TEST_TMP/sig.err" &
 pid=$!
 if wait_iter "$TEST_TMP/sig" "$pid"; then
 	kill -TERM "$pid"

@@ -181,7 +181,7 @@ done
 for sig in INT TERM HUP QUIT; do
 	[ "$sig" = INT ] || host_only "SIG$sig mid-run: exit status and clean-up" || continue
 	out="$TEST_TMP/sig$sig"
-	"$BENCH" -w1 -d30 -p2 htab-mem --use-case overwrite >"$out" 2>"$out.err" &
+	"${SIG_DEFAULT[@]}" "$BENCH" -w1 -d30 -p2 htab-mem --use-case overwrite >"$out" 2>"$out.err" &
 	pid=$!
 	watchdog "$pid"
 	wait_iter "$out" "$pid"

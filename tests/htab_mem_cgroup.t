@@ -44,7 +44,7 @@ fi
 # A long run, ended with SIGINT once read: a short one could end before a
 # slow machine (or TCG) got to read its files.
 out=$TEST_TMP/long
-"$BENCH" -w1 -d60 -p2 --json "$out.json" htab-mem --use-case overwrite --value-size 4096 \
+"${SIG_DEFAULT[@]}" "$BENCH" -w1 -d60 -p2 --json "$out.json" htab-mem --use-case overwrite --value-size 4096 \
 	>"$out" 2>"$out.err" &
 pid=$!
 wait_iter "$out" "$pid" 30

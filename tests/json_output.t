@@ -99,7 +99,7 @@ no_tmp "$D" "FIFO: no temporary file"
 waiting_for_reader() {
 	grep -q '^Summary' "$TEST_TMP/fifo2" && grep -q nanosleep "/proc/$1/wchan" 2>/dev/null
 }
-"$BENCH" --json "$D/fifo" "${RUN[@]}" >"$TEST_TMP/fifo2" 2>"$TEST_TMP/fifo2.err" &
+"${SIG_DEFAULT[@]}" "$BENCH" --json "$D/fifo" "${RUN[@]}" >"$TEST_TMP/fifo2" 2>"$TEST_TMP/fifo2.err" &
 pid=$!
 wait_for "$TEST_TMP/fifo2" '^Summary' $pid && eventually waiting_for_reader $pid
 ok $? "FIFO without a reader: the run measured and waits for a reader"

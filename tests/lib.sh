@@ -422,6 +422,33 @@ tracefs_mounts() {
 	[ $? -le 1 ]
 }
 
+# "${SIG_DEFAULT[@]}" <command...> &: the command with SIGHUP, SIGINT,
+# SIGQUIT, SIGTERM and SIGPIPE at their default action, for a test that
+# signals it.  A test sets the dispositions it relies on: a background
+# command of a non-interactive shell starts with SIGINT and SIGQUIT
+# ignored, a test started by `make test &` from a script inherits them
+# ignored, and bash cannot undo an ignore it inherited.  An array, not a
+# function: `"${SIG_DEFAULT[@]}" cmd &` is one process, exec'd, so $! is
+# the command's pid.  coreutils' env has --default-signal since 8.31;
+# perl resets them where env cannot (a guest's busybox).
+# shellcheck disable=SC2034,SC2054 # for the test files; env's list has commas
+if env --default-signal=INT true 2>/dev/null; then
+	SIG_DEFAULT=(env --default-signal=HUP,INT,QUIT,TERM,PIPE)
+else
+	# shellcheck disable=SC2016,SC2034 # perl's code, for the test files
+	SIG_DEFAULT=(perl -e '$SIG{$_} = "DEFAULT" for qw(HUP INT QUIT TERM PIPE);
+		exec { $ARGV[0] } @ARGV or die "failed to run $ARGV[0]: $!\n"')
+fi
+
+# sig_ignored <pid> <signal name>: the process ignores the signal (its
+# SigIgn mask in /proc); fails when it does not or /proc cannot tell
+sig_ignored() {
+	local mask
+
+	mask=$(awk '$1 == "SigIgn:" { print $2 }' "/proc/$1/status" 2>/dev/null) &&
+		[ -n "$mask" ] && (((0x$mask >> ($(kill -l "$2") - 1)) & 1))
+}
+
 # watchdog <pid>: a hung run must fail its test, not stall the suite:
 # SIGINT after 60 s (the bench cleans up), SIGKILL 15 s later.  It ends
 # by itself once the run is reaped, so nothing has to kill it: a killed

@@ -157,7 +157,7 @@ fi
 for sig in INT TERM; do
 	[ $sig = INT ] && t=socket || t=task
 	out=$TEST_TMP/sig-$sig
-	"$BENCH" -w0 -d60 -p2 --json "$out.json" $B --storage-type "$t" >"$out" 2>"$out.err" &
+	"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d60 -p2 --json "$out.json" $B --storage-type "$t" >"$out" 2>"$out.err" &
 	pid=$!
 	watchdog "$pid"
 	wait_iter "$out" "$pid" 30

@@ -223,7 +223,7 @@ check_clean "" "after the refusals"
 for run in "INT update -p2" "TERM free"; do
 	read -r sig op prods <<<"$run"
 	out=$TEST_TMP/sig$sig
-	"$BENCH" -w1 -d30 ${prods:+"$prods"} "lpm-trie-$op" --nr_entries $NR >"$out" 2>"$out.err" &
+	"${SIG_DEFAULT[@]}" "$BENCH" -w1 -d30 ${prods:+"$prods"} "lpm-trie-$op" --nr_entries $NR >"$out" 2>"$out.err" &
 	pid=$!
 	watchdog "$pid"
 	wait_iter "$out" "$pid" 60

@@ -174,7 +174,7 @@ refused "no consumers" -w0 -d1 -c 1 hash-kmalloc-update
 
 # SIGINT mid-run: exit 130, nothing loaded, no cgroup
 out=$TEST_TMP/sigint
-"$BENCH" -w0 -d30 -p2 hash-kmalloc-update >"$out" 2>"$out.err" &
+"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 -p2 hash-kmalloc-update >"$out" 2>"$out.err" &
 pid=$!
 watchdog "$pid"
 wait_iter "$out" "$pid" 30

@@ -54,7 +54,7 @@ offered() {
 
 # ---- what this kernel offers: read from a running bench's own cgroup ----
 out=$TEST_TMP/long
-"$BENCH" -w0 -d60 -p1 htab-mem >"$out" 2>"$out.err" &
+"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d60 -p1 htab-mem >"$out" 2>"$out.err" &
 pid=$!
 wait_iter "$out" "$pid" 30
 ok $? "a run got going"

@@ -53,7 +53,7 @@ run_bench "$TEST_TMP/dir" -d1 -w0 --json "$TEST_TMP" count-local
 isnt $? 0 "--json naming a directory is refused"
 
 # an interrupted run leaves no JSON file, not even a temporary one
-"$BENCH" -w0 -d30 --json "$TEST_TMP/int.json" count-local >"$TEST_TMP/int" 2>&1 &
+"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 --json "$TEST_TMP/int.json" count-local >"$TEST_TMP/int" 2>&1 &
 pid=$!
 wait_iter "$TEST_TMP/int" $pid
 ok $? "SIGINT during a --json run: the run got going (a sample printed)"

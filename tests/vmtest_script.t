@@ -118,7 +118,7 @@ like "$out.err" 'timed out after 2 s' "timeout: it says so"
 no_leftovers "after a timeout"
 
 # ---- SIGTERM while booting ----
-"$VMTEST" -- sleep 600 >"$out" 2>"$out.err" &
+"${SIG_DEFAULT[@]}" "$VMTEST" -- sleep 600 >"$out" 2>"$out.err" &
 pid=$!
 wait_for "$out.err" 'booting' "$pid" 120
 # booting: the VM is up once its qemu runs (and is what SIGTERM must end)
@@ -133,10 +133,9 @@ no_leftovers "after SIGTERM"
 # ---- SIGINT to the process group, as a terminal's Ctrl-C, mid-command ----
 # A job of its own (set -m), with SIGINT's default action even when this
 # test was started with it ignored, as by `cmd &` from a script (bash
-# cannot undo an inherited ignore; perl can).  -t bounds a failure.
+# cannot undo an inherited ignore; SIG_DEFAULT does).  -t bounds a failure.
 set -m
-perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec $ARGV[0]: $!\n"' \
-	"$VMTEST" -t 240 -- sh -c 'echo started; sleep 600' >"$out" 2>"$out.err" &
+"${SIG_DEFAULT[@]}" "$VMTEST" -t 240 -- sh -c 'echo started; sleep 600' >"$out" 2>"$out.err" &
 pid=$!
 set +m
 wait_for "$out" '^started$' "$pid" 120

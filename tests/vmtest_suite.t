@@ -78,7 +78,7 @@ is "$(wc -l <"$CALLS")" 2 "a test failure is never retried"
 
 # a signal to the suite reaches each vmtest.sh (which kills its VM)
 rm -f "$CALLS" "$CALLS.term" "$CALLS.child"
-MODE=hang VMTEST=$FAKE "$SUITE" -j 2 -- a.t b.t >"$TEST_TMP/hang" 2>&1 &
+MODE=hang VMTEST=$FAKE "${SIG_DEFAULT[@]}" "$SUITE" -j 2 -- a.t b.t >"$TEST_TMP/hang" 2>&1 &
 pid=$!
 lines_are() {	# lines_are <file> <n>
 	local n

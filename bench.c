@@ -79,15 +79,13 @@ static const struct bench *const benchs[] = {
 _Static_assert(ARRAY_SIZE(benchs) <= BENCH_MAX_BENCHS, "raise BENCH_MAX_BENCHS");
 
 /* subcommands: `bench NAME ...` */
-static const struct command {
-	const char *name;
-	int (*main)(int argc, char **argv);
-} commands[] = {
-	{ "ab", bench_ab_main },
-	{ "compare", bench_compare_main },
-	{ "plot", bench_plot_main },
-	{ "export", bench_export_main },
-	{ "history", bench_history_main },
+static const struct bench_command commands[] = {
+	{ "ab", "did B move the number? A and B run in blocks of A B B A", bench_ab_main },
+	{ "compare", "compare result files: change, 95% interval, verdict", bench_compare_main },
+	{ "plot", "draw result files: timeline, scaling, compare, latency, history",
+	  bench_plot_main },
+	{ "export", "result files as one KernelCI KCIDB report", bench_export_main },
+	{ "history", "a results history of one's own: add, list, show", bench_history_main },
 };
 
 /*
@@ -140,6 +138,7 @@ int main(int argc, char **argv)
 
 	hold_std_fds();
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	bench_args_commands(commands, ARRAY_SIZE(commands));
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].main(argc - 1, argv + 1);

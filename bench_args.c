@@ -11,6 +11,7 @@
 
 #include "bench_args.h"
 #include "bench_version.h"
+#include "suggest.h"
 
 struct env env = {
 	.duration_sec = 5,
@@ -38,6 +39,14 @@ int bench_args_error_status(void)
 
 static const struct bench *const *tbl;
 static size_t tbl_n;
+static const struct bench_command *cmds;
+static size_t cmds_n;
+
+void bench_args_commands(const struct bench_command *c, size_t n)
+{
+	cmds = c;
+	cmds_n = n;
+}
 
 const char *argp_program_version = "bench " BENCH_VERSION;
 /*
@@ -52,14 +61,16 @@ static const char argp_program_doc[] =
 "Runs one benchmark with N producer and M consumer threads, samples its\n"
 "counters once per second, drops the warm-up samples and summarises the rest.\n"
 "\n"
-"USAGE: bench [OPTIONS...] BENCHMARK\n"
-"       bench compare [OPTIONS...] BASE.json NEW.json   (see bench compare --help)\n"
-"       bench plot timeline|scaling|compare FILES... -o OUT   (see bench plot --help)\n"
-"\n"
+"USAGE: bench [OPTIONS...] BENCHMARK [BENCHMARK OPTIONS...]\n"
+"       bench COMMAND [OPTIONS...] ARGS...   (see bench COMMAND --help)\n";
+/* after the usage, from the commands' table (help_filter) */
+static const char argp_program_examples[] =
 "EXAMPLES:\n"
 "    bench -l                                    # list benchmarks\n"
 "    bench -w1 -d3 -p2 -a count-local            # 2 pinned producers\n"
-"    bench htab-mem --use-case overwrite -p2 -a  # hash map memory benchmark\n";
+"    bench htab-mem --use-case overwrite -p2 -a  # hash map memory benchmark\n"
+"    bench --json a.json count-local && bench --json b.json count-local\n"
+"    bench compare a.json b.json                 # did it move?\n";
 
 enum {
 	ARG_PROD_AFFINITY_SET = 1000,
@@ -102,6 +113,29 @@ static const struct argp_option opts[] = {
 	  "Hash-map benchmarks: create the measured map with BPF_F_ZERO_SEED (one fixed bucket layout, for bisecting: that layout's bias)" },
 	{},
 };
+
+/* --help's text before the options: the usage, the commands, the examples */
+static char *help_filter(int key, const char *text, void *input)
+{
+	char *buf = NULL;
+	size_t len, i;
+	FILE *f;
+
+	if (key != ARGP_KEY_HELP_PRE_DOC)
+		return (char *)text;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return (char *)text;
+	fprintf(f, "%s\nCOMMANDS:\n", text ? text : "");
+	for (i = 0; i < cmds_n; i++)
+		fprintf(f, "    %-9s %s\n", cmds[i].name, cmds[i].desc);
+	fprintf(f, "\n%s", argp_program_examples);
+	if (fclose(f)) {
+		free(buf);
+		return (char *)text;
+	}
+	return buf;
+}
 
 error_t bench_args_refuse(const char *fmt, ...)
 {
@@ -366,6 +400,7 @@ void bench_args_list(const struct bench *const *table, size_t n)
 	}
 }
 
+/* "known benchmarks: ... (see bench -l); commands: ..." */
 static void print_known(FILE *f)
 {
 	size_t i;
@@ -373,6 +408,38 @@ static void print_known(FILE *f)
 	fprintf(f, "known benchmarks:");
 	for (i = 0; i < tbl_n; i++)
 		fprintf(f, " %s", tbl[i]->name);
+	fprintf(f, " (see bench -l); commands:");
+	for (i = 0; i < cmds_n; i++)
+		fprintf(f, " %s", cmds[i].name);
+	fprintf(f, " (see bench --help)\n");
+}
+
+static const struct bench *lookup_bench(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < tbl_n; i++)
+		if (!strcmp(tbl[i]->name, name) || (tbl[i]->alias && !strcmp(tbl[i]->alias, name)))
+			return tbl[i];
+	return NULL;
+}
+
+/* name is no benchmark and no command: one line, with the nearest names */
+static void refuse_unknown(const char *name)
+{
+	const char *known[2 * BENCH_MAX_BENCHS + 16];
+	size_t i, n = 0;
+
+	for (i = 0; i < tbl_n; i++) {
+		known[n++] = tbl[i]->name;
+		if (tbl[i]->alias)
+			known[n++] = tbl[i]->alias;
+	}
+	for (i = 0; i < cmds_n && n < ARRAY_SIZE(known); i++)
+		known[n++] = cmds[i].name;
+	fprintf(stderr, "unknown benchmark or command '%s'; ", name);
+	suggest_print(stderr, name, known, n);
+	print_known(stderr);
 }
 
 /* the benchmarks that have every cap in caps, from the table: no list to keep in step */
@@ -388,21 +455,24 @@ static void print_caps(FILE *f, unsigned int caps)
 /* the benchmark env.bench_name names, or NULL after one line (exit 1) */
 static const struct bench *find_bench(void)
 {
+	const struct bench *b;
 	size_t i;
 
 	if (!env.bench_name) {
 		fprintf(stderr, "no benchmark given; ");
 		print_known(stderr);
-		fprintf(stderr, " (see bench -l)\n");
 		return NULL;
 	}
-	for (i = 0; i < tbl_n; i++)
-		if (!strcmp(tbl[i]->name, env.bench_name) ||
-		    (tbl[i]->alias && !strcmp(tbl[i]->alias, env.bench_name)))
-			return tbl[i];
-	fprintf(stderr, "unknown benchmark '%s'; ", env.bench_name);
-	print_known(stderr);
-	fputc('\n', stderr);
+	b = lookup_bench(env.bench_name);
+	if (b)
+		return b;
+	for (i = 0; i < cmds_n; i++)
+		if (!strcmp(cmds[i].name, env.bench_name)) {
+			fprintf(stderr, "'%s' is a command: it comes first, before its options (bench %s --help)\n",
+				env.bench_name, env.bench_name);
+			return NULL;
+		}
+	refuse_unknown(env.bench_name);
 	return NULL;
 }
 
@@ -455,8 +525,10 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 	static const struct argp argp_root = {
 		.options = opts,
 		.parser = root_parser,
+		.args_doc = "BENCHMARK",
 		.doc = argp_program_doc,
 		.children = children,
+		.help_filter = help_filter,
 	};
 	const struct bench *bench;
 	int err;
@@ -464,6 +536,16 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 	*benchp = NULL;
 	tbl = table;
 	tbl_n = n < BENCH_MAX_BENCHS ? n : BENCH_MAX_BENCHS;
+	/*
+	 * A first word that names nothing is a mistyped benchmark or command:
+	 * say so, with the nearest names, before argp refuses the command's
+	 * own options or files as a second benchmark name.
+	 */
+	if (argc > 1 && argv[1][0] != '-' && !lookup_bench(argv[1])) {
+		usage_status = 1;
+		refuse_unknown(argv[1]);
+		return -EINVAL;
+	}
 	build_children(argc, argv);
 	err = argp_parse(&argp_root, argc, argv, 0, NULL, NULL);
 	if (!err)

@@ -17,6 +17,19 @@
  */
 int bench_args_parse(int argc, char **argv, const struct bench *const *table, size_t n,
 		     const struct bench **bench);
+
+/* a subcommand, `bench NAME ...`: bench.c's table */
+struct bench_command {
+	const char *name;
+	const char *desc;	/* one line, for --help */
+	int (*main)(int argc, char **argv);
+};
+
+/*
+ * The subcommands, for --help, a bare `bench` and the names an unknown one
+ * is measured against ("did you mean"); before bench_args_parse().
+ */
+void bench_args_commands(const struct bench_command *cmds, size_t n);
 void bench_args_list(const struct bench *const *table, size_t n);
 void bench_args_free(void);
 /*

@@ -34,6 +34,8 @@ is_exit 64 "bench: another benchmark's option: 64" "$BENCH" count-local --use-ca
 # ---- bench: 1, parsed but cannot run (upstream's find_benchmark, validate) ----
 is_exit 1 "bench: no benchmark: 1" "$BENCH" -d1
 is_exit 1 "bench: unknown benchmark: 1" "$BENCH" nope
+is_exit 1 "bench: a mistyped command, files after it: 1" "$BENCH" comapre a.json b.json
+is_exit 1 "bench: a command after an option: 1" "$BENCH" -d1 history
 is_exit 1 "bench: consumers for a benchmark without: 1" "$BENCH" -c2 count-local
 is_exit 1 "bench: an odd -p for add_del_on_diff_cpu: 1" \
 	"$BENCH" -p3 htab-mem --use-case add_del_on_diff_cpu

@@ -19,6 +19,12 @@ is "$cols" "$widest" "-l: every description starts in column $widest, past the l
 run_bench "$TEST_TMP/help" --help
 is $? 0 "--help exits 0"
 like "$TEST_TMP/help" '--prod-affinity=CPUSET' "--help documents --prod-affinity"
+like "$TEST_TMP/help" '^Usage: bench \[OPTION\.\.\.\] BENCHMARK$' "--help: the usage names the benchmark"
+for cmd in ab compare plot export history; do
+	like "$TEST_TMP/help" "^    $cmd +[a-z]" "--help lists the command $cmd with what it does"
+done
+is "$(sed -n '/^COMMANDS:$/,/^$/p' "$TEST_TMP/help" | grep -c '^    [a-z]')" 5 \
+	"--help: the COMMANDS section lists exactly the five commands"
 # upstream's list is not where this project's bugs go
 for cmd in "" compare plot; do
 	# shellcheck disable=SC2086 # no command: the runner's own --help
@@ -42,8 +48,25 @@ bad() {
 	is "$(grep -c . "$TEST_TMP/bad")" 0 "$desc: nothing on stdout"
 }
 
-bad 1 "unknown benchmark" "unknown benchmark 'nope'; known benchmarks: .*count-local" nope
-bad 1 "missing name" "no benchmark given; known benchmarks:" -d1
+COMMANDS="ab compare plot export history"
+bad 1 "unknown benchmark" "^unknown benchmark or command 'nope'; known benchmarks: .*count-local.* \\(see bench -l\\); commands: $COMMANDS \\(see bench --help\\)\$" nope
+bad 1 "missing name" "^no benchmark given; known benchmarks: .*count-local.*; commands: $COMMANDS " -d1
+is "$(grep -c 'did you mean' "$TEST_TMP/bad.err")" 0 "missing name: no suggestion"
+# a mistyped name gets the nearest names, benchmarks and commands alike;
+# the first word is checked before the rest, so a command's files or
+# options do not hide the typo
+bad 1 "benchmark typo" "^unknown benchmark or command 'htab_mem'; did you mean 'htab-mem'\\? known benchmarks: " \
+	-p2 htab_mem --use-case overwrite
+bad 1 "benchmark typo, first" "^unknown benchmark or command 'lpm-trie-lookpu'; did you mean 'lpm-trie-lookup'\\? " \
+	lpm-trie-lookpu --nr_entries 10
+bad 1 "alias typo" "did you mean 'trig-base'\\? " trig-bsae
+bad 1 "a name's beginning" "did you mean 'count-global' or 'count-local'\\? " count
+bad 1 "command typo with files" "^unknown benchmark or command 'comapre'; did you mean 'compare'\\? " \
+	comapre a.json b.json
+bad 1 "command typo with its options" "did you mean 'history'\\? " hsitory list --db x.db
+bad 1 "a command after an option" "^'history' is a command: it comes first, before its options \\(bench history --help\\)\$" \
+	-d1 history
+bad 1 "nothing near" "^unknown benchmark or command 'xyzzy'; known benchmarks: " xyzzy
 bad 64 "two names" "two benchmark names given: 'count-local' and 'count-global'" count-local count-global
 bad 64 "-d 5x" "invalid duration '5x'" -d 5x count-local
 bad 64 "-d 0" "invalid duration '0'" -d 0 count-local

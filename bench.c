@@ -134,13 +134,18 @@ static int run_benchmark(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	static char cmd_name[32];
 	size_t i;
 
 	hold_std_fds();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	bench_args_commands(commands, ARRAY_SIZE(commands));
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name)) {
+			/* argp's usage and errors read "bench ab", not "ab" */
+			snprintf(cmd_name, sizeof(cmd_name), "bench %s", commands[i].name);
+			argv[1] = cmd_name;
 			return commands[i].main(argc - 1, argv + 1);
+		}
 	return run_benchmark(argc, argv);
 }

@@ -23,6 +23,7 @@
 #include "output_file.h"
 #include "result_file.h"
 #include "result_label.h"
+#include "suggest.h"
 
 #define KCIDB_MAJOR 5
 #define KCIDB_MINOR 3
@@ -449,6 +450,7 @@ out:
 
 int bench_export_main(int argc, char **argv)
 {
+	static const char *const formats[] = { "kcidb" };
 	char name[] = "bench export kcidb";
 
 	if (argc < 2 || strcmp(argv[1], "kcidb")) {
@@ -456,8 +458,9 @@ int bench_export_main(int argc, char **argv)
 			argp_help(&kcidb_argp, stdout, ARGP_HELP_STD_HELP, "bench export kcidb");
 			return 0;
 		}
-		fprintf(stderr, "export needs a format first: '%s' is not one; accepted: kcidb\n",
-			argc < 2 ? "" : argv[1]);
+		fprintf(stderr, "export needs a format first: '%s' is not one; ", argc < 2 ? "" : argv[1]);
+		suggest_print(stderr, argc < 2 ? "" : argv[1], formats, sizeof(formats) / sizeof(formats[0]));
+		fprintf(stderr, "accepted: kcidb\n");
 		return 2;
 	}
 	argv[1] = name;

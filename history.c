@@ -19,6 +19,7 @@
 #include "history.h"
 #include "history_cli.h"
 #include "stats.h"
+#include "suggest.h"
 #include "testing_helpers.h"
 
 
@@ -26,14 +27,32 @@ struct history_cli hcli;
 
 enum { ARG_DB = 1000, ARG_BENCHMARK, ARG_CONFIG, ARG_KERNEL, ARG_MACHINE, ARG_LIKE, ARG_METRIC };
 
+#define DB_DOC "The database (default $XDG_DATA_HOME/bench/history.db, else ~/.local/share/bench/history.db)"
+
 static const struct argp_option sel_options[] = {
-	{ "db", ARG_DB, "FILE", 0, "The database (default $XDG_DATA_HOME/bench/history.db, else ~/.local/share/bench/history.db)" },
+	{ "db", ARG_DB, "FILE", 0, DB_DOC },
 	{ "benchmark", ARG_BENCHMARK, "NAME", 0, "Only runs of this benchmark" },
 	{ "config", ARG_CONFIG, "LABEL", 0, "Only runs of this configuration (as list shows it: the use case and flags, or the options)" },
 	{ "kernel", ARG_KERNEL, "RELEASE", 0, "Only runs on this kernel release" },
-	{ "machine", ARG_MACHINE, "TEXT", 0, "Only runs on machines whose name contains TEXT (add: the machine name to file the runs under)" },
+	{ "machine", ARG_MACHINE, "TEXT", 0, "Only runs on machines whose name contains TEXT" },
 	{ "like", ARG_LIKE, "ID", 0, "Only runs of run ID's benchmark with its options (producers, affinity, the benchmark's own)" },
 	{ "metric", ARG_METRIC, "NAME", 0, "The metric to show (default: each run's first, the primary rate)" },
+	{},
+};
+
+/*
+ * add's options: the files say the rest.  The selection options are
+ * known, hidden, so that add refuses them with its reason rather than
+ * argp's "unrecognized option", and its --help offers only what it takes.
+ */
+static const struct argp_option add_options[] = {
+	{ "db", ARG_DB, "FILE", 0, DB_DOC },
+	{ "machine", ARG_MACHINE, "NAME", 0, "File the runs under NAME instead of \"CPU model, N CPUs, hypervisor\"" },
+	{ "benchmark", ARG_BENCHMARK, "NAME", OPTION_HIDDEN },
+	{ "config", ARG_CONFIG, "LABEL", OPTION_HIDDEN },
+	{ "kernel", ARG_KERNEL, "RELEASE", OPTION_HIDDEN },
+	{ "like", ARG_LIKE, "ID", OPTION_HIDDEN },
+	{ "metric", ARG_METRIC, "NAME", OPTION_HIDDEN },
 	{},
 };
 
@@ -83,6 +102,7 @@ static error_t sel_parse(int key, char *arg, struct argp_state *state)
 }
 
 const struct argp history_sel_argp = { .options = sel_options, .parser = sel_parse };
+static const struct argp add_argp = { .options = add_options, .parser = sel_parse };
 
 int history_cli_open(struct history *h, bool create)
 {
@@ -101,10 +121,10 @@ int history_cli_open(struct history *h, bool create)
 	return err;
 }
 
-int history_cli_parse(const char *cmd, const char *args_doc, const char *doc, int argc,
-		      char **argv)
+int history_cli_parse(const char *cmd, const struct argp *opts, const char *args_doc,
+		      const char *doc, int argc, char **argv)
 {
-	static const struct argp_child children[] = { { &history_sel_argp }, {} };
+	const struct argp_child children[] = { { opts }, {} };
 	struct argp a = { .args_doc = args_doc, .doc = doc, .children = children };
 	char name[64], *arg0 = argv[0];
 	int err;
@@ -130,10 +150,9 @@ static int add_main(int argc, char **argv)
 	int i, n, ret = 2, left_out = 0;
 	bool dup;
 
-	if (history_cli_parse("history add", "RUN.json...",
-			      "Add result files (bench --json) to the history, all or none.  --machine "
-			      "files them under a name of yours instead of \"CPU model, N CPUs, "
-			      "hypervisor\".", argc, argv))
+	if (history_cli_parse("history add", &add_argp, "RUN.json...",
+			      "Add result files (bench --json) to the history, all or none.", argc,
+			      argv))
 		return 2;
 	if (!hcli.nfiles) {
 		fprintf(stderr, "history add needs result files (bench --json FILE); got none\n");
@@ -216,7 +235,7 @@ static int list_main(int argc, char **argv)
 	char mean[64];
 	int i, wk, wb, wc, wm;
 
-	if (history_cli_parse("history list", "",
+	if (history_cli_parse("history list", &history_sel_argp, "",
 			      "List the stored runs, selected by benchmark, configuration, kernel and "
 			      "machine, with their first metric's (or --metric's) mean.", argc, argv))
 		return 2;
@@ -369,7 +388,7 @@ static int show_main(int argc, char **argv)
 	bool is_base;
 	double base;
 
-	if (history_cli_parse("history show", "",
+	if (history_cli_parse("history show", &history_sel_argp, "",
 			      "The trend of one metric across kernels, as a table: per kernel release "
 			      "(in version order) and machine, the mean of its runs' means, their "
 			      "standard deviation, and the change against the machine's first kernel.  "
@@ -411,6 +430,8 @@ static int show_main(int argc, char **argv)
 
 int bench_history_main(int argc, char **argv)
 {
+	static const char *const commands[] = { "add", "list", "show" };
+
 	if (argc >= 2 && !strcmp(argv[1], "add"))
 		return add_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "list"))
@@ -425,7 +446,8 @@ int bench_history_main(int argc, char **argv)
 		       "(bench history COMMAND --help for each; bench plot history draws show's trend)\n");
 		return 0;
 	}
-	fprintf(stderr, "history needs a command first: '%s' is not one; accepted: add, list, show\n",
-		argc < 2 ? "" : argv[1]);
+	fprintf(stderr, "history needs a command first: '%s' is not one; ", argc < 2 ? "" : argv[1]);
+	suggest_print(stderr, argc < 2 ? "" : argv[1], commands, sizeof(commands) / sizeof(commands[0]));
+	fprintf(stderr, "accepted: add, list, show\n");
 	return 2;
 }

@@ -28,9 +28,9 @@ extern struct history_cli hcli;
 /* the selection options, an argp child for every history command */
 extern const struct argp history_sel_argp;
 
-/* parse argv (argv[0] the command's name, e.g. "history show") into hcli */
-int history_cli_parse(const char *cmd, const char *args_doc, const char *doc, int argc,
-		      char **argv);
+/* parse argv (argv[0] the command's name, e.g. "history show") with opts into hcli */
+int history_cli_parse(const char *cmd, const struct argp *opts, const char *args_doc,
+		      const char *doc, int argc, char **argv);
 /* open hcli.db (or the default), printing why not */
 int history_cli_open(struct history *h, bool create);
 /*

@@ -24,6 +24,7 @@
 #include "plot.h"
 #include "result_file.h"
 #include "stats.h"
+#include "suggest.h"
 
 static const char *const run_colors[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
@@ -1745,6 +1746,7 @@ static int plot_load(struct plot_run *run)
 
 int bench_plot_main(int argc, char **argv)
 {
+	static const char *const kinds[] = { "timeline", "scaling", "compare", "latency", "history" };
 	struct plot_run *runs = NULL;
 	char *script = NULL, *img = NULL;
 	size_t img_len = 0;
@@ -1770,8 +1772,9 @@ int bench_plot_main(int argc, char **argv)
 	else if (!strcmp(argv[1], "latency"))
 		cli.o.kind = PLOT_LATENCY;
 	else {
-		fprintf(stderr, "unknown chart type '%s': expected timeline, scaling, compare, latency or history\n",
-			argv[1]);
+		fprintf(stderr, "unknown chart type '%s': ", argv[1]);
+		suggest_print(stderr, argv[1], kinds, sizeof(kinds) / sizeof(kinds[0]));
+		fprintf(stderr, "expected timeline, scaling, compare, latency or history\n");
 		return 2;
 	}
 	{

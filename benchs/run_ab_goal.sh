@@ -33,6 +33,8 @@
 # Run it on a quiet machine: on a loaded one the spread is the load's.
 # Exit status: 0, 1 when a bench ab run failed, 2 for bad arguments.
 set -uo pipefail
+# -h, --help: the comment above is the usage
+case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"; exit 0 ;; esac
 PROG=$(basename "$0")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=${BENCH:-$ROOT/bench}
@@ -61,7 +63,7 @@ while getopts ':o:n:b:l:f:h' opt; do
 	l) LONG=$OPTARG ;;
 	f) FIVE=$OPTARG ;;
 	h)
-		sed -n '2,/^set -uo/{ /^set -uo/d; s/^# \{0,1\}//p }' "$0"
+		sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"
 		exit 0
 		;;
 	:) die_usage "option -$OPTARG needs a value" ;;

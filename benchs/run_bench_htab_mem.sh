@@ -28,6 +28,8 @@
 #   overwrite            per-prod-op: 93.56 ± 1.20k/s (8 repeats; within ± 0.30k/s), avg mem: ...
 
 set -uo pipefail
+# -h, --help: the comment above is the usage
+case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"; exit 0 ;; esac
 
 MARKDOWN=0
 KEEP_DIR=""

@@ -21,6 +21,8 @@
 #                (socket-16.json, task-64.json, ...)
 
 set -uo pipefail
+# -h, --help: the comment above is the usage
+case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"; exit 0 ;; esac
 
 MARKDOWN=0
 KEEP_DIR=""

@@ -28,6 +28,8 @@
 # Under TCG (no KVM) rates are those of an emulator: compare them with each
 # other, never with hardware.
 set -uo pipefail
+# -h, --help: the comment above is the usage
+case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"; exit 0 ;; esac
 
 PROG=run_kernel_ab.sh
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,7 +56,7 @@ while getopts ':k:n:o:b:h' opt; do
 		;;
 	o) DIR=$OPTARG ;;
 	h)
-		sed -n '2,/^set -uo/{ /^set -uo/d; s/^# \{0,1\}//p }' "$0"
+		sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"
 		exit 0
 		;;
 	:) die_usage "option -$OPTARG needs a value" ;;

@@ -40,6 +40,8 @@
 # Speed numbers from a loaded machine are meaningless: run it on a quiet
 # one.  Exit status: 0, 1 when a run failed, 2 for bad arguments.
 set -uo pipefail
+# -h, --help: the comment above is the usage
+case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"; exit 0 ;; esac
 # before run_common.sh, whose default adds -a: "unpinned" must be without it
 RUN_BENCH=${RUN_BENCH:-./bench}
 # shellcheck source-path=SCRIPTDIR source=run_common.sh
@@ -66,7 +68,7 @@ while getopts ':r:o:c:w:h' opt; do
 	c) CONDS=$OPTARG ;;
 	w) WORKLOADS=$OPTARG ;;
 	h)
-		sed -n '2,/^set -uo/{ /^set -uo/d; s/^# \{0,1\}//p }' "$0"
+		sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"
 		exit 0
 		;;
 	:) die_usage "option -$OPTARG needs a value" ;;

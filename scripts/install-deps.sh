@@ -7,6 +7,8 @@
 #   scripts/install-deps.sh --if-missing same, but silent when nothing is
 #   scripts/install-deps.sh --check      only report; exit 1 if anything is missing
 set -euo pipefail
+# -h, --help: the comment above is the usage
+case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"; exit 0 ;; esac
 
 PACKAGES=(
 	make gcc pkg-config	# the userspace build
@@ -30,7 +32,7 @@ case "${1:-}" in
 --if-missing) mode=quiet ;;
 "") ;;
 *)
-	echo "install-deps.sh: unknown option '$1' (accepted: --check, --if-missing)" >&2
+	echo "install-deps.sh: unknown option '$1' (accepted: --check, --if-missing, -h, --help)" >&2
 	exit 2
 	;;
 esac

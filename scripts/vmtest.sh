@@ -50,6 +50,8 @@
 # vmtest.sh returns, whatever ends it short of SIGKILL (even then qemu
 # follows its parent and the timeout still applies).
 set -uo pipefail
+# -h, --help: the comment above is the usage
+case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"; exit 0 ;; esac
 
 PROG=vmtest.sh
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
@@ -110,7 +112,7 @@ while getopts ':k:M:c:m:t:o:e:vh' opt; do
 		;;
 	v) VERBOSE=1 ;;
 	h)
-		sed -n '2,/^set -uo/{ /^set -uo/d; s/^# \{0,1\}//p }' "$0"
+		sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"
 		exit 0
 		;;
 	:) die_usage "option -$OPTARG needs a value" ;;

@@ -29,6 +29,7 @@
 #include "bench.h"
 #include "bench_args.h"
 #include "compare.h"
+#include "config_cli.h"
 #include "export.h"
 #include "history.h"
 #include "plot.h"
@@ -86,6 +87,7 @@ static const struct bench_command commands[] = {
 	  bench_plot_main },
 	{ "export", "result files as one KernelCI KCIDB report", bench_export_main },
 	{ "history", "a results history of one's own: add, list, show", bench_history_main },
+	{ "config", "a result file's configuration: label, slug, key", bench_config_main },
 };
 
 /*

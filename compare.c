@@ -22,6 +22,7 @@
 #include "bench_limits.h"
 #include "compare.h"
 #include "history.h"
+#include "result_config.h"
 #include "result_file.h"
 #include "stats.h"
 #include "testing_helpers.h"
@@ -199,73 +200,12 @@ static void note_warnings(json_t *doc, const char *which)
 			printf("warning: the %s run was noisy: %s\n", which, json_string_value(v));
 }
 
-static int diff_object(json_t *a, json_t *b, const char *prefix, char *out, size_t sz)
-{
-	const char *key;
-	json_t *va, *vb;
-	int n = 0;
-
-	json_object_foreach(a, key, va) {
-		vb = json_object_get(b, key);
-		if (json_equal(va, vb))
-			continue;
-		n++;
-		if (strlen(out) < sz - 64) {
-			char *sa = json_dumps(va, JSON_COMPACT | JSON_ENCODE_ANY);
-			char *sb = vb ? json_dumps(vb, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-
-			snprintf(out + strlen(out), sz - strlen(out), "%s%s%s %s vs %s",
-				 *out ? ", " : "", prefix, key, sa ? sa : "?", sb ? sb : "missing");
-			free(sa);
-			free(sb);
-		}
-	}
-	json_object_foreach(b, key, vb) {
-		if (json_object_get(a, key))
-			continue;
-		n++;
-		if (strlen(out) < sz - 64)
-			snprintf(out + strlen(out), sz - strlen(out), "%s%s%s missing vs set",
-				 *out ? ", " : "", prefix, key);
-	}
-	return n;
-}
-
-/* how many configuration options differ, described in out */
+/* how many configuration options differ (zero_seed and ignore aside), described in out */
 static int options_differ(json_t *a, json_t *b, const char *ignore, char *out, size_t sz)
 {
-	json_t *oa = json_object_get(a, "options"), *ob = json_object_get(b, "options");
-	json_t *ra = json_object(), *rb = json_object();
-	size_t i;
-	int n;
+	const char *const skip[] = { "zero_seed", ignore, NULL };
 
-	*out = '\0';
-	for (i = 0; result_config_keys[i]; i++) {
-		const char *key = result_config_keys[i];
-		json_t *v = json_object_get(json_object_get(oa, "runner"), key);
-		json_t *w = json_object_get(json_object_get(ob, "runner"), key);
-
-		if (ignore && !strcmp(ignore, key))
-			continue;
-		if (v)
-			json_object_set(ra, key, v);
-		if (w)
-			json_object_set(rb, key, w);
-	}
-	n = diff_object(ra, rb, "", out, sz);
-	json_decref(ra);
-	json_decref(rb);
-	oa = json_object_get(oa, "benchmark");
-	ob = json_object_get(ob, "benchmark");
-	if (oa || ob) {
-		json_t *ea = oa ? json_incref(oa) : json_object();
-		json_t *eb = ob ? json_incref(ob) : json_object();
-
-		n += diff_object(ea, eb, "", out, sz);
-		json_decref(ea);
-		json_decref(eb);
-	}
-	return n;
+	return result_config_diff(a, b, skip, out, sz);
 }
 
 int compare_same_config(const struct result_file *a, const struct result_file *b,

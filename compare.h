@@ -21,9 +21,9 @@ int compare_parse_threshold(const char *arg, double *pct);
 struct result_file;
 
 /*
- * Are a and b runs of one benchmark and configuration (result_config_keys
- * and the benchmark's options; runner option `ignore`, e.g. "producers",
- * aside)?  0 when they are, or when force is set (the difference is then
+ * Are a and b runs of one benchmark and configuration (result_config.h;
+ * option `ignore`, e.g. "producers", and zero_seed, which callers check
+ * with their own message, aside)?  0 when they are, or when force is set (the difference is then
  * a warning on warn); otherwise -EINVAL after one line on stderr,
  * "<verb>: ... refusing to <verb> ... (--force <verb>s anyway)".
  */

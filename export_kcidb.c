@@ -22,6 +22,7 @@
 #include "json_util.h"
 #include "output_file.h"
 #include "result_file.h"
+#include "result_config.h"
 #include "result_label.h"
 #include "suggest.h"
 
@@ -328,7 +329,7 @@ static int run_tests(const struct result_file *rf, const char *build_id, json_t 
 
 	if (result_doc_hash(rf->doc, hash))
 		return -ENOMEM;
-	result_config_label(rf->doc, label, sizeof(label));
+	result_config_slug(rf->doc, label, sizeof(label));
 	for (i = 0; i < rf->nmetrics; i++) {
 		const struct result_metric *rm = &rf->metrics[i];
 

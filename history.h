@@ -17,7 +17,7 @@
 #include "result_file.h"
 
 /* PRAGMA user_version: the layout this bench writes (see history_db.c) */
-#define HISTORY_SCHEMA_VERSION 2
+#define HISTORY_SCHEMA_VERSION 3
 /* PRAGMA application_id: "bnch", so that another program's database is refused */
 #define HISTORY_APP_ID 0x626e6368
 

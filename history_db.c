@@ -15,6 +15,8 @@
  *      kernel release, machine)
  *   2  metrics: each run's summary figures, filled from the documents, so
  *      that list, show and plot need not parse every document
+ *   3  runs' configuration label and key recomputed from the documents
+ *      (result_config.h: defaults filled in, every option in the label)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,6 +33,7 @@
 #include <unistd.h>
 
 #include "history.h"
+#include "result_config.h"
 #include "result_label.h"
 #include "testing_helpers.h"
 
@@ -38,9 +41,10 @@
 #define HISTORY_BUSY_MS 60000
 
 static int fill_metrics(struct history *h);
+static int fill_config(struct history *h);
 
 static const struct migration {
-	const char *sql;
+	const char *sql;			/* or NULL */
 	int (*fill)(struct history *h);		/* after sql, or NULL */
 } migrations[HISTORY_SCHEMA_VERSION] = {
 	/* 0 -> 1 */
@@ -68,6 +72,8 @@ static const struct migration {
 	  " stddev REAL,"
 	  " higher_is_better INTEGER NOT NULL,"
 	  " PRIMARY KEY (run_id, name));", fill_metrics },
+	/* 2 -> 3 */
+	{ NULL, fill_config },
 };
 
 /* why the database cannot be used, into h->err: history_open's callers print it */
@@ -216,7 +222,8 @@ static int migrate(struct history *h)
 		return err;
 	err = check_db(h, &v);
 	for (; !err && v < HISTORY_SCHEMA_VERSION; v++) {
-		err = exec(h, migrations[v].sql, "update the database's layout");
+		if (migrations[v].sql)
+			err = exec(h, migrations[v].sql, "update the database's layout");
 		if (!err && migrations[v].fill)
 			err = migrations[v].fill(h);
 	}
@@ -367,6 +374,52 @@ static int fill_metrics(struct history *h)
 		}
 		ret = add_metrics(h, sqlite3_column_int64(st, 0), &rf);
 		result_file_free(&rf);
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = db_fail(h, "read the stored runs");
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* one run's label and key, from its document */
+static int set_config(struct history *h, long long id, json_t *doc)
+{
+	char label[256], *key = result_config_key(doc);
+	sqlite3_stmt *st;
+	int rc = SQLITE_ERROR;
+
+	result_config_label(doc, label, sizeof(label));
+	if (key && sqlite3_prepare_v2(h->db, "UPDATE runs SET config = ?, config_key = ? WHERE id = ?",
+				      -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 3, id);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	free(key);
+	return rc == SQLITE_DONE ? 0 : db_fail(h, "store a run's configuration");
+}
+
+/* 2 -> 3: every stored run's label and key, as result_config.h defines them now */
+static int fill_config(struct history *h)
+{
+	sqlite3_stmt *st;
+	json_t *doc;
+	int rc, ret = 0;
+
+	if (sqlite3_prepare_v2(h->db, "SELECT id, doc FROM runs ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(h, "read the stored runs");
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		doc = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
+		if (!doc) {
+			fprintf(stderr, "history: %s: run %lld: the stored document is not JSON\n",
+				h->path, (long long)sqlite3_column_int64(st, 0));
+			ret = -EINVAL;
+			break;
+		}
+		ret = set_config(h, sqlite3_column_int64(st, 0), doc);
+		json_decref(doc);
 	}
 	if (!ret && rc != SQLITE_DONE)
 		ret = db_fail(h, "read the stored runs");

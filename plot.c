@@ -22,6 +22,7 @@
 #include "history.h"
 #include "latency.h"
 #include "plot.h"
+#include "result_config.h"
 #include "result_file.h"
 #include "stats.h"
 #include "suggest.h"
@@ -162,6 +163,10 @@ static char *options_text(struct plot_run *runs, int n, int i, bool common, cons
 		for (j = 0; j < n && same; j++)
 			same = json_equal(v, json_object_get(runs[j].rf.config, key));
 		if (same != common)
+			continue;
+		/* what all share and is the default goes without saying (but -p) */
+		if (common && strcmp(key, "producers") &&
+		    result_config_is_default(runs[i].rf.benchmark, mine, key))
 			continue;
 		/* the runner's options as typed: -p2 -a; no -c0, no empty CPU lists */
 		if (!strcmp(key, "producers")) {

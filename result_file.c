@@ -18,6 +18,7 @@
 #include "bench_limits.h"
 #include "cgroup_helpers.h"
 #include "latency.h"
+#include "result_config.h"
 #include "result_file.h"
 #include "result_json.h"
 #include "stats.h"
@@ -166,10 +167,6 @@ static int check_header(struct loader *ld, struct result_file *rf)
 	return 0;
 }
 
-const char *const result_config_keys[] = {
-	"producers", "consumers", "affinity", "prod_affinity", "cons_affinity", "latency", NULL,
-};
-
 static int nomem(struct loader *ld)
 {
 	snprintf(ld->err, ld->errsz, "failed to load %s: %s", ld->path, strerror(ENOMEM));
@@ -180,23 +177,14 @@ static int nomem(struct loader *ld)
 static int load_config(struct loader *ld, struct result_file *rf)
 {
 	json_t *opts = json_object_get(rf->doc, "options"), *v, *w;
-	const char *key;
 	size_t i;
 
 	v = json_object_get(json_object_get(opts, "runner"), "producers");
 	rf->producers = json_is_integer(v) && json_integer_value(v) >= 1 &&
 			json_integer_value(v) <= BENCH_MAX_THREADS ? json_integer_value(v) : -1;
-	rf->config = json_object();
+	rf->config = result_config(rf->doc);
 	if (!rf->config)
 		return nomem(ld);
-	for (i = 0; result_config_keys[i]; i++) {
-		v = json_object_get(json_object_get(opts, "runner"), result_config_keys[i]);
-		if (v && json_object_set(rf->config, result_config_keys[i], v))
-			return nomem(ld);
-	}
-	json_object_foreach(json_object_get(opts, "benchmark"), key, v)
-		if (json_object_set(rf->config, key, v))
-			return nomem(ld);
 	rf->nr_allowed_cpus = json_array_size(json_object_get(json_object_get(rf->doc, "context"),
 							      "allowed_cpus"));
 	v = json_object_get(rf->doc, "warnings");

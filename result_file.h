@@ -60,10 +60,7 @@ struct result_file {
 	int repeat_cnt;		/* options.runner.repeat, 1 when absent */
 	bool zero_seed;		/* options.runner.zero_seed, false when absent */
 	int producers;		/* options.runner.producers, -1 when not a count */
-	/*
-	 * The configuration (result_config_keys from options.runner, then
-	 * options.benchmark), in that order: what labels a run in a chart
-	 */
+	/* the configuration (result_config()): what labels a run in a chart */
 	json_t *config;
 	int nr_allowed_cpus;	/* context.allowed_cpus's count, 0 when unknown */
 	const char **warnings;	/* the run's noise warnings (into doc) */
@@ -86,15 +83,6 @@ struct result_file {
 	bool invalid;
 	const char *invalid_reason;	/* into doc */
 };
-
-/*
- * The runner options (options.runner) that, with the benchmark's own
- * options (options.benchmark), make two runs one configuration: compare
- * refuses runs that differ in them and plot labels runs by them.
- * Duration, warm-up and repeats do not (seeding is checked on its own).
- * NULL-terminated.
- */
-extern const char *const result_config_keys[];
 
 /*
  * Load and check one result file.  Returns 0, or a negative errno with one

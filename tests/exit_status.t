@@ -89,4 +89,12 @@ is "$?" 1 "export: the report could not be written: 1"
 is_exit 2 "export: a bad option: 2" "$BENCH" export kcidb --bogus "$TEST_TMP/a.json"
 is_exit 2 "export: a file refused: 2" "$BENCH" export kcidb --origin test "$TEST_TMP/none.json"
 
+# ---- bench config: 0, 1, 2 ----
+is_exit 0 "config: printed: 0" "$BENCH" config "$TEST_TMP/a.json"
+"$BENCH" config "$TEST_TMP/a.json" >/dev/full 2>"$TEST_TMP/cf.err"
+is "$?" 1 "config: the output could not be written: 1"
+is_exit 2 "config: a bad option: 2" "$BENCH" config --bogus "$TEST_TMP/a.json"
+is_exit 2 "config: no file: 2" "$BENCH" config
+is_exit 2 "config: a file refused: 2" "$BENCH" config "$TEST_TMP/none.json"
+
 done_testing

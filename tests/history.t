@@ -6,7 +6,8 @@
 # (no BPF needed); "other kernels" are the same runs with another
 # context.kernel_release.  Two writers at once lose nothing; a damaged,
 # foreign or newer database is refused with one line and left
-# byte-identical; a version 1 database is migrated, its runs kept.
+# byte-identical; a version 1 database is migrated, its runs kept and
+# their configuration keys recomputed.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 require_plot_tools
@@ -35,7 +36,7 @@ done
 is_exit 0 "history add: exit 0" "$BENCH" history add a.json
 like "$TEST_TMP/is_exit.out" '^a.json: added as run 1$' "history add: says the run's id"
 assert "history add: the database is \$XDG_DATA_HOME/bench/history.db" test -f "$DB"
-is "$(sqlite3 "$DB" 'PRAGMA user_version')" 2 "the database carries schema version 2"
+is "$(sqlite3 "$DB" 'PRAGMA user_version')" 3 "the database carries schema version 3"
 is_exit 0 "the same file again: exit 0" "$BENCH" history add a.json
 like "$TEST_TMP/is_exit.out" '^a.json: already in the history as run 1$' "the same file again: not added twice"
 is "$(rows)" 1 "one row after adding one file twice"
@@ -173,8 +174,8 @@ untouched "a damaged database" corrupt.db 'the database is damaged \(.*\): refus
 echo "not a database at all, just text long enough to be read as a header............" >text.db
 untouched "a text file" text.db 'not a bench history database'
 cp "$DB" newer.db
-sqlite3 newer.db 'PRAGMA user_version = 3'
-untouched "a newer database" newer.db 'schema version 3 is newer than this bench reads \(2\)'
+sqlite3 newer.db 'PRAGMA user_version = 4'
+untouched "a newer database" newer.db 'schema version 4 is newer than this bench reads \(3\)'
 sqlite3 foreign.db 'CREATE TABLE t (x); INSERT INTO t VALUES (1)'
 untouched "another program's database" foreign.db 'not a bench history database \(application id 0'
 
@@ -190,12 +191,14 @@ PRAGMA application_id = 1651401576;
 PRAGMA user_version = 1;
 SQL
 is_exit 0 "a version 1 database: history list exit 0" "$BENCH" history list --db v1.db
-is "$(sqlite3 v1.db 'PRAGMA user_version')" 2 "migrated: schema version 2"
+is "$(sqlite3 v1.db 'PRAGMA user_version')" 3 "migrated: schema version 3"
 like "$TEST_TMP/is_exit.out" "old-kernel .* hits: $(jq '.summary.metrics.hits.mean * 1000 | round / 1000' a.json)" \
 	"migrated: the old run listed with its mean, from the metrics filled by the migration"
 is "$(rows v1.db)" 1 "migrated: the run kept"
 is_exit 0 "migrated: a new run added" "$BENCH" history add --db v1.db b.json
 is "$(rows v1.db)" 2 "migrated: both runs"
+is "$(sqlite3 v1.db 'SELECT count(DISTINCT config_key) FROM runs')" 1 \
+	"migrated: the old run's configuration key recomputed, the new run of it shares it"
 # a version 1 database whose stored document is damaged: refused, rolled back
 cp v1.db v1bad.db
 sqlite3 v1bad.db "DROP TABLE metrics; UPDATE runs SET doc = '{\"schema\": 1}'; PRAGMA user_version = 1"

@@ -223,6 +223,8 @@ is_exit() {
 # contrib/lkp-tests' parse: a result file in, "key: value" lines out
 # shellcheck disable=SC2034 # for the test files that source this one
 LKP_PARSE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/contrib/lkp-tests/programs/bpf-bench/parse
+# which names the configuration with this bench (bench config --slug)
+export BPF_BENCH=$BENCH
 
 # lkp_contract <parsed> <benchmark>: contrib/lkp-tests' parse output, as
 # lkp-tests' contract for a test case wants it: one key, a colon and a

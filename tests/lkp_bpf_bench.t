@@ -60,15 +60,16 @@ for b in htab-mem count-local; do
 	contract "$b-2" "$b"
 	is "$(cut -d: -f1 "$b-2/parsed")" "$(cut -d: -f1 "$b-1/parsed")" "$b: the same keys in the same order as the first run"
 done
-like htab-mem-1/parsed '^htab-mem\.overwrite\.per_prod_op: ' "htab-mem: htab-mem.overwrite.per_prod_op"
-like htab-mem-1/parsed '^htab-mem\.overwrite\.peak_memory_mib: [0-9]' "htab-mem: the peak memory in MiB"
+# run pins its threads (-a): the configuration says so
+like htab-mem-1/parsed '^htab-mem\.overwrite-affinity\.per_prod_op: ' "htab-mem: htab-mem.overwrite-affinity.per_prod_op"
+like htab-mem-1/parsed '^htab-mem\.overwrite-affinity\.peak_memory_mib: [0-9]' "htab-mem: the peak memory in MiB"
 
 # the job parameters: use case, flavour, producers
 lkp_run hm-p benchmark=htab-mem use_case=add_del_on_diff_cpu flavour=prealloc producers=2
 ok $? "htab-mem add_del_on_diff_cpu prealloc -p2: run exits 0"
 contract hm-p htab-mem
-like hm-p/parsed '^htab-mem\.add_del_on_diff_cpu-preallocated\.per_prod_op: ' \
-	"use_case and flavour name the configuration"
+like hm-p/parsed '^htab-mem\.add_del_on_diff_cpu-affinity-preallocated-producers_2\.per_prod_op: ' \
+	"use_case, flavour and producers name the configuration"
 is "$(jq -r '.options.runner.producers, .options.benchmark.preallocated' hm-p/bpf-bench.json | tr '\n' ' ')" \
 	"2 true " "producers and flavour reach bench"
 "$BENCH" export kcidb --origin lkp_test htab-mem-1/bpf-bench.json hm-p/bpf-bench.json >hm.kcidb

@@ -30,7 +30,13 @@ for b in "${benchs[@]}"; do
 	is "$rc" 0 "$b --json: exit status 0"
 	schema_ok "$j" "$b: JSON validates against the schema"
 	# what readers outside bench make of the file does not depend on the kernel
-	host_only "$b: lkp-tests' parse and export kcidb's configuration" || continue
+	host_only "$b: the configuration's label, lkp-tests' parse and export kcidb's configuration" || continue
+	# result_config.c's defaults agree with the benchmark's: the label of a
+	# run given only -p2 and what it needs names nothing else
+	label=$("$BENCH" config "$j")
+	rest=$(tr ' ' '\n' <<<"$label" |
+		grep -Ev '^(overwrite|default|producers=[12]|hook=.*|nr_loops=20000|nr_entries=1000)$')
+	is "$rest" "" "$b: the configuration label ($label) names no option at its default"
 	"$LKP_PARSE" "$j" >"$j.parsed" 2>"$j.parse.err"
 	ok $? "$b: lkp-tests' parse exits 0"
 	lkp_contract "$j.parsed" "$b"

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `bench config [--slug|--key|--json] RUN.json...`: the configuration of
+ * each result file as result_config.h defines it, one line per file, so
+ * that scripts (the lkp-tests program, the wrappers) name runs as bench
+ * does instead of with a rule of their own.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_cli.h"
+#include "result_config.h"
+#include "result_file.h"
+
+enum config_form { FORM_LABEL, FORM_SLUG, FORM_KEY, FORM_JSON };
+
+static struct {
+	enum config_form form;
+	char **files;
+	int nfiles;
+} cfg;
+
+enum { ARG_SLUG = 1000, ARG_KEY, ARG_JSON };
+
+static const struct argp_option config_options[] = {
+	{ "slug", ARG_SLUG, NULL, 0, "The label as one path component ([A-Za-z0-9_-])" },
+	{ "key", ARG_KEY, NULL, 0, "The full key: every option, defaults included, as canonical JSON" },
+	{ "json", ARG_JSON, NULL, 0, "One JSON object per file: file, benchmark, label, slug, config" },
+	{},
+};
+
+static error_t config_parse(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case ARG_SLUG:
+		cfg.form = FORM_SLUG;
+		break;
+	case ARG_KEY:
+		cfg.form = FORM_KEY;
+		break;
+	case ARG_JSON:
+		cfg.form = FORM_JSON;
+		break;
+	case ARGP_KEY_ARG:
+		cfg.files[cfg.nfiles++] = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!cfg.nfiles)
+			argp_error(state, "give one or more result files (bench --json FILE)");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp config_argp = {
+	.options = config_options,
+	.parser = config_parse,
+	.args_doc = "RUN.json...",
+	.doc = "Print each result file's configuration: every option that changes what is "
+	       "measured, as compare, history, plot and export name it.\v"
+	       "The label omits options at their default; the key has them all. Two files "
+	       "are of one configuration when their benchmarks and keys are equal.\n\n"
+	       "EXAMPLES:\n"
+	       "  bench config run.json              # overwrite value_size=4096\n"
+	       "  bench config --slug run.json       # overwrite-value_size_4096\n"
+	       "  bench config --key run.json | jq .",
+};
+
+static int print_one(const struct result_file *rf)
+{
+	char label[512], slug[512];
+	json_t *o;
+	char *s;
+
+	switch (cfg.form) {
+	case FORM_LABEL:
+		result_config_label(rf->doc, label, sizeof(label));
+		return printf("%s\n", label) < 0 ? -EIO : 0;
+	case FORM_SLUG:
+		result_config_slug(rf->doc, slug, sizeof(slug));
+		return printf("%s\n", slug) < 0 ? -EIO : 0;
+	case FORM_KEY:
+		s = result_config_key(rf->doc);
+		break;
+	case FORM_JSON:
+		result_config_label(rf->doc, label, sizeof(label));
+		result_config_slug(rf->doc, slug, sizeof(slug));
+		o = json_pack("{s:s, s:s, s:s, s:s, s:O}", "file", rf->path, "benchmark",
+			      rf->benchmark, "label", label, "slug", slug, "config", rf->config);
+		s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+		json_decref(o);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (!s)
+		return -ENOMEM;
+	printf("%s\n", s);
+	free(s);
+	return 0;
+}
+
+int bench_config_main(int argc, char **argv)
+{
+	struct result_file *rf;
+	char err[1024];
+	int i, n = 0, ret = 0;
+
+	cfg.files = calloc(argc, sizeof(*cfg.files));
+	rf = calloc(argc, sizeof(*rf));
+	if (!cfg.files || !rf) {
+		fprintf(stderr, "config: failed to allocate the file list: %s\n", strerror(ENOMEM));
+		ret = 2;
+		goto out;
+	}
+	argp_err_exit_status = 2;
+	if (argp_parse(&config_argp, argc, argv, 0, NULL, NULL)) {
+		ret = 2;
+		goto out;
+	}
+	/* every file loads before anything is printed */
+	for (n = 0; n < cfg.nfiles; n++) {
+		if (result_file_load(cfg.files[n], &rf[n], err, sizeof(err))) {
+			fprintf(stderr, "config: %s\n", err);
+			ret = 2;
+			goto out;
+		}
+	}
+	for (i = 0; i < n && !ret; i++) {
+		if (print_one(&rf[i])) {
+			fprintf(stderr, "config: failed to print %s's configuration: %s\n",
+				cfg.files[i], strerror(ENOMEM));
+			ret = 1;
+		}
+	}
+	if (!ret && fflush(stdout)) {
+		fprintf(stderr, "config: failed to write stdout: %s\n", strerror(errno));
+		ret = 1;
+	}
+out:
+	for (i = 0; i < n; i++)
+		result_file_free(&rf[i]);
+	free(rf);
+	free(cfg.files);
+	return ret;
+}

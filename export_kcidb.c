@@ -4,10 +4,13 @@
  * (I/O schema 5.3).  One checkout (the kernel the runs ran on), one build
  * (its architecture), one test per summary metric per run, path
  * bpf.bench.<benchmark>.<configuration>.<metric>, status DONE with the mean
- * as its number.  A run whose map operations failed exports FAIL tests and
- * a metric that was not measured a SKIP test, neither with a number: a
- * figure KCIDB stores is one bench would print.  Ids are the origin and a
- * hash of the content, so exporting a file again gives the same ids.
+ * as its number.  A run whose map operations failed exports FAIL tests, a
+ * metric that was not measured a SKIP test, a figure the run itself says
+ * is not what it measures (bpf_ma's memory below its floor) an ERROR test,
+ * none with a number: a figure KCIDB stores is one bench would print.  A
+ * run that ended without a result (--failed) is one FAIL or ERROR test
+ * with its reason.  Ids are the origin and a hash of the content, so
+ * exporting a file again gives the same ids.
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -24,6 +27,8 @@
 #include "result_file.h"
 #include "result_config.h"
 #include "result_label.h"
+#include "run.h"
+#include "run_context.h"
 #include "suggest.h"
 
 #define KCIDB_MAJOR 5
@@ -38,11 +43,13 @@ static struct kcidb_opts {
 	const char *git_url;
 	const char *config;
 	const char *output;
+	const char *failed, *reason, *failed_status;
 	const char *files[EXPORT_MAX_FILES];
 	int nfiles;
 } kopts;
 
-enum { ARG_ORIGIN = 1000, ARG_GIT_COMMIT, ARG_GIT_URL, ARG_CONFIG };
+enum { ARG_ORIGIN = 1000, ARG_GIT_COMMIT, ARG_GIT_URL, ARG_CONFIG, ARG_FAILED, ARG_REASON,
+       ARG_FAILED_STATUS };
 
 static const struct argp_option kcidb_options[] = {
 	{ "origin", ARG_ORIGIN, "NAME", 0, "The submitting CI system (required): lowercase letters, digits, '_'; ids are NAME:..." },
@@ -50,6 +57,9 @@ static const struct argp_option kcidb_options[] = {
 	{ "git-url", ARG_GIT_URL, "URL", 0, "The checkout's repository, an https:// URL" },
 	{ "config", ARG_CONFIG, "NAME", 0, "The build's kernel configuration name (e.g. defconfig)" },
 	{ "output", 'o', "FILE", 0, "Write the report to FILE (default: stdout)" },
+	{ "failed", ARG_FAILED, "BENCHMARK", 0, "Also report a run of BENCHMARK that ended without a result (bench exited non-zero): one test, bpf.bench.BENCHMARK, with --reason; it ran on this machine's running kernel, or on the result files' (then given too)" },
+	{ "reason", ARG_REASON, "TEXT", 0, "Why the --failed run failed, e.g. bench's last line on stderr" },
+	{ "failed-status", ARG_FAILED_STATUS, "STATUS", 0, "The --failed run's KCIDB status: ERROR (default: the run could not measure, e.g. its set-up failed or a signal ended it) or FAIL (the kernel failed what the benchmark checks)" },
 	{},
 };
 
@@ -94,6 +104,27 @@ static error_t kcidb_parse(int key, char *arg, struct argp_state *state)
 	case 'o':
 		kopts.output = arg;
 		break;
+	case ARG_FAILED:
+		if (!*arg || strpbrk(arg, " \t\n.")) {
+			fprintf(stderr, "invalid --failed '%s': expected a benchmark name (bench -l)\n", arg);
+			return EINVAL;
+		}
+		kopts.failed = arg;
+		break;
+	case ARG_REASON:
+		if (!*arg) {
+			fprintf(stderr, "invalid --reason '': expected why the run failed\n");
+			return EINVAL;
+		}
+		kopts.reason = arg;
+		break;
+	case ARG_FAILED_STATUS:
+		if (strcmp(arg, "ERROR") && strcmp(arg, "FAIL")) {
+			fprintf(stderr, "invalid --failed-status '%s': expected ERROR or FAIL\n", arg);
+			return EINVAL;
+		}
+		kopts.failed_status = arg;
+		break;
 	case ARGP_KEY_ARG:
 		if (kopts.nfiles == EXPORT_MAX_FILES) {
 			fprintf(stderr, "export kcidb takes at most %d files; extra argument '%s'\n",
@@ -107,8 +138,16 @@ static error_t kcidb_parse(int key, char *arg, struct argp_state *state)
 			fprintf(stderr, "export kcidb needs --origin NAME: the CI system the report comes from\n");
 			return EINVAL;
 		}
-		if (!kopts.nfiles) {
-			fprintf(stderr, "export kcidb needs result files (bench --json FILE); got none\n");
+		if (!kopts.failed != !kopts.reason) {
+			fprintf(stderr, "export kcidb: --failed and --reason go together: a failed run and why\n");
+			return EINVAL;
+		}
+		if (kopts.failed_status && !kopts.failed) {
+			fprintf(stderr, "export kcidb: --failed-status needs --failed BENCHMARK\n");
+			return EINVAL;
+		}
+		if (!kopts.nfiles && !kopts.failed) {
+			fprintf(stderr, "export kcidb needs result files (bench --json FILE) or --failed; got none\n");
 			return EINVAL;
 		}
 		break;
@@ -125,7 +164,9 @@ static const struct argp kcidb_argp = {
 	.doc = "Write result files (bench --json) as one KCIDB report (schema 5.3): one "
 	       "checkout and build for the kernel they ran on, one test per metric per run "
 	       "(path bpf.bench.BENCHMARK.CONFIGURATION.METRIC, status DONE, the mean as its "
-	       "number; FAIL when map operations failed, SKIP when not measured).\v"
+	       "number; FAIL when map operations failed, SKIP when not measured, ERROR for a figure "
+	       "the run says is not what it measures), and a run that ended without a result "
+	       "(--failed) as one FAIL or ERROR test with its reason.\v"
 	       "Exit status: 0; 1 when writing failed; 2 on bad input (a file that is not a "
 	       "valid result, runs of different kernels or architectures, a bad option).",
 };
@@ -197,6 +238,8 @@ static json_t *build_json(json_t *doc, const char *checkout_id, const char **id)
 /*
  * The mean in the unit's base with a prefix for display: 92.4 k/s is
  * 92400 op/s with metric prefixes, 0.73 MiB is 765460 B with binary ones.
+ * Every unit a benchmark of this bench uses is here (tests/results_bpf.t
+ * exports every benchmark's run and finds each number with its prefix).
  */
 static json_t *number_json(double mean, const char *unit)
 {
@@ -205,8 +248,12 @@ static json_t *number_json(double mean, const char *unit)
 		double scale;
 	} units[] = {
 		{ "/s", "op/s", "metric", 1 }, { "k/s", "op/s", "metric", 1e3 },
+		/* lpm-trie-free's rate: upstream prints its prefix upper case */
+		{ "K/s", "op/s", "metric", 1e3 },
 		{ "M/s", "op/s", "metric", 1e6 }, { "G/s", "op/s", "metric", 1e9 },
 		{ "1/s", "1/s", "metric", 1 },
+		/* local-storage-create's ratio: no prefix of a unit, as it is */
+		{ "kmallocs/create", "kmallocs/create", "metric", 1 },
 		{ "B", "B", "binary", 1 }, { "KiB", "B", "binary", 1024.0 },
 		{ "MiB", "B", "binary", 1048576.0 }, { "GiB", "B", "binary", 1073741824.0 },
 		{ "ns", "s", "metric", 1e-9 }, { "us", "s", "metric", 1e-6 },
@@ -266,7 +313,26 @@ struct metric_out {
 	const struct stats *st;		/* NULL: peak memory, one value */
 	double value;			/* the mean (or the peak) */
 	json_t *repeats;		/* summary.metrics.NAME.repeats, or NULL */
+	const char *invalid;		/* why the run says its figure is not one, or NULL */
 };
+
+/*
+ * bpf_ma's total memory (sys_slab_growth, or sys_percpu_growth with
+ * --percpu: bench_bpf_ma.c's total_mem_metric()) below what the objects it
+ * holds occupy: the run warned, and counts.memory_below_floor says so.
+ * The figure is the allocator's reuse of older memory, not its footprint.
+ */
+static const char *below_floor(json_t *doc, const char *metric)
+{
+	json_t *counts = json_object_get(doc, "counts");
+	json_t *bopts = json_object_get(json_object_get(doc, "options"), "benchmark");
+	bool percpu = json_is_true(json_object_get(bopts, "percpu"));
+
+	if (json_integer_value(json_object_get(counts, "memory_below_floor")) != 1 ||
+	    strcmp(metric, percpu ? "sys_percpu_growth" : "sys_slab_growth"))
+		return NULL;
+	return "below the memory its stashed objects occupy (counts.memory_below_floor): the allocator reused memory from before set-up, the figure is not its footprint";
+}
 
 static double run_seconds(json_t *doc)
 {
@@ -288,10 +354,13 @@ static json_t *test_json(const struct result_file *rf, const char *hash, const c
 
 	snprintf(path, sizeof(path), "bpf.bench.%s.%s.%s", rf->benchmark, label, m->name);
 	snprintf(key, sizeof(key), "test\n%s\n%s", hash, m->name);
-	status = rf->fails ? "FAIL" : isnan(m->value) ? "SKIP" : "DONE";
+	status = rf->fails ? "FAIL" : m->invalid ? "ERROR" : isnan(m->value) ? "SKIP" : "DONE";
 	if (rf->fails)
 		snprintf(comment, sizeof(comment), "%s %s: %lld map operations failed in the measured samples: no figure",
 			 rf->benchmark, label, rf->fails);
+	else if (m->invalid)
+		snprintf(comment, sizeof(comment), "%s %s: %s %s", rf->benchmark, label, m->name,
+			 m->invalid);
 	else if (isnan(m->value))
 		snprintf(comment, sizeof(comment), "%s %s: %s not measured on this machine",
 			 rf->benchmark, label, m->name);
@@ -309,6 +378,8 @@ static json_t *test_json(const struct result_file *rf, const char *hash, const c
 			 "result_sha256", hash);
 	if (m->repeats)
 		json_object_set(misc, "repeats", m->repeats);
+	if (m->invalid)
+		json_object_set_new(misc, "invalid", json_string(m->invalid));
 	t = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o}",
 		      "id", content_id(key), "origin", kopts.origin, "build_id", build_id,
 		      "path", path, "status", status, "comment", comment,
@@ -336,13 +407,48 @@ static int run_tests(const struct result_file *rf, const char *build_id, json_t 
 		m = (struct metric_out){ .name = rm->name, .unit = rm->unit, .st = &rm->st,
 					 .value = rm->st.n ? rm->st.mean : NAN,
 					 .repeats = json_object_get(json_object_get(metrics, rm->name),
-								    "repeats") };
+								    "repeats"),
+					 .invalid = below_floor(rf->doc, rm->name) };
 		if (json_array_append_new(tests, test_json(rf, hash, build_id, label, &m)))
 			return -ENOMEM;
 	}
 	m = (struct metric_out){ .name = "peak_memory", .unit = "MiB",
 				 .value = rf->peak_memory_mib };
 	return json_array_append_new(tests, test_json(rf, hash, build_id, label, &m)) ? -ENOMEM : 0;
+}
+
+/*
+ * A run that ended without a result: one test at the benchmark's node,
+ * FAIL or ERROR (--failed-status) with the reason, no number.  Where it
+ * ran is doc's context: the result files', or this machine's.
+ */
+static json_t *failed_test_json(json_t *doc, const char *build_id)
+{
+	const char *status = kopts.failed_status ? kopts.failed_status : "ERROR";
+	char path[512], key[4096], comment[1024], machine[512];
+	json_t *misc;
+
+	result_machine_label(doc, machine, sizeof(machine));
+	snprintf(path, sizeof(path), "bpf.bench.%s", kopts.failed);
+	snprintf(key, sizeof(key), "failed\n%s\n%s\n%s\n%s", build_id, kopts.failed, status,
+		 kopts.reason);
+	snprintf(comment, sizeof(comment), "%s: the run ended without a result: %s", kopts.failed,
+		 kopts.reason);
+	misc = json_pack("{s:s, s:s, s:s}", "benchmark", kopts.failed, "reason", kopts.reason,
+			 "bench_version", ctx_str(doc, "bench_version"));
+	return json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:{s:s}, s:o}", "id", content_id(key),
+			 "origin", kopts.origin, "build_id", build_id, "path", path,
+			 "status", status, "comment", comment, "environment", "comment", machine,
+			 "misc", misc);
+}
+
+/* this machine's running kernel, as a run's context: for a --failed run without files */
+static json_t *this_machine_doc(void)
+{
+	struct env e = {};
+	struct bench_run run = { .env = &e };
+
+	return json_pack("{s:o}", "context", run_context_json(&run));
 }
 
 /* one checkout and one build: every run must be of one kernel and architecture */
@@ -364,7 +470,7 @@ static int check_one_kernel(const struct result_file *rfs, int n)
 			return -EINVAL;
 		}
 	}
-	if (!*ctx_str(rfs[0].doc, "kernel_release")) {
+	if (n && !*ctx_str(rfs[0].doc, "kernel_release")) {
 		fprintf(stderr, "export kcidb: %s: context.kernel_release: missing: the checkout cannot be named\n",
 			rfs[0].path);
 		return -EINVAL;
@@ -372,14 +478,15 @@ static int check_one_kernel(const struct result_file *rfs, int n)
 	return 0;
 }
 
-static json_t *kcidb_report(const struct result_file *rfs, int n)
+/* where: the document whose context names the kernel and machine */
+static json_t *kcidb_report(const struct result_file *rfs, int n, json_t *where)
 {
 	const char *checkout_id, *build_id;
 	json_t *checkout, *build, *tests = json_array(), *report;
 	int i;
 
-	checkout = checkout_json(rfs[0].doc, &checkout_id);
-	build = build_json(rfs[0].doc, checkout_id, &build_id);
+	checkout = checkout_json(where, &checkout_id);
+	build = build_json(where, checkout_id, &build_id);
 	report = json_pack("{s:{s:i, s:i}, s:[o], s:[o], s:o}", "version", "major", KCIDB_MAJOR,
 			   "minor", KCIDB_MINOR, "checkouts", checkout, "builds", build,
 			   "tests", tests);
@@ -388,12 +495,17 @@ static json_t *kcidb_report(const struct result_file *rfs, int n)
 			json_decref(report);
 			return NULL;
 		}
+	if (report && kopts.failed &&
+	    json_array_append_new(tests, failed_test_json(where, build_id))) {
+		json_decref(report);
+		return NULL;
+	}
 	return report;
 }
 
-static int write_report(const struct result_file *rfs, int n)
+static int write_report(const struct result_file *rfs, int n, json_t *where)
 {
-	json_t *report = kcidb_report(rfs, n);
+	json_t *report = kcidb_report(rfs, n, where);
 	const char *out = kopts.output ? kopts.output : "-";
 	char *text = report ? json_dumps(report, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) : NULL;
 	size_t len;
@@ -418,6 +530,7 @@ static int write_report(const struct result_file *rfs, int n)
 static int export_kcidb_main(int argc, char **argv)
 {
 	struct result_file *rfs;
+	json_t *machine = NULL;
 	char err[512];
 	int i, n = 0, ret = 2;
 
@@ -430,7 +543,7 @@ static int export_kcidb_main(int argc, char **argv)
 			strerror(-output_file_check(kopts.output)));
 		return 2;
 	}
-	rfs = calloc(kopts.nfiles, sizeof(*rfs));
+	rfs = calloc(kopts.nfiles ? kopts.nfiles : 1, sizeof(*rfs));
 	if (!rfs) {
 		fprintf(stderr, "failed to allocate the export: %s\n", strerror(ENOMEM));
 		return 1;
@@ -440,9 +553,20 @@ static int export_kcidb_main(int argc, char **argv)
 			fprintf(stderr, "export kcidb: %s\n", err);
 			goto out;
 		}
+	/* a failed run alone ran here: this machine's kernel names the checkout */
+	if (!n) {
+		machine = this_machine_doc();
+		if (!machine || !*ctx_str(machine, "kernel_release")) {
+			fprintf(stderr, "export kcidb: failed to read this machine's kernel release: %s\n",
+				strerror(errno ? errno : ENOMEM));
+			ret = 1;
+			goto out;
+		}
+	}
 	if (!check_one_kernel(rfs, n))
-		ret = write_report(rfs, n);
+		ret = write_report(rfs, n, n ? rfs[0].doc : machine);
 out:
+	json_decref(machine);
 	for (i = 0; i < n; i++)
 		result_file_free(&rfs[i]);
 	free(rfs);

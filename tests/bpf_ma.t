@@ -10,6 +10,7 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 require_bpf
+require_kcidb_validator
 
 CG_PARENT=$(own_mem_cgroup)
 PROGS='bench_[0-9]+|percpu_bench_[0-9]*'
@@ -141,6 +142,12 @@ floor_ok() {
 	is "$(grep -c '^warning: bpf_ma.s total memory usage .* is below the .* MiB the run.s stashed objects occupy' "$out.err")" \
 		"$([ "$below" = true ] && echo 1 || echo 0)" "$name: a warning exactly when below the floor"
 	diag "floor $want bytes, below: $below"
+	host_only "$name: export kcidb of the figure" || return 0
+	# KCIDB gets the figure only when it is one: below the floor, an ERROR without a number
+	"$BENCH" export kcidb --origin bench_test "$out.json" >"$out.kcidb" 2>&1
+	is "$(jq -r --arg m "$metric" '.tests[] | select(.path | endswith("." + $m)) | "\(.status) \(.number != null)"' "$out.kcidb")" \
+		"$([ "$below" = true ] && echo "ERROR false" || echo "DONE true")" \
+		"$name: export kcidb: $metric $([ "$below" = true ] && echo "ERROR, no number" || echo "DONE, its number")"
 }
 
 for f in "${flavours[@]}"; do
@@ -180,6 +187,22 @@ for f in "${flavours[@]}"; do
 	done
 done
 cp "$TEST_TMP/run.json" "$TEST_TMP/a.json"
+
+# a run below its floor, whichever the runs above were: KCIDB gets an ERROR
+# saying why, never the figure as a number; the report validates
+if host_only "export kcidb of a run below its floor"; then
+	jq '.counts.memory_below_floor = 1' "$TEST_TMP/a.json" >"$TEST_TMP/below.json"
+	"$BENCH" export kcidb --origin bench_test "$TEST_TMP/below.json" >"$TEST_TMP/below.kcidb"
+	ok $? "below the floor: export kcidb exits 0"
+	"$KCIDB_VALIDATE" "$KCIDB_SCHEMA" "$TEST_TMP/below.kcidb" >"$TEST_TMP/below.verdict" 2>&1
+	ok $? "below the floor: the KCIDB report validates"
+	m=$(jq -r 'if .options.benchmark.percpu then "sys_percpu_growth" else "sys_slab_growth" end' "$TEST_TMP/a.json")
+	is "$(jq -r --arg m "$m" '.tests[] | select(.path | endswith("." + $m)) | "\(.status) \(.number != null) \(.misc.invalid != null)"' "$TEST_TMP/below.kcidb")" \
+		"ERROR false true" "below the floor: $m is an ERROR without a number, misc.invalid says why"
+	like "$TEST_TMP/below.kcidb" "$m below the memory its stashed objects occupy" "below the floor: the comment says so"
+	is "$(jq '[.tests[] | select(.status == "DONE" and (.path | test("\\.(alloc|free)$")))] | length' "$TEST_TMP/below.kcidb")" 2 \
+		"below the floor: its rates are still DONE"
+fi
 
 # another batch and size, with --latency: each trigger is timed, 2 x batch ops
 out=$TEST_TMP/lat

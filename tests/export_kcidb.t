@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench export kcidb: every report it writes is checked against KCIDB's
-# I/O schema 5.3 with a Draft-07 validator, on real count-local and
-# count-global results (no BPF needed; tests/lkp_bpf_bench.t exports a
-# htab-mem run), with the runs' own figures in the numbers, stable ids,
-# FAIL and SKIP tests without numbers, and refusals that write nothing.
+# I/O schema 5.3 (vendored in tests/kcidb/) with a Draft-07 validator, on
+# real count-local and count-global results (no BPF needed; the BPF tests
+# export their benchmarks' runs), with the runs' own figures in the
+# numbers scaled from every unit, stable ids, FAIL and SKIP tests without
+# numbers, a run that ended without a result (--failed), and refusals
+# that write nothing.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 require_kcidb_validator
@@ -102,6 +104,39 @@ is "$(jq -r '[.tests[].status] | unique | join(" ")' failed.kcidb)" "FAIL" "fail
 is "$(jq '[.tests[] | select(.number)] | length' failed.kcidb)" 0 "failed operations: no number at all"
 like failed.kcidb '3 map operations failed' "failed operations: the comment says how many"
 
+# every unit scaled to its base: lpm-trie-free's K/s is thousands of op/s
+# (4.69 K/s is 4690 op/s, not 4.69), local-storage-create's ratio as it is
+for u in "K/s 1000 op/s" "k/s 1000 op/s" "M/s 1000000 op/s" "1/s 1 1/s" "ms 0.001 s" "ns 0.000000001 s" \
+	"MiB 1048576 B" "kmallocs/create 1 kmallocs/create"; do
+	read -r unit scale base <<<"$u"
+	jq --arg u "$unit" '.summary.metrics.hits.unit = $u' a.json >unit.json
+	"$BENCH" export kcidb --origin bench_test unit.json >unit.kcidb 2>&1
+	is "$(jq -r '.tests[0].number | "\(.unit) \(.prefix != null)"' unit.kcidb) $(jq '.tests[0].number.value' unit.kcidb)" \
+		"$base true $(jq --argjson s "$scale" '.summary.metrics.hits.mean * $s' a.json)" \
+		"a mean in $unit: the number in $base, scaled by $scale, with a prefix"
+done
+
+# a run that ended without a result (bench exited non-zero): one test at
+# the benchmark's node, ERROR (or --failed-status FAIL) with the reason
+reason="failed to load htab-mem's BPF program: Operation not permitted"
+is_exit 0 "--failed alone: exit 0" "$BENCH" export kcidb --origin bench_test --failed htab-mem --reason "$reason"
+cp "$TEST_TMP/is_exit.out" failed_alone.kcidb
+valid failed_alone.kcidb "a failed run alone"
+is "$(jq -r '.tests | length, (.[0] | .path, .status, .misc.reason, (.number // "none"))' failed_alone.kcidb | tr '\n' '|')" \
+	"1|bpf.bench.htab-mem|ERROR|$reason|none|" "--failed alone: one ERROR test with its reason, no number"
+like failed_alone.kcidb "htab-mem: the run ended without a result: $reason" "--failed: the comment says why"
+is "$(jq -r '.checkouts[0].comment, .builds[0].architecture' failed_alone.kcidb | tr '\n' ' ')" "$(uname -r) $(uname -m) " \
+	"--failed alone: the checkout and build are this machine's running kernel"
+is "$(jq -r '.checkouts[0].id' failed_alone.kcidb)" "$(jq -r '.checkouts[0].id' one.kcidb)" \
+	"--failed alone: the same checkout id as a run on this kernel"
+is_exit 0 "--failed with a result file and FAIL: exit 0" "$BENCH" export kcidb --origin bench_test a.json \
+	--failed bpf_ma --reason "bpf_ma: 3 objects allocated but never freed" --failed-status FAIL
+cp "$TEST_TMP/is_exit.out" failed_with.kcidb
+valid failed_with.kcidb "a failed run with a run's results"
+is "$(jq '.tests | length' failed_with.kcidb)" "$(($(jq '.tests | length' one.kcidb) + 1))" "--failed with a result: its tests and one more"
+is "$(jq -r '.tests[-1] | .path, .status, .build_id == $b' --arg b "$(jq -r '.builds[0].id' one.kcidb)" failed_with.kcidb | tr '\n' ' ')" \
+	"bpf.bench.bpf_ma FAIL true " "--failed-status FAIL: the failed run's test, FAIL, on the results' build"
+
 # refusals: exit 2, one line naming the bad value, nothing written
 echo '{"not": "a result"}' >bad.json
 jq '.summary.metrics.hits.mean = 1' a.json >edited.json
@@ -121,7 +156,13 @@ refused "no --origin" 'needs --origin NAME' a.json
 refused "an origin KCIDB refuses" "invalid --origin 'Bench-CI'" --origin Bench-CI a.json
 refused "a short commit hash" "invalid --git-commit 'abc123'" --origin o --git-commit abc123 a.json
 refused "a git URL that is not https" "invalid --git-url 'git://x/y.git'" --origin o --git-url git://x/y.git a.json
-refused "no result file" 'needs result files' --origin o
+refused "no result file" 'needs result files \(bench --json FILE\) or --failed' --origin o
+refused "--failed without --reason" '--failed and --reason go together' --origin o --failed htab-mem
+refused "--reason without --failed" '--failed and --reason go together' --origin o --reason x a.json
+refused "--failed-status without --failed" '--failed-status needs --failed' --origin o --failed-status FAIL a.json
+refused "a status KCIDB has but a failed run cannot" "invalid --failed-status 'PASS': expected ERROR or FAIL" \
+	--origin o --failed x --reason y --failed-status PASS
+refused "--failed with a path" "invalid --failed 'a.b': expected a benchmark name" --origin o --failed a.b --reason y
 refused "not a result" 'bad.json: schema: .*not a bench result' --origin o bad.json
 refused "an edited result" 'edited.json: summary.metrics.hits.mean: .*edited or corrupted' --origin o edited.json
 refused "a missing file" 'failed to read missing.json' --origin o missing.json

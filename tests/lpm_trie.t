@@ -106,6 +106,14 @@ is "$(grep -cE "$FREE_LINE" "$TEST_TMP/free.err")" 1 "lpm-trie-free: says once o
 jq -e '.summary.metrics.throughput.unit == "K/s" and .summary.metrics.latency.unit == "ms"' \
 	"$TEST_TMP/free.json" >/dev/null
 ok $? "lpm-trie-free: JSON throughput in K/s, latency in ms"
+# KCIDB gets lpm-trie-free's rate in op/s: K/s times 1000, ms times 1e-3
+if host_only "lpm-trie-free: export kcidb's units"; then
+	"$BENCH" export kcidb --origin bench_test "$TEST_TMP/free.json" >"$TEST_TMP/free.kcidb"
+	ok $? "lpm-trie-free: export kcidb exits 0"
+	is "$(jq -c '[.tests[] | select(.path | test("\\.(throughput|latency)$")) | [.number.value, .number.unit]]' "$TEST_TMP/free.kcidb")" \
+		"$(jq -c '[[.summary.metrics.throughput.mean * 1000, "op/s"], [.summary.metrics.latency.mean * 0.001, "s"]]' "$TEST_TMP/free.json")" \
+		"lpm-trie-free: export kcidb: throughput K/s x 1000 in op/s, latency ms x 0.001 in s"
+fi
 jq -e '.summary.metrics.bpf_ns_per_op.mean > 0 and .summary.metrics.memory.n > 0' \
 	"$TEST_TMP/lookup.json" >/dev/null
 ok $? "lpm-trie-lookup: JSON has the in-BPF time per op and the cgroup's memory"

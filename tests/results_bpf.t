@@ -42,6 +42,9 @@ for b in "${benchs[@]}"; do
 	lkp_contract "$j.parsed" "$b"
 	# the configuration in parse's keys is the one bench export kcidb names
 	"$BENCH" export kcidb --origin lkp_test "$j" >"$j.kcidb" 2>&1
+	# every number scaled from a unit export kcidb knows (a unit it does not is exported as it is, without a prefix)
+	is "$(jq -c '[.tests[].number | select(. != null and .prefix == null) | .unit]' "$j.kcidb")" "[]" \
+		"$b: export kcidb: every number in a unit's base with its prefix"
 	is "$(jq -r '.tests[0].path | split(".")[3]' "$j.kcidb")" "$(head -1 "$j.parsed" | cut -d. -f2)" \
 		"$b: parse's configuration is export kcidb's"
 done

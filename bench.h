@@ -104,6 +104,8 @@ struct bench_res {
 	long lat_edge;
 	double lat_p50;
 	double lat_p99;
+	/* --latency: the per-op median interpolated inside its bucket (latency.h) */
+	double op_ns;
 	/*
 	 * Filled by the runner (run_contention.h): each producer's time on a
 	 * CPU as a share of this interval (NaN: unknown) and its involuntary

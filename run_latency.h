@@ -13,6 +13,8 @@
 /* the metrics the runner adds: per-op p50 and p99 of each sample */
 extern const struct bench_metric lat_p50_metric;
 extern const struct bench_metric lat_p99_metric;
+/* the robust per-op cost: each sample's median per-op time, interpolated in its bucket */
+extern const struct bench_metric op_ns_metric;
 
 /* refuse --latency for a benchmark without per-trigger map work */
 int run_latency_check(const struct bench *bench);

@@ -323,6 +323,7 @@ static int collect_metrics(const struct bench *bench)
 	if (env.latency) {
 		state.metrics[n++] = &lat_p50_metric;
 		state.metrics[n++] = &lat_p99_metric;
+		state.metrics[n++] = &op_ns_metric;
 	}
 	state.metrics[n] = NULL;
 	run.metrics = state.metrics;

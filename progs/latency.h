@@ -17,7 +17,7 @@
 #include <linux/types.h>
 #endif
 
-#define LAT_SUB_SHIFT	4
+#define LAT_SUB_SHIFT	7
 #define LAT_SUB		(1 << LAT_SUB_SHIFT)
 /* the first value that overflows: 2^30 ns, enough for a 1M-lookup batch */
 #define LAT_MAX_SHIFT	30

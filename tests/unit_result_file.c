@@ -448,7 +448,7 @@ static void test_latency(void)
 
 	doc = make_lat_doc();
 	json_object_set_new(at(doc, "latency", "per_op", NULL), "p99", json_real(80));
-	refused(doc, "lat-p99", "F: latency.per_op.p99: 80 in the file, 77.9921875 from its buckets: the file was edited or corrupted");
+	refused(doc, "lat-p99", "F: latency.per_op.p99: 80 in the file, 78.2421875 from its buckets: the file was edited or corrupted");
 
 	doc = make_lat_doc();
 	b = json_array_get(at(doc, "latency", "buckets", NULL), 0);

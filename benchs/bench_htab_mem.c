@@ -47,6 +47,7 @@ static struct {
 	const struct use_case *use_case;
 	long value_size;
 	bool preallocated;
+	long extra_work;
 } args = {
 	.use_case = &use_cases[0],
 	.value_size = 8,
@@ -66,6 +67,7 @@ enum {
 	ARG_USE_CASE = 3000,
 	ARG_VALUE_SIZE,
 	ARG_PREALLOCATED,
+	ARG_EXTRA_WORK,
 };
 
 static const struct argp_option opts[] = {
@@ -74,6 +76,8 @@ static const struct argp_option opts[] = {
 	{ "value-size", ARG_VALUE_SIZE, "BYTES", 0, "Value size of the hash map, 1..4096 (default 8)" },
 	{ "preallocated", ARG_PREALLOCATED, NULL, 0,
 	  "Preallocate the map instead of using the BPF memory allocator" },
+	{ "extra-work", ARG_EXTRA_WORK, "LOOPS", 0,
+	  "Add a busy loop of LOOPS iterations to each trigger's batch, inside its timing: a known extra cost, to see what bench ab can detect (benchs/run_ab_calibrate.sh; 0..1000000, default 0)" },
 	{},
 };
 
@@ -110,6 +114,10 @@ static error_t htab_mem_parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARG_PREALLOCATED:
 		args.preallocated = true;
+		break;
+	case ARG_EXTRA_WORK:
+		if (parse_long(arg, 0, 1000000, &args.extra_work))
+			return bench_args_bad_value("--extra-work", arg, "an integer in 0..1000000");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -208,6 +216,7 @@ static int htab_mem_setup(void)
 	if (err)
 		return bench_failed(err, "configure the htab-mem maps");
 	ctx.skel->rodata->lat_enabled = env.latency;
+	ctx.skel->rodata->extra_work_loops = args.extra_work;
 	/* without --latency the histogram is not charged to the run's memory */
 	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
 
@@ -365,6 +374,9 @@ static void htab_mem_describe_opts(struct bench_opts_out *out)
 	bench_opt_str(out, "use_case", args.use_case->name);
 	bench_opt_int(out, "value_size", args.value_size);
 	bench_opt_bool(out, "preallocated", args.preallocated);
+	/* only when set: a run without it is the same configuration as before it existed */
+	if (args.extra_work)
+		bench_opt_int(out, "extra_work", args.extra_work);
 }
 
 const struct bench bench_htab_mem = {

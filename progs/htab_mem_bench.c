@@ -87,6 +87,7 @@ int htab_mem_overwrite(void *ctx)
 		return 0;
 	t = lat_start();
 	add_slice(st, idx * HTAB_MEM_OPS_PER_TRIGGER, BPF_ANY);
+	lat_extra_work();
 	lat_end(t);
 	st->hits++;
 	return 0;
@@ -110,6 +111,7 @@ int htab_mem_batch_add_batch_del(void *ctx)
 	t = lat_start();
 	add_slice(st, idx * HTAB_MEM_OPS_PER_TRIGGER, BPF_NOEXIST);
 	del_slice(st, idx * HTAB_MEM_OPS_PER_TRIGGER);
+	lat_extra_work();
 	lat_end(t);
 	st->hits += 2;
 	return 0;
@@ -136,6 +138,7 @@ int htab_mem_add_del_on_diff_cpu(void *ctx)
 		del_slice(st, base);
 	else
 		add_slice(st, base, BPF_NOEXIST);
+	lat_extra_work();
 	lat_end(t);
 	st->hits++;
 	return 0;

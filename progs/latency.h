@@ -94,6 +94,23 @@ const volatile bool lat_enabled
 	}								\
 } while (0)
 
+/*
+ * --extra-work (htab-mem): a busy loop of extra_work_loops iterations
+ * inside the timed batch, a known cost for calibrating what bench ab
+ * detects.  Zero by default: the verifier then drops the call.
+ */
+const volatile __u32 extra_work_loops;
+
+static __attribute__((unused)) long extra_work_step(__u32 i, void *ctx)
+{
+	return 0;
+}
+
+#define lat_extra_work() do {						\
+	if (extra_work_loops)						\
+		bpf_loop(extra_work_loops, extra_work_step, NULL, 0);	\
+} while (0)
+
 #define lat_end(start) do {						\
 	if (lat_enabled)						\
 		lat_record(bpf_ktime_get_ns() - (start));		\

@@ -90,6 +90,27 @@ like "$TEST_TMP/drift" '^used: 4 blocks, 8 pairs, 16 invocations, .*; stopped: d
 like "$TEST_TMP/drift" 'one look, at the end \(--no-early-stop\)' "and says it tested once"
 like "$TEST_TMP/drift" 'the level 0\.05 of look 1\)$' "the one look is the fixed test at 0.05"
 
+# 3b. a starved invocation: A's second call (the last of block 1) is
+# marked invalid; the whole block is left out, its four files renamed
+# invalid-pair-*, and it runs again as pairs 3 and 4; the rates used are
+# A's calls 3-8 and B's 3-8, so the starved rate (50) moves nothing
+rates a 100 50 100 100 100 100 100 100 100 100
+rates b 110 110 110 110 110 110 110 110 110 110
+ab "$TEST_TMP/starved" --blocks 3 --no-early-stop -o "$TEST_TMP/starved.d" \
+	--cmd-a "STANDIN_INVALID=2 $STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
+is $? 0 "a starved invocation: exit 0"
+like "$TEST_TMP/starved.err" "^ab: left out $TEST_TMP/starved.d/pair-002-A.json: invalid run: producers starved" \
+	"ab names the invalid file and why"
+like "$TEST_TMP/starved.err" '^ab: block of pairs 1-2 left out: .*; the block runs again$' "and leaves its block out"
+like "$TEST_TMP/starved" '^left out: 1 block with an invalid invocation' "the report says so"
+like "$TEST_TMP/starved" '^used: 3 blocks, 6 pairs, 16 invocations' "3 blocks tested, 16 invocations run"
+is "$(field "$TEST_TMP/starved" 'change: B vs A')" "+10.00" "the starved rate (50) moves nothing"
+is "$(find "$TEST_TMP/starved.d" -name 'invalid-pair-*.json' | wc -l)" 4 \
+	"the left-out block's four files are renamed"
+is "$(find "$TEST_TMP/starved.d" -name 'pair-*.json' | wc -l)" 12 "12 tested files keep their names"
+is_exit 0 "bench compare --paired reads the tested pairs" \
+	"$BENCH" compare --paired "$TEST_TMP"/starved.d/pair-*-A.json -- "$TEST_TMP"/starved.d/pair-*-B.json
+
 # 4. the budget: invocations of at least 0.4 s, a budget of 4 s.  A block
 # starts when the time so far plus the mean block time fits: after block
 # 1 (>= 1.6 s) one more may start, after block 2 (>= 3.2 s) none can, so

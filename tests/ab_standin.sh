@@ -9,7 +9,8 @@
 #
 # RATES holds one rate per line; each call takes the next one (the count
 # so far is kept in RATES.pos).  STANDIN_SLEEP=SEC sleeps first;
-# STANDIN_FAIL=N makes the N-th call fail with exit 3.
+# STANDIN_FAIL=N makes the N-th call fail with exit 3; STANDIN_INVALID=N marks
+# the N-th call's result invalid (its producers starved).
 set -euo pipefail
 rates=$1
 pos=0
@@ -24,6 +25,9 @@ fi
 r=$(sed -n "${pos}p" "$rates")
 [ -n "$r" ] || { echo "stand-in: no rate on line $pos of $rates" >&2; exit 4; }
 echo "stand-in: call $pos, rate $r"
+validity='{"valid": true, "reason": null, "min_cpu_share": 0.8, "prod_cpu_share": [1]}'
+[ "${STANDIN_INVALID:-0}" = "$pos" ] &&
+	validity='{"valid": false, "reason": "producers starved: 1 of 1 ran less than 80% of their measured time (#0 10.0%)", "min_cpu_share": 0.8, "prod_cpu_share": [0.1]}'
 cat >"$BENCH_AB_JSON" <<JSON
 {"schema": "bench-result", "schema_version": 1, "benchmark": "standin",
  "options": {"runner": {"duration_sec": 1, "warmup_sec": 0, "producers": 1, "consumers": 0,
@@ -39,5 +43,5 @@ cat >"$BENCH_AB_JSON" <<JSON
 				   "stddev": 0, "median": $r, "min": $r, "max": $r, "cv": 0,
 				   "ci95": 0}},
 	     "fails": 0, "peak_memory_bytes": null, "peak_memory_mib": null},
- "per_producer": null, "warnings": []}
+ "per_producer": null, "warnings": [], "validity": $validity}
 JSON

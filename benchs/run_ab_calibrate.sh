@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# How small a change can this machine resolve today, for this benchmark?
+# bench ab is run on a change of known size: A against A with a busy loop
+# added inside htab-mem's timed batch (--extra-work), sized to PCT percent
+# of a batch, and A against A itself.  The A/A runs count false positives,
+# the others the power.
+#
+#   benchs/run_ab_calibrate.sh [-o DIR] [-n ROUNDS] [-b BUDGET] [-m METRIC]
+#                              [-H none|on|toggle] PCT
+#
+#   PCT        the change to detect, in percent of a batch's time (0.1..50)
+#   -o DIR     where every run's files go (default: a new directory under $TMPDIR)
+#   -n ROUNDS  A/A runs and A/A+PCT runs, each (default 5)
+#   -b BUDGET  each bench ab run's --budget (default 2m)
+#   -m METRIC  the metric bench ab tests (default op_ns: the robust per-op
+#              time, --latency; per_prod_op: the rate)
+#   -H MODE    a CPU hog beside the runs: none (default), on (for the whole
+#              time, pinned to the producer's CPU), toggle (on and off every
+#              HOG_PERIOD seconds, default 20: it starts and stops inside runs)
+#   BENCH      the bench binary (default ./bench of this tree)
+#   ARGS       the invocation, an htab-mem one (default
+#              "-w1 -d2 -p1 -a htab-mem --use-case overwrite")
+#   PAIRS      interleaved pairs of the size check (default 6)
+#
+# First the size: the loop's cost per iteration from runs with 0 and 20000
+# iterations, the iterations that make PCT percent of the median batch, and
+# a check of PCT by PAIRS interleaved runs with and without it (the rate's
+# change is smaller: a trigger also pays for the syscall around the batch).
+# Exit status: 0, 1 when a bench run failed, 2 for bad arguments.
+set -uo pipefail
+PROG=$(basename "$0")
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BENCH=${BENCH:-$ROOT/bench}
+ARGS=${ARGS:--w1 -d2 -p1 -a htab-mem --use-case overwrite}
+PAIRS=${PAIRS:-6}
+HOG_PERIOD=${HOG_PERIOD:-20}
+
+usage() {
+	sed -n '4,/^# Exit status/s/^# \{0,1\}//p' "$0"
+}
+
+die_usage() {
+	echo "$PROG: $*" >&2
+	exit 2
+}
+
+DIR=""
+ROUNDS=5
+BUDGET=2m
+METRIC=op_ns
+HOG=none
+[ "${1:-}" = --help ] && { usage; exit 0; }
+while getopts ':o:n:b:m:H:h' opt; do
+	case $opt in
+	o) DIR=$OPTARG ;;
+	n)
+		[[ $OPTARG =~ ^[1-9][0-9]{0,2}$ ]] || die_usage "bad round count '$OPTARG' for -n (accepted: 1..999)"
+		ROUNDS=$OPTARG
+		;;
+	b) BUDGET=$OPTARG ;;
+	m) METRIC=$OPTARG ;;
+	H)
+		case $OPTARG in none | on | toggle) HOG=$OPTARG ;;
+		*) die_usage "bad hog mode '$OPTARG' for -H (accepted: none, on, toggle)" ;;
+		esac
+		;;
+	h) usage; exit 0 ;;
+	:) die_usage "option -$OPTARG needs a value" ;;
+	*) die_usage "unknown option '-$OPTARG' (accepted: -o DIR, -n ROUNDS, -b BUDGET, -m METRIC, -H MODE, -h)" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || die_usage "one change size expected, in percent (e.g. 2); got $#"
+PCT=$1
+awk -v p="$PCT" 'BEGIN { exit !(p ~ /^[0-9]+(\.[0-9]+)?$/ && p >= 0.1 && p <= 50) }' ||
+	die_usage "bad change size '$PCT' (accepted: a percentage in 0.1..50)"
+[[ $PAIRS =~ ^[1-9][0-9]{0,2}$ ]] || die_usage "bad PAIRS '$PAIRS' (accepted: 1..999)"
+[[ $HOG_PERIOD =~ ^[1-9][0-9]{0,3}$ ]] || die_usage "bad HOG_PERIOD '$HOG_PERIOD' (accepted: 1..9999 seconds)"
+[ -x "$BENCH" ] || die_usage "no bench at '$BENCH': build it, or set BENCH"
+# shellcheck disable=SC2086
+set -- $ARGS
+case " $ARGS " in *" htab-mem "*) ;; *) die_usage "ARGS must run htab-mem (--extra-work is htab-mem's); got '$ARGS'" ;; esac
+[ -n "$DIR" ] || DIR=$(mktemp -d "${TMPDIR:-/tmp}/ab-calibrate.XXXXXX")
+mkdir -p "$DIR" || die_usage "cannot create '$DIR' for -o"
+
+hog_pid=""
+hog_cpu=$(awk -F'[-,]' '{ print $1 }' /sys/devices/system/cpu/online)
+stop_hog() {
+	[ -n "$hog_pid" ] && { kill "$hog_pid" 2>/dev/null; wait "$hog_pid" 2>/dev/null; }
+	hog_pid=""
+}
+trap 'stop_hog; exit 130' INT TERM
+trap stop_hog EXIT
+start_hog() {
+	case $HOG in
+	on) taskset -c "$hog_cpu" sh -c 'while :; do :; done' & ;;
+	toggle) taskset -c "$hog_cpu" sh -c "while :; do t=\$((\$(date +%s) + $HOG_PERIOD)); while [ \$(date +%s) -lt \$t ]; do :; done; sleep $HOG_PERIOD; done" & ;;
+	*) return 0 ;;
+	esac
+	hog_pid=$!
+}
+
+run_json() {	# run_json FILE ARGS...: the run, quietly, with --latency
+	local f=$1
+	shift
+	"$BENCH" -q --latency --json "$f" "$@" >/dev/null 2>"$f.err" || {
+		echo "$PROG: bench failed ($*); its stderr:" >&2
+		cat "$f.err" >&2
+		exit 1
+	}
+}
+
+metric_of() {	# metric_of FILE NAME: the run's mean of the metric
+	jq -r --arg m "$2" '.summary.metrics[$m].mean' "$1"
+}
+
+start_hog
+echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), hog: $HOG${hog_pid:+ (pid $hog_pid, CPU $hog_cpu)}"
+echo "invocation: bench $ARGS; metric: $METRIC; change: $PCT% of a batch"
+
+# the loop's cost: 0 and 20000 iterations, interleaved, twice
+for i in 1 2; do
+	run_json "$DIR/size-0-$i.json" "$@" --extra-work 0
+	run_json "$DIR/size-big-$i.json" "$@" --extra-work 20000
+done
+read -r base big < <(for i in 1 2; do
+	echo "$(metric_of "$DIR/size-0-$i.json" op_ns) $(metric_of "$DIR/size-big-$i.json" op_ns)"
+done | awk '{ a += $1; b += $2 } END { print a / NR, b / NR }')
+ops=$(jq -r '.latency.ops_per_trigger' "$DIR/size-0-1.json")
+loops=$(awk -v a="$base" -v b="$big" -v p="$PCT" 'BEGIN {
+	per = (b - a) / 20000; n = p / 100 * a / per; printf "%d", n + 0.5 }')
+[ "$loops" -ge 1 ] || { echo "$PROG: the loop's cost could not be measured (op_ns $base and $big)" >&2; exit 1; }
+printf 'size: op_ns %.3f ns without, %.3f with 20000 loops: %.4f ns per loop per op (%d ops a batch); %d loops = %s%%\n' \
+	"$base" "$big" "$(awk -v a="$base" -v b="$big" 'BEGIN { print (b - a) / 20000 }')" "$ops" "$loops" "$PCT"
+
+# the check: PAIRS interleaved pairs, the median ratio of each metric
+for i in $(seq "$PAIRS"); do
+	run_json "$DIR/check-A-$i.json" "$@"
+	run_json "$DIR/check-B-$i.json" "$@" --extra-work "$loops"
+done
+for m in op_ns "$METRIC"; do
+	for i in $(seq "$PAIRS"); do
+		awk -v a="$(metric_of "$DIR/check-A-$i.json" "$m")" -v b="$(metric_of "$DIR/check-B-$i.json" "$m")" \
+			'BEGIN { printf "%.6f\n", b / a }'
+	done | sort -n | awk -v m="$m" -v n="$PAIRS" '{ r[NR] = $1 } END {
+		med = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+		printf "check: %s B/A median %+.2f%% over %d pairs (range %+.2f%% .. %+.2f%%)\n", m, 100 * (med - 1), n, 100 * (r[1] - 1), 100 * (r[n] - 1) }'
+done | sort -u
+
+# the rounds: A/A, then A/A+PCT, alternating
+fp=0 found=0 wrong=0
+for r in $(seq "$ROUNDS"); do
+	for kind in aa change; do
+		extra=""
+		[ $kind = change ] && extra="--extra-work $loops"
+		out="$DIR/$kind-$(printf %02d "$r")"
+		# shellcheck disable=SC2086
+		"$BENCH" ab --budget "$BUDGET" --metric "$METRIC" -o "$out" -- "$@" -- "$@" $extra \
+			>"$out.txt" 2>"$out.err"
+		v=$(sed -n 's/^verdict: \([a-z]*\).*/\1/p' "$out.txt")
+		[ -n "$v" ] || { echo "$PROG: bench ab gave no verdict; see $out.err" >&2; exit 1; }
+		ch=$(sed -n 's/^change: B vs A \([-+0-9.]*%\).*/\1/p' "$out.txt")
+		printf '%-6s %2d: %-9s %s\n' "$kind" "$r" "$v" "${ch:-n/a}"
+		if [ $kind = aa ] && { [ "$v" = better ] || [ "$v" = worse ]; }; then
+			fp=$((fp + 1))
+		fi
+		if [ $kind = change ]; then
+			# more time per op is worse; a higher rate is better
+			case "$v" in worse) found=$((found + 1)) ;; better) wrong=$((wrong + 1)) ;; esac
+		fi
+	done
+done
+echo "false positives: $fp of $ROUNDS A/A runs; found: $found of $ROUNDS runs of a $PCT% change (wrong direction: $wrong); files: $DIR"

@@ -6,6 +6,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <sysexits.h>
 
@@ -82,6 +83,7 @@ enum {
 	ARG_ZERO_SEED,
 	ARG_STATS,
 	ARG_MIN_CPU_SHARE,
+	ARG_TAG,
 };
 
 static const struct argp_option opts[] = {
@@ -111,6 +113,8 @@ static const struct argp_option opts[] = {
 	  "Mark the run invalid (compare, ab, history and plot leave it out) when a producer ran on a CPU less than PCT% of its measured time: the machine was busy (0..100; default " BENCH_STR(RUN_MIN_CPU_SHARE_PCT) ", or $BENCH_MIN_CPU_SHARE; 0: never)" },
 	{ "zero-seed", ARG_ZERO_SEED, NULL, 0,
 	  "Hash-map benchmarks: create the measured map with BPF_F_ZERO_SEED (one fixed bucket layout, for bisecting: that layout's bias)" },
+	{ "tag", ARG_TAG, "TEXT", 0,
+	  "Record TEXT (e.g. base, patched, a commit id; up to " BENCH_STR(BENCH_MAX_TAG) " bytes of text) as the run's tag in its JSON: history and compare show it" },
 	{},
 };
 
@@ -157,6 +161,41 @@ error_t bench_args_bad_value(const char *opt, const char *arg, const char *accep
 	vsnprintf(accepted, sizeof(accepted), accepted_fmt, ap);
 	va_end(ap);
 	return bench_args_refuse("invalid %s '%s': expected %s", opt, arg, accepted);
+}
+
+/* --tag: not empty, not long, one line of UTF-8 (JSON strings are) */
+static bool tag_ok(const char *s)
+{
+	size_t n = strlen(s), i;
+	json_t *utf8;
+
+	if (!n || n > BENCH_MAX_TAG)
+		return false;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return false;
+	utf8 = json_string(s);
+	json_decref(utf8);
+	return utf8 != NULL;
+}
+
+/* the refusal, with the value's control characters and bytes over 0x7e as \xNN: one line */
+static error_t bad_tag(const char *arg)
+{
+	char shown[4 * 40 + 8];
+	size_t i, o = 0;
+
+	for (i = 0; arg[i] && o + 5 < sizeof(shown) - 4; i++) {
+		unsigned char c = arg[i];
+
+		if (c < 0x20 || c > 0x7e)
+			o += snprintf(shown + o, sizeof(shown) - o, "\\x%02x", c);
+		else
+			shown[o++] = c;
+	}
+	snprintf(shown + o, sizeof(shown) - o, "%s", arg[i] ? "..." : "");
+	return bench_args_bad_value("--tag", shown, "1..%d bytes of UTF-8 text without control characters",
+				    BENCH_MAX_TAG);
 }
 
 /* 0, or the positive error argp_parse() hands back, after one line */
@@ -245,6 +284,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARG_ZERO_SEED:
 		env.zero_seed = true;
+		break;
+	case ARG_TAG:
+		if (!tag_ok(arg))
+			return bad_tag(arg);
+		env.tag = arg;
 		break;
 	case ARG_MIN_CPU_SHARE:
 		if (parse_long(arg, 0, 100, &v))

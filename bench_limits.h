@@ -28,6 +28,8 @@
  * run writes about 600, which its own files: line passes to compare
  */
 #define BENCH_MAX_FILES 4096
+/* --tag: bytes of the user's text */
+#define BENCH_MAX_TAG 128
 
 /* a limit in a string literal (argp's help) */
 #define BENCH_STR(x) BENCH_STR_(x)

@@ -322,3 +322,52 @@ int check_bpf_ns_helper(char *msg, size_t msg_sz)
 	}
 	return 0;
 }
+
+/* an ELF note's name and descriptor are each padded to 4 bytes */
+#define NOTE_ALIGN(x) (((x) + 3) & ~(size_t)3)
+#define NT_GNU_BUILD_ID_TYPE 3
+
+int kenv_parse_build_id(const void *buf, size_t len, char *hex, size_t hexsz)
+{
+	const unsigned char *p = buf, *end = p + len;
+	unsigned int namesz, descsz, type;
+	size_t i, need;
+
+	while ((size_t)(end - p) >= 12) {
+		memcpy(&namesz, p, 4);
+		memcpy(&descsz, p + 4, 4);
+		memcpy(&type, p + 8, 4);
+		p += 12;
+		need = NOTE_ALIGN((size_t)namesz) + NOTE_ALIGN((size_t)descsz);
+		if (need > (size_t)(end - p))
+			return -EINVAL;
+		if (type == NT_GNU_BUILD_ID_TYPE && namesz == 4 && !memcmp(p, "GNU", 4)) {
+			const unsigned char *desc = p + NOTE_ALIGN(namesz);
+
+			if (!descsz)
+				return -EINVAL;
+			if (hexsz < 2 * (size_t)descsz + 1)
+				return -ENOSPC;
+			for (i = 0; i < descsz; i++)
+				snprintf(hex + 2 * i, 3, "%02x", desc[i]);
+			return 0;
+		}
+		p += need;
+	}
+	return -ENOENT;
+}
+
+int kenv_read_build_id(const char *path, char *hex, size_t hexsz)
+{
+	unsigned char buf[4096];
+	size_t len;
+	FILE *f = fopen(path, "re");
+	int err;
+
+	if (!f)
+		return -errno;
+	len = fread(buf, 1, sizeof(buf), f);
+	err = ferror(f) ? -EIO : 0;
+	fclose(f);
+	return err ? err : kenv_parse_build_id(buf, len, hex, hexsz);
+}

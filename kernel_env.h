@@ -81,4 +81,16 @@ const char *kenv_cgroup_mode(const char *mountinfo_path);
 #include <stddef.h>
 int check_bpf_ns_helper(char *msg, size_t msg_sz);
 
+/*
+ * The running kernel's GNU build id: the NT_GNU_BUILD_ID note (name "GNU",
+ * type 3) among the ELF notes of buf, len bytes (/sys/kernel/notes), as
+ * lower-case hex into hex (hexsz >= 2 * id length + 1).  0, or -ENOENT
+ * when there is no such note, -EINVAL when the notes are malformed,
+ * -ENOSPC when hex is too small.
+ */
+int kenv_parse_build_id(const void *buf, size_t len, char *hex, size_t hexsz);
+
+/* the same from a notes file (/sys/kernel/notes): 0 or a negative errno */
+int kenv_read_build_id(const char *path, char *hex, size_t hexsz);
+
 #endif /* __KERNEL_ENV_H */

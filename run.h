@@ -9,6 +9,7 @@
  * tests can build one by hand.
  */
 #include <limits.h>
+#include <time.h>
 
 #include "bench.h"
 #include "latency.h"
@@ -82,6 +83,8 @@ struct bench_run {
 	char invalid_reason[256];
 	/* each producer's on-CPU share over the measured samples (NaN: unknown) */
 	double *prod_share;
+	/* wall-clock time (CLOCK_REALTIME) the threads started and the samples ended */
+	struct timespec start_time, end_time;
 };
 
 /* the measured (non warm-up) samples */

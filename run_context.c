@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
@@ -79,20 +80,57 @@ static void where_json(json_t *ctx)
 	json_object_set_new(ctx, "cgroup_mode", mode ? json_string(mode) : json_null());
 }
 
+/* UTC, ISO 8601 to the second: "2026-12-02T04:30:27Z"; null when unset */
+static json_t *utc_json(const struct timespec *ts)
+{
+	char buf[32];
+	struct tm tm;
+
+	if (!ts->tv_sec || !gmtime_r(&ts->tv_sec, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return json_null();
+	return json_string(buf);
+}
+
+/*
+ * Which kernel build ran, beyond its release: uname -v, the GNU build id of
+ * the running image where /sys/kernel/notes is readable, the command line;
+ * when the run started and ended; the user's tag.  Each null when unknown.
+ */
+static void identity_json(const struct bench_run *run, json_t *ctx, const struct utsname *u)
+{
+	char id[2 * 64 + 1], cmdline[4096];
+	json_t *v;
+
+	json_object_set_new(ctx, "kernel_version", u ? json_string(u->version) : json_null());
+	json_object_set_new(ctx, "kernel_build_id",
+			    kenv_read_build_id("/sys/kernel/notes", id, sizeof(id)) ?
+			    json_null() : json_string(id));
+	/* not UTF-8 (json_string() refuses it): null rather than a lost key */
+	v = read_first_line("/proc/cmdline", cmdline, sizeof(cmdline)) ? NULL : json_string(cmdline);
+	json_object_set_new(ctx, "kernel_cmdline", v ? v : json_null());
+	json_object_set_new(ctx, "start_time", utc_json(&run->start_time));
+	json_object_set_new(ctx, "end_time", utc_json(&run->end_time));
+	json_object_set_new(ctx, "tag", run->env->tag ? json_string(run->env->tag) : json_null());
+}
+
 json_t *run_context_json(const struct bench_run *run)
 {
 	const struct env *e = run->env;
 	struct cpu_list allowed = {};
 	struct utsname u;
 	json_t *ctx, *jit, *cmd;
+	bool have_u;
 	char buf[64];
 	int i;
 
 	ctx = json_object();
-	if (!uname(&u)) {
+	have_u = !uname(&u);
+	if (have_u) {
 		json_object_set_new(ctx, "kernel_release", json_string(u.release));
 		json_object_set_new(ctx, "machine", json_string(u.machine));
 	}
+	identity_json(run, ctx, have_u ? &u : NULL);
 	json_object_set_new(ctx, "cpu_model", cpu_model());
 	json_object_set_new(ctx, "online_cpus", file_value("/sys/devices/system/cpu/online", false));
 	json_object_set_new(ctx, "nr_online_cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));

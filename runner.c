@@ -846,6 +846,7 @@ static void measure(const struct bench *bench, const sigset_t *sigs, struct run_
 			strerror(-end->err));
 		return;
 	}
+	clock_gettime(CLOCK_REALTIME, &run.start_time);
 	end->err = start_threads(bench);
 	if (end->err)
 		return;
@@ -865,6 +866,7 @@ static void measure(const struct bench *bench, const sigset_t *sigs, struct run_
 		if (!end->err && !end->out_err && sig)
 			end->status = stopped_by(sig);
 	}
+	clock_gettime(CLOCK_REALTIME, &run.end_time);
 	if (run_ended(end))
 		return;
 	run.res_cnt = (run.repeat_warmup + run.repeat_len) * run.repeat_cnt;

@@ -529,10 +529,12 @@ last_summary() {
 
 # schema_ok <file> <description>: the result file validates against
 # tests/schema.jq; a jq that fails (no file, not JSON) fails the check
+# (the schema's path is fixed when lib.sh is sourced: a test may cd later)
+SCHEMA_JQ=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/schema.jq
 schema_ok() {
 	local errs
 
-	errs=$(jq -r -f "$(dirname "${BASH_SOURCE[0]}")/schema.jq" "$1" 2>&1) ||
+	errs=$(jq -r -f "$SCHEMA_JQ" "$1" 2>&1) ||
 		errs="jq failed (exit $?): $errs"
 	is "$errs" "" "$2"
 }

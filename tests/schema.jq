@@ -46,6 +46,16 @@ def stats_ok: (t == "object") and (.n | isint)
 		and all(.[]; isint_or_null); "context.consumer_cpus not one int/null per consumer"),
 	(["bpf_jit_enable", "bpf_jit_harden", "bpf_jit_kallsyms", "bpf_jit_limit"][] as $k |
 		check(.context.sysctl[$k]; isint_or_null; "context.sysctl.\($k) not int/null")),
+	# the kernel build and the run's time and tag (absent in older files, always written now)
+	check(.context.kernel_version; isstr_or_null; "context.kernel_version not string/null"),
+	check(.context.kernel_build_id; (t == "null") or (t == "string" and test("^([0-9a-f]{2}){1,64}$"));
+		"context.kernel_build_id not lower-case hex/null"),
+	check(.context.kernel_cmdline; isstr_or_null; "context.kernel_cmdline not string/null"),
+	(["start_time", "end_time"][] as $k |
+		check(.context[$k]; t == "string" and test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$");
+			"context.\($k) not a UTC ISO 8601 time (YYYY-MM-DDTHH:MM:SSZ)")),
+	check(.context; .start_time <= .end_time; "context.start_time after context.end_time"),
+	check(.context.tag; isstr_or_null; "context.tag not string/null"),
 	check(.context.libbpf_version; t == "string"; "context.libbpf_version not a string"),
 	check(.context.bench_version; t == "string"; "context.bench_version not a string"),
 	check(.context.command_line; (t == "array") and length > 0 and all(.[]; t == "string");

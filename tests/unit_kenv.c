@@ -2,7 +2,8 @@
 /*
  * Where a run ran: the hypervisor classification from what each kind of
  * machine shows (inputs as strings, then as fake files under a temporary
- * root), and the cgroup mode from fake mountinfo files.
+ * root), the cgroup mode from fake mountinfo files, and the kernel's GNU
+ * build id from hand-made ELF notes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -237,12 +238,56 @@ static void test_cgroup_mode(void)
 	   kenv_cgroup_mode("/proc/self/mountinfo"));
 }
 
+/* one ELF note: header, name and descriptor each padded to 4 bytes */
+static size_t put_note(unsigned char *p, const char *name, unsigned int type,
+		       const unsigned char *desc, unsigned int descsz)
+{
+	unsigned int namesz = strlen(name) + 1, hdr[3] = { namesz, descsz, type };
+	size_t off = sizeof(hdr);
+
+	memcpy(p, hdr, sizeof(hdr));
+	memset(p + off, 0, ((namesz + 3) & ~3u) + ((descsz + 3) & ~3u));
+	memcpy(p + off, name, namesz);
+	off += (namesz + 3) & ~3u;
+	memcpy(p + off, desc, descsz);
+	return off + ((descsz + 3) & ~3u);
+}
+
+static void test_build_id(void)
+{
+	const unsigned char id[20] = { 0xa3, 0xe4, 0xcd, 0x60, 0x00, 0x01, 0xff, 0x10, 0, 0,
+				       0, 0, 0, 0, 0, 0, 0, 0, 0x12, 0x34 };
+	const unsigned char linux_desc[5] = { 1, 1, 0, 0, 7 };
+	unsigned char buf[256];
+	char hex[64], small[8];
+	size_t n = 0;
+
+	/* Linux's own notes first (name "Linux", odd descriptor size), then GNU's */
+	n += put_note(buf + n, "Linux", 6, linux_desc, sizeof(linux_desc));
+	n += put_note(buf + n, "GNU", 1, id, 4);	/* GNU, but not a build id (type 1) */
+	n += put_note(buf + n, "GNU", 3, id, sizeof(id));
+	is_int(kenv_parse_build_id(buf, n, hex, sizeof(hex)), 0, "build id: found after other notes");
+	is_str(hex, "a3e4cd600001ff10000000000000000000001234", "build id: lower-case hex, every byte");
+	is_int(kenv_parse_build_id(buf, n, small, sizeof(small)), -ENOSPC, "build id: no room: -ENOSPC");
+	is_int(kenv_parse_build_id(buf, n - 4, hex, sizeof(hex)), -EINVAL,
+	       "build id: a note cut short: -EINVAL");
+	n = put_note(buf, "Linux", 3, id, sizeof(id));
+	is_int(kenv_parse_build_id(buf, n, hex, sizeof(hex)), -ENOENT,
+	       "build id: type 3 of another name is not it: -ENOENT");
+	is_int(kenv_parse_build_id(buf, 0, hex, sizeof(hex)), -ENOENT, "build id: no notes: -ENOENT");
+	n = put_note(buf, "GNU", 3, id, 0);
+	is_int(kenv_parse_build_id(buf, n, hex, sizeof(hex)), -EINVAL, "build id: empty: -EINVAL");
+	is_int(kenv_read_build_id("/nonexistent/notes", hex, sizeof(hex)), -ENOENT,
+	       "build id: no notes file: -ENOENT");
+}
+
 int main(void)
 {
 	snprintf(tmp, sizeof(tmp), "/tmp/unit_kenv.%d", getpid());
 	test_classify();
 	test_read();
 	test_cgroup_mode();
+	test_build_id();
 	nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return done_testing();
 }

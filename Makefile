@@ -5,6 +5,9 @@
 # make vmtest     install what is missing, build, run the BPF integration tests
 #                 in a VM booting Debian's kernel (scripts/vmtest.sh), cgroup v2
 # make run        install what is missing, build, run the main benchmark
+# make man        the manual pages, from --help (help2man), in OUTPUT/man
+# make install    the binary, the wrapper scripts, the manual pages and the
+#                 bash completion under DESTDIR/PREFIX
 # make clean      remove everything generated
 #
 # OUTPUT=dir      where generated files go (default .output)
@@ -13,6 +16,11 @@
 # SANITIZE=1      build with ASan and UBSan
 # OPT=-O0         the optimisation of userspace (default -O2)
 # V=1             show the commands
+# PREFIX=dir      where make install puts things (default /usr/local):
+#                 bin/bench, libexec/bench/ (the wrapper scripts, and a
+#                 link to bin/bench they run as ./bench), share/man/man1/,
+#                 share/bash-completion/completions/bench
+# DESTDIR=dir     a staging root make install writes under (packaging)
 
 SRCDIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 OUTPUT ?= .output
@@ -47,6 +55,9 @@ $(call need_cmd,$(CLANG),clang)
 $(call need_cmd,$(PKG_CONFIG),pkg-config)
 ifeq ($(VMLINUX_H),)
 $(call need_cmd,$(BPFTOOL),bpftool)
+endif
+ifneq ($(filter man install,$(MAKECMDGOALS)),)
+$(call need_cmd,help2man,help2man)
 endif
 ifneq ($(shell $(PKG_CONFIG) --exists libbpf && echo y),y)
 $(error libbpf development files not found by pkg-config: run 'scripts/install-deps.sh' to install libbpf-dev)
@@ -107,7 +118,7 @@ UNIT_SRCS := $(wildcard $(SRCDIR)/tests/unit_*.c)
 UNIT_TESTS := $(patsubst $(SRCDIR)/tests/%.c,$(OUTPUT)/tests/%.t,$(UNIT_SRCS))
 VMLINUX := $(OUTPUT)/vmlinux.h
 
-.PHONY: all clean deps run test vmtest unit-tests help FORCE
+.PHONY: all clean deps run test vmtest unit-tests help man install FORCE
 all: $(BENCH_BIN)
 
 $(OUTPUT) $(OUTPUT)/benchs $(OUTPUT)/tests:
@@ -174,6 +185,39 @@ $(BENCH_BIN): $(BENCH_OBJS) $(LIB_OBJS)
 
 unit-tests: $(UNIT_TESTS)
 
+# The manual pages: bench(1) and bench-COMMAND(1) for every command, made
+# from --help by help2man (scripts/gen-man.sh), so they say what --help
+# says.  Not part of all: they follow the binary, which every build relinks
+# (help2man runs it a dozen times); make test and make install make them.
+MAN_DIR := $(OUTPUT)/man
+MAN_STAMP := $(OUTPUT)/man.stamp
+$(MAN_STAMP): $(BENCH_BIN) $(SRCDIR)/scripts/gen-man.sh $(SRCDIR)/scripts/bench-completion.bash | $(OUTPUT)
+	$(call msg,MAN,$(MAN_DIR))
+	$(Q)$(SRCDIR)/scripts/gen-man.sh $(BENCH_BIN) $(MAN_DIR)
+	$(Q)touch $@
+man: $(MAN_STAMP)
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec/bench
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# The wrapper scripts run ./bench from the tree they sit in (run_common.sh
+# changes into it): installed, that tree is LIBEXECDIR, whose ./bench is a
+# link to the installed binary.
+WRAPPERS := $(wildcard $(SRCDIR)/benchs/run_bench_*.sh)
+WRAPPER_LIBS := $(SRCDIR)/benchs/run_common.sh $(SRCDIR)/benchs/paired_ratio.awk
+install: all $(MAN_STAMP)
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/benchs $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPDIR)
+	$(Q)install -m 755 $(BENCH_BIN) $(DESTDIR)$(BINDIR)/bench
+	$(Q)install -m 755 $(WRAPPERS) $(DESTDIR)$(LIBEXECDIR)/benchs/
+	$(Q)install -m 644 $(WRAPPER_LIBS) $(DESTDIR)$(LIBEXECDIR)/benchs/
+	$(Q)ln -sfn $(shell realpath -m --relative-to=$(LIBEXECDIR) $(BINDIR))/bench $(DESTDIR)$(LIBEXECDIR)/bench
+	$(Q)install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(MANDIR)/man1/
+	$(Q)install -m 644 $(SRCDIR)/scripts/bench-completion.bash $(DESTDIR)$(BASHCOMPDIR)/bench
+
 # The set-up the README promises: install what is missing, then build.
 deps:
 	$(Q)$(SRCDIR)/scripts/install-deps.sh --if-missing
@@ -194,7 +238,7 @@ empty :=
 space := $(empty) $(empty)
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all unit-tests
+	$(Q)$(MAKE) --no-print-directory -j$(BUILD_JOBS) -f $(SRCDIR)/Makefile OUTPUT=$(OUTPUT) all unit-tests man
 	$(Q)cd $(SRCDIR) && BENCH=$(BENCH_BIN) OUTPUT=$(OUTPUT) \
 		$(PROVE) --exec '' -j$(PROVE_JOBS) \
 		--rules='seq={$(subst $(space),$(comma),$(BPF_TESTS))}' \

@@ -70,8 +70,8 @@ static const char argp_program_examples[] =
 "    bench -l                                    # list benchmarks\n"
 "    bench -w1 -d3 -p2 -a count-local            # 2 pinned producers\n"
 "    bench htab-mem --use-case overwrite -p2 -a  # hash map memory benchmark\n"
-"    bench --json a.json count-local && bench --json b.json count-local\n"
-"    bench compare a.json b.json                 # did it move?\n";
+"    bench --json a.json -d3 count-local         # a result file, a.json\n"
+"    bench compare a.json b.json                 # did b.json move?\n";
 
 enum {
 	ARG_PROD_AFFINITY_SET = 1000,
@@ -569,7 +569,7 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 	static const struct argp argp_root = {
 		.options = opts,
 		.parser = root_parser,
-		.args_doc = "BENCHMARK",
+		.args_doc = "BENCHMARK [BENCHMARK OPTION...]",
 		.doc = argp_program_doc,
 		.children = children,
 		.help_filter = help_filter,

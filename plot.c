@@ -1650,7 +1650,8 @@ static const struct argp plot_argp = {
 	.options = plot_options,
 	.parser = plot_parse,
 	.args_doc = "timeline RUN.json...\nscaling RUN.json...\ncompare BASE.json NEW.json\n"
-		    "compare BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...]\nlatency RUN.json...",
+		    "compare BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...]\nlatency RUN.json...\n"
+		    "history [SELECTION...]",
 	.doc = "Draw result files (bench --json) with gnuplot.\v"
 	       "timeline: each run's per-second primary rate over time, warm-up marked, memory "
 	       "on a second axis, mean ± stddev as a band.  scaling: runs differing only in "

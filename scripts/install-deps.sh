@@ -23,6 +23,7 @@ PACKAGES=(
 	libxml2-utils		# xmllint: the plot tests parse the SVGs
 	python3-jsonschema	# the tests validate KCIDB exports (Draft-07)
 	git			# the version (git describe) and the build test
+	help2man man-db groff-base	# the manual pages from --help; man.t reads them
 	qemu-system-x86 busybox-static kmod	# scripts/vmtest.sh: a VM, its initramfs, depmod
 )
 

@@ -33,9 +33,10 @@ for s in "${SCRIPTS[@]}"; do
 	ok $? "$s: --help and -h print the same"
 done
 
-# ---- bench and its commands: --help on stdout, exit 0 ----
-for cmd in "" ab compare plot export history "history add" "history list" "history show" \
-	"plot history"; do
+# ---- bench and its commands (all --help lists): --help on stdout, exit 0 ----
+mapfile -t CMDS < <("$BENCH" --help | sed -n '/^COMMANDS:$/,/^$/s/^    \([a-z][a-z0-9-]*\) .*/\1/p')
+cmp_ok "${#CMDS[@]}" -ge 5 "bench --help lists the commands"
+for cmd in "" "${CMDS[@]}" "history add" "history list" "history show" "plot history"; do
 	# shellcheck disable=SC2086 # the command's words
 	is_exit 0 "bench ${cmd:+$cmd }--help: exit 0" "$BENCH" $cmd --help
 	like "$TEST_TMP/is_exit.out" "^Usage: bench${cmd:+ $cmd} " "bench ${cmd:+$cmd }--help: its usage names it"

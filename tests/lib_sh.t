@@ -104,4 +104,9 @@ out=$(BENCH_TEST_IN_VM=1 BENCH=/bin/true bash -c 'source "$1"; host_only "the th
 is "$out" "ok 1 - the thing # SKIP userspace alone: make test checks it on the host
 no" "host_only: in a guest, one skip line and false"
 
+# tests run from any clone: none reads what sits beside the checkout
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+is "$(cd "$ROOT" && grep -rlF '../shared' tests scripts benchs Makefile .ci | grep -v '^tests/lib_sh.t$')" "" \
+	"no test, script or build file reads ../shared"
+
 done_testing

@@ -19,7 +19,7 @@ is "$cols" "$widest" "-l: every description starts in column $widest, past the l
 run_bench "$TEST_TMP/help" --help
 is $? 0 "--help exits 0"
 like "$TEST_TMP/help" '--prod-affinity=CPUSET' "--help documents --prod-affinity"
-like "$TEST_TMP/help" '^Usage: bench \[OPTION\.\.\.\] BENCHMARK$' "--help: the usage names the benchmark"
+like "$TEST_TMP/help" '^Usage: bench \[OPTION\.\.\.\] BENCHMARK \[BENCHMARK OPTION\.\.\.\]$' "--help: the usage names the benchmark"
 for cmd in ab compare plot export history config; do
 	like "$TEST_TMP/help" "^    $cmd +[a-z]" "--help lists the command $cmd with what it does"
 done

@@ -8,8 +8,6 @@
 # PRODUCERS the producer counts (default "1 4 8"); any other arguments go
 # to bpf_ma (e.g. --obj-size 256).
 set -uo pipefail
-# -h, --help: the comment above is the usage
-case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"; exit 0 ;; esac
 
 # shellcheck source-path=SCRIPTDIR source=run_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/run_common.sh"

@@ -21,8 +21,6 @@
 # LOCK         if set, a file each bench run is wrapped in flock(1) on
 
 set -uo pipefail
-# -h, --help: the comment above is the usage
-case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"; exit 0 ;; esac
 # shellcheck source-path=SCRIPTDIR source=run_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/run_common.sh"
 

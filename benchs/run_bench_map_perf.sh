@@ -16,8 +16,6 @@
 # -d seconds.  RUN_BENCH overrides how bench is run (default
 # "./bench -w3 -d10 -a"), e.g. RUN_BENCH="./bench -w1 -d2 -a".
 set -uo pipefail
-# -h, --help: the comment above is the usage
-case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"; exit 0 ;; esac
 
 # shellcheck source-path=SCRIPTDIR source=run_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/run_common.sh"

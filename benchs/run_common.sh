@@ -39,7 +39,14 @@
 #                            script with status 1, saying so: a table cut
 #                            short never exits 0
 #   finish                   the script's exit status: 1 if any bench failed
+#
+# A wrapper sourcing it before it reads its arguments answers -h and --help
+# (its first argument: a file sourced without arguments sees the caller's)
+# with its usage, the comment at its top from the line after the SPDX one,
+# and exits 0 before running anything; one that reads them first says so
+# itself, the same way.
 
+case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "${BASH_SOURCE[1]}"; exit 0 ;; esac
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$BENCH_ROOT" || exit 1
 

@@ -55,6 +55,8 @@ extern const struct bench bench_hash_prealloc_update, bench_percpu_hash_prealloc
 	bench_lru_hash_percpu_update, bench_lpm_kmalloc_lookup, bench_inner_lru_hash_update;
 extern const struct bench bench_bpf_hashmap_full_update;
 extern const struct bench bench_local_storage_create;
+extern const struct bench bench_bloom_lookup, bench_bloom_update, bench_bloom_false_positive,
+	bench_hashmap_without_bloom, bench_hashmap_with_bloom;
 
 static const struct bench *const benchs[] = {
 	&bench_count_global,
@@ -75,6 +77,8 @@ static const struct bench *const benchs[] = {
 	&bench_lpm_kmalloc_lookup, &bench_inner_lru_hash_update,
 	&bench_bpf_hashmap_full_update,
 	&bench_local_storage_create,
+	&bench_bloom_lookup, &bench_bloom_update, &bench_bloom_false_positive,
+	&bench_hashmap_without_bloom, &bench_hashmap_with_bloom,
 };
 
 _Static_assert(ARRAY_SIZE(benchs) <= BENCH_MAX_BENCHS, "raise BENCH_MAX_BENCHS");

@@ -601,8 +601,9 @@ static int check_counted(const struct bench *bench)
 		return 0;
 	for (r = 0; r < run.repeat_cnt; r++) {
 		res = run_measured(&run) + r * run.repeat_len;
+		/* a drop is a counted operation too (a lookup that missed) */
 		for (i = 0, total = 0; i < res_cnt; i++)
-			total += res[i].hits;
+			total += res[i].hits + res[i].drops;
 		if (!total)
 			break;
 	}

@@ -242,12 +242,13 @@ lkp_contract() {
 	is "$(cut -d: -f1 "$parsed" | sort | uniq -d)" "" "$b: no key twice"
 }
 
-# bench_representatives: the benchmarks bench -l lists, but of the two
+# bench_representatives: the benchmarks bench -l lists, but of the
 # families that are one source file each (lpm-trie-*, map_perf_test's
-# tests) the first member only; lpm_trie.t and map_perf.t run every member
+# tests, the bloom filter five) the first member only; lpm_trie.t,
+# map_perf.t and bloom_filter_map.t run every member
 bench_representatives() {
 	"$BENCH" -l | awk 'NR > 1 {
-		fam = $1 ~ /^lpm-trie-/ ? "lpm" : $2 == "map_perf_test" ? "perf" : ""
+		fam = $1 ~ /^lpm-trie-/ ? "lpm" : $2 == "map_perf_test" ? "perf" : $1 ~ /bloom/ ? "bloom" : ""
 		if (fam == "" || !seen[fam]++)
 			print $1
 	}'

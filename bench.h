@@ -264,8 +264,8 @@ struct bench {
 	const char *prod_rate_unit;
 	double prod_rate_scale;
 	/*
-	 * A run whose measured samples count no operation at all measured
-	 * nothing: the runner then fails it instead of printing a Summary of
+	 * A run whose measured samples count no operation at all (no hit and
+	 * no drop) measured nothing: the runner then fails it instead of printing a Summary of
 	 * zeros (a BPF program that never recognised a producer, say).
 	 */
 	enum bench_counted_by counted_by;

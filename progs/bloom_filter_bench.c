@@ -83,7 +83,7 @@ struct callback_ctx {
 static __u64 bloom_callback(struct bpf_map *map, __u32 *key, void *val,
 			    struct callback_ctx *data)
 {
-	long err;
+	int err;
 
 	if (data->update)
 		err = bpf_map_push_elem(data->map, val, 0);
@@ -115,8 +115,12 @@ static __always_inline int hashmap_lookups(void)
 {
 	struct bench_prod_counter *prod;
 	__u32 off, idx;
-	long err;
-	int i;
+	/*
+	 * int, not long: before Linux 6.4 the map ops the verifier calls
+	 * directly return int, and the upper half of the register is not
+	 * sign-extended (-ENOENT reads as 0xfffffffe in 64 bits)
+	 */
+	int err, i;
 
 	prod = bench_this_producer(&idx);
 	if (!prod)

@@ -3,7 +3,8 @@
 #
 # The result extractors of upstream's wrapper scripts, re-typed here so the
 # tests can run them on our output: they mirror the helpers hits(), drops(),
-# total(), summarize() and summarize_total() of upstream's
+# total(), percentage(), summarize(), summarize_total() and
+# summarize_percentage() of upstream's
 # tools/testing/selftests/bpf/benchs/run_common.sh and htab_mem() and
 # summarize_htab_mem() of its benchs/run_bench_htab_mem.sh.  Kept as
 # upstream has them, quirks included: the output is passed unquoted, so
@@ -24,6 +25,10 @@ up_total() {
 	echo "$*" | sed -E "s/.*total operations\s+([0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M\/s).*/\1/"
 }
 
+up_percentage() {
+	echo "$*" | sed -E "s/.*Percentage\s=\s+([0-9]+\.[0-9]+).*/\1/"
+}
+
 up_summarize() {
 	local bench=$1 summary
 
@@ -40,6 +45,15 @@ up_summarize_total() {
 	summary=$(echo $2 | tail -n1)
 	# shellcheck disable=SC2086
 	printf "%-20s %s\n" "$bench" "$(up_total $summary)"
+}
+
+up_summarize_percentage() {
+	local bench=$1 summary
+
+	# shellcheck disable=SC2086
+	summary=$(echo $2 | tail -n1)
+	# shellcheck disable=SC2086
+	printf "%-20s %s%%\n" "$bench" "$(up_percentage $summary)"
 }
 
 up_htab_mem() {

@@ -254,6 +254,8 @@ static json_t *number_json(double mean, const char *unit)
 		{ "1/s", "1/s", "metric", 1 },
 		/* local-storage-create's ratio: no prefix of a unit, as it is */
 		{ "kmallocs/create", "kmallocs/create", "metric", 1 },
+		/* bloom-false-positive's rate: a percentage, as it is */
+		{ "%", "%", "metric", 1 },
 		{ "B", "B", "binary", 1 }, { "KiB", "B", "binary", 1024.0 },
 		{ "MiB", "B", "binary", 1048576.0 }, { "GiB", "B", "binary", 1073741824.0 },
 		{ "ns", "s", "metric", 1e-9 }, { "us", "s", "metric", 1e-6 },

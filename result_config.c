@@ -74,6 +74,10 @@ static const struct config_default {
 	{ "lru-hash-*-update", "nr_entries", "10000" },
 	{ "lpm-kmalloc-lookup", "nr_entries", "10000" },
 	{ "inner-lru-hash-update", "nr_entries", "1000" },
+	/* bloom-lookup, -update, -false-positive, hashmap-with(out)-bloom */
+	{ "*bloom*", "nr_entries", "1000" },
+	{ "*bloom*", "nr_hash_funcs", "3" },
+	{ "*bloom*", "value_size", "8" },
 };
 
 #define NR_DEFAULTS (sizeof(defaults) / sizeof(defaults[0]))

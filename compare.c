@@ -24,6 +24,7 @@
 #include "history.h"
 #include "result_config.h"
 #include "result_file.h"
+#include "result_label.h"
 #include "stats.h"
 #include "testing_helpers.h"
 
@@ -737,6 +738,61 @@ static int check_comparable(const struct compare_params *prm, const struct compa
 	return check_metric_sets(prm, ra, rb, notes) ? -EINVAL : 0;
 }
 
+/* "a3e4cd60a8ec (tag base)" */
+static void build_name(json_t *doc, char *buf, size_t sz)
+{
+	char build[512], shortb[32];
+	const char *tag = result_tag(doc);
+
+	result_kernel_build(doc, build, sizeof(build));
+	result_build_short(build, shortb, sizeof(shortb));
+	snprintf(buf, sz, "%s%s%s%s", *build ? shortb : "unrecorded", tag ? " (tag " : "",
+		 tag ? tag : "", tag ? ")" : "");
+}
+
+/*
+ * One release, two builds (a base and a patched kernel that both say
+ * 6.18.0-rc3+): the release matches, so say it; and a side whose files
+ * ran on different builds is not one kernel.
+ */
+static void note_build(const struct compare_side *sa, const struct compare_side *sb)
+{
+	const struct compare_side *sides[2] = { sa, sb };
+	json_t *a = sa->rf[0].doc, *b = sb->rf[0].doc;
+	char ba[512], bb[512], na[160], nb[160];
+	int s, i;
+
+	result_kernel_build(a, ba, sizeof(ba));
+	result_kernel_build(b, bb, sizeof(bb));
+	build_name(a, na, sizeof(na));
+	build_name(b, nb, sizeof(nb));
+	if (json_equal(json_object_get(json_object_get(a, "context"), "kernel_release"),
+		       json_object_get(json_object_get(b, "context"), "kernel_release"))) {
+		const char *rel = json_string_value(json_object_get(json_object_get(a, "context"),
+								    "kernel_release"));
+
+		if (*ba && *bb && strcmp(ba, bb))
+			printf("note: base and new ran different builds of kernel %s: %s vs %s\n",
+			       rel ?: "?", na, nb);
+		else if (*ba && !strcmp(ba, bb) && strcmp(na, nb))
+			printf("note: base and new are tagged differently but ran the same build of kernel %s: %s vs %s\n",
+			       rel ?: "?", na, nb);
+	}
+	for (s = 0; s < 2; s++) {
+		for (i = 1; i < sides[s]->n; i++) {
+			result_kernel_build(sides[s]->rf[i].doc, bb, sizeof(bb));
+			result_kernel_build(sides[s]->rf[0].doc, ba, sizeof(ba));
+			if (*ba && *bb && strcmp(ba, bb)) {
+				build_name(sides[s]->rf[0].doc, na, sizeof(na));
+				build_name(sides[s]->rf[i].doc, nb, sizeof(nb));
+				printf("warning: the %s side mixes kernel builds: %s (%s) and %s (%s)\n",
+				       sides[s]->which, na, sides[s]->rf[0].path, nb, sides[s]->rf[i].path);
+				break;
+			}
+		}
+	}
+}
+
 /* where the runs ran, and every file's noise warnings, which weaken every verdict */
 static void note_runs(const struct compare_side *sa, const struct compare_side *sb)
 {
@@ -744,6 +800,7 @@ static void note_runs(const struct compare_side *sa, const struct compare_side *
 	int f;
 
 	note_context(a, b, "kernel_release", "kernel release", false);
+	note_build(sa, sb);
 	note_context(a, b, "nr_online_cpus", "online CPU count", true);
 	note_context(a, b, "allowed_cpus", "allowed CPUs", true);
 	note_context(a, b, "cpu_model", "CPU model", true);

@@ -25,15 +25,18 @@
 
 struct history_cli hcli;
 
-enum { ARG_DB = 1000, ARG_BENCHMARK, ARG_CONFIG, ARG_KERNEL, ARG_MACHINE, ARG_LIKE, ARG_METRIC };
+enum { ARG_DB = 1000, ARG_BENCHMARK, ARG_CONFIG, ARG_KERNEL, ARG_MACHINE, ARG_LIKE, ARG_METRIC,
+       ARG_BUILD, ARG_TAG };
 
 #define DB_DOC "The database (default $XDG_DATA_HOME/bench/history.db, else ~/.local/share/bench/history.db)"
 
 static const struct argp_option sel_options[] = {
 	{ "db", ARG_DB, "FILE", 0, DB_DOC },
 	{ "benchmark", ARG_BENCHMARK, "NAME", 0, "Only runs of this benchmark" },
-	{ "config", ARG_CONFIG, "LABEL", 0, "Only runs of this configuration (as list shows it: the use case and flags, or the options)" },
+	{ "config", ARG_CONFIG, "LABEL", 0, "Only runs of this configuration (its label, as list and bench config show it: \"overwrite value_size=4096\")" },
 	{ "kernel", ARG_KERNEL, "RELEASE", 0, "Only runs on this kernel release" },
+	{ "build", ARG_BUILD, "PREFIX", 0, "Only runs on this kernel build: a prefix of its build id (or of the build as list shows it)" },
+	{ "tag", ARG_TAG, "TEXT", 0, "Only runs recorded with --tag TEXT" },
 	{ "machine", ARG_MACHINE, "TEXT", 0, "Only runs on machines whose name contains TEXT" },
 	{ "like", ARG_LIKE, "ID", 0, "Only runs of run ID's benchmark with its options (producers, affinity, the benchmark's own)" },
 	{ "metric", ARG_METRIC, "NAME", 0, "The metric to show (default: each run's first, the primary rate)" },
@@ -51,6 +54,8 @@ static const struct argp_option add_options[] = {
 	{ "benchmark", ARG_BENCHMARK, "NAME", OPTION_HIDDEN },
 	{ "config", ARG_CONFIG, "LABEL", OPTION_HIDDEN },
 	{ "kernel", ARG_KERNEL, "RELEASE", OPTION_HIDDEN },
+	{ "build", ARG_BUILD, "PREFIX", OPTION_HIDDEN },
+	{ "tag", ARG_TAG, "TEXT", OPTION_HIDDEN },
 	{ "like", ARG_LIKE, "ID", OPTION_HIDDEN },
 	{ "metric", ARG_METRIC, "NAME", OPTION_HIDDEN },
 	{},
@@ -75,6 +80,12 @@ static error_t sel_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case ARG_MACHINE:
 		hcli.sel.machine = arg;
+		break;
+	case ARG_BUILD:
+		hcli.sel.build = arg;
+		break;
+	case ARG_TAG:
+		hcli.sel.tag = arg;
 		break;
 	case ARG_LIKE:
 		if (parse_long(arg, 1, LONG_MAX, &v)) {
@@ -158,7 +169,8 @@ static int add_main(int argc, char **argv)
 		fprintf(stderr, "history add needs result files (bench --json FILE); got none\n");
 		return 2;
 	}
-	if (hcli.sel.benchmark || hcli.sel.config || hcli.sel.kernel || hcli.sel.like || hcli.sel.metric) {
+	if (hcli.sel.benchmark || hcli.sel.config || hcli.sel.kernel || hcli.sel.like || hcli.sel.metric ||
+	    hcli.sel.build || hcli.sel.tag) {
 		fprintf(stderr, "history add takes --db and --machine only: the rest comes from the files\n");
 		return 2;
 	}
@@ -228,16 +240,59 @@ static int width(const struct history_rows *rows, size_t off, int min)
 
 #define WIDTH(rows, field, title) width(rows, offsetof(struct history_row, field), strlen(title))
 
+/*
+ * A release that ran as more than one build (a base and a patched kernel
+ * of one version string): say so, naming the builds and their tags, so
+ * that nobody reads two lines of one release as noise.
+ */
+static void note_builds(const struct history_rows *rows)
+{
+	int i, j, k, n;
+
+	for (i = 0; i < rows->n; i++) {
+		const struct history_row *r = &rows->row[i];
+
+		for (j = 0; j < i && strcmp(rows->row[j].kernel, r->kernel); j++)
+			;
+		if (j < i)
+			continue;	/* this release was noted already */
+		for (n = 0, j = i; j < rows->n; j++) {
+			if (strcmp(rows->row[j].kernel, r->kernel))
+				continue;
+			for (k = i; k < j && (strcmp(rows->row[k].kernel, r->kernel) ||
+					      strcmp(rows->row[k].build, rows->row[j].build)); k++)
+				;
+			n += k == j;
+		}
+		if (n < 2)
+			continue;
+		printf("note: kernel %s ran as %d different builds:", r->kernel, n);
+		for (j = i; j < rows->n; j++) {
+			const struct history_row *b = &rows->row[j];
+
+			if (strcmp(b->kernel, r->kernel))
+				continue;
+			for (k = i; k < j && (strcmp(rows->row[k].kernel, r->kernel) ||
+					      strcmp(rows->row[k].build, b->build)); k++)
+				;
+			if (k == j)
+				printf(" %s%s%s%s", *b->build ? b->build_short : "unrecorded",
+				       *b->tag ? " (" : "", b->tag, *b->tag ? ")" : "");
+		}
+		printf("; each build is its own line\n");
+	}
+}
+
 static int list_main(int argc, char **argv)
 {
 	struct history_rows rows;
 	struct history h;
 	char mean[64];
-	int i, wk, wb, wc, wm;
+	int i, wk, wu, wt, wb, wc, wm;
 
 	if (history_cli_parse("history list", &history_sel_argp, "",
-			      "List the stored runs, selected by benchmark, configuration, kernel and "
-			      "machine, with their first metric's (or --metric's) mean.", argc, argv))
+			      "List the stored runs, selected by benchmark, configuration, kernel, build, "
+			      "tag and machine, with their first metric's (or --metric's) mean.", argc, argv))
 		return 2;
 	if (hcli.nfiles) {
 		fprintf(stderr, "history list takes no files; extra argument '%s'\n", hcli.files[0]);
@@ -251,19 +306,24 @@ static int list_main(int argc, char **argv)
 	}
 	history_close(&h);
 	wk = WIDTH(&rows, kernel, "kernel");
+	wu = WIDTH(&rows, build_short, "build");
+	wt = WIDTH(&rows, tag, "tag");
 	wb = WIDTH(&rows, benchmark, "benchmark");
 	wc = WIDTH(&rows, config, "configuration");
 	wm = WIDTH(&rows, machine, "machine");
-	printf("%4s  %-*s  %-*s  %-*s  %3s  %-*s  %-20s  %s\n", "id", wk, "kernel", wb, "benchmark",
-	       wc, "configuration", "p", wm, "machine", "added", "metric: mean");
+	printf("%4s  %-*s  %-*s  %-*s  %-*s  %-*s  %3s  %-*s  %-20s  %s\n", "id", wk, "kernel",
+	       wu, "build", wt, "tag", wb, "benchmark", wc, "configuration", "p", wm, "machine",
+	       "added", "metric: mean");
 	for (i = 0; i < rows.n; i++) {
 		const struct history_row *r = &rows.row[i];
 
 		fmt_mean(r, mean, sizeof(mean));
-		printf("%4lld  %-*s  %-*s  %-*s  %3d  %-*s  %-20s  %s: %s\n", r->id, wk, r->kernel,
-		       wb, r->benchmark, wc, r->config, r->producers, wm, r->machine, r->added,
+		printf("%4lld  %-*s  %-*s  %-*s  %-*s  %-*s  %3d  %-*s  %-20s  %s: %s\n", r->id,
+		       wk, r->kernel, wu, r->build_short, wt, *r->tag ? r->tag : "-", wb, r->benchmark,
+		       wc, r->config, r->producers, wm, r->machine, r->added,
 		       r->has_metric ? r->metric : "-", mean);
 	}
+	note_builds(&rows);
 	if (!rows.n)
 		fprintf(stderr, "history list: no run in %s matches\n", hcli.db);
 	history_rows_free(&rows);
@@ -317,7 +377,7 @@ refuse:
 	return -EINVAL;
 }
 
-/* the next group of rows: one kernel on one machine, from *i on; 0 at the end */
+/* the next group of rows: one kernel build on one machine, from *i on; 0 at the end */
 int history_next_group(const struct history_rows *rows, int *i, struct history_group *g)
 {
 	const struct history_row *r;
@@ -337,7 +397,8 @@ int history_next_group(const struct history_rows *rows, int *i, struct history_g
 	g->from = *i;
 	for (; *i < rows->n; (*i)++) {
 		r = &rows->row[*i];
-		if (strcmp(r->kernel, g->first->kernel) || strcmp(r->machine, g->first->machine))
+		if (strcmp(r->kernel, g->first->kernel) || strcmp(r->build, g->first->build) ||
+		    strcmp(r->machine, g->first->machine))
 			break;
 		if (r->has_metric && !isnan(r->mean))
 			means[g->n++] = r->mean;
@@ -346,6 +407,42 @@ int history_next_group(const struct history_rows *rows, int *i, struct history_g
 	stats_compute(means, g->n, &g->st);
 	free(means);
 	return 1;
+}
+
+/* a group's distinct tags, ","-joined, "-" when none */
+static void group_tags(const struct history_rows *rows, const struct history_group *g,
+		       char *buf, size_t sz)
+{
+	int j, k;
+
+	buf[0] = '\0';
+	for (j = g->from; j < g->to; j++) {
+		const char *t = rows->row[j].tag;
+
+		for (k = g->from; k < j && strcmp(rows->row[k].tag, t); k++)
+			;
+		if (!*t || k < j || strlen(buf) + strlen(t) + 2 > sz)
+			continue;
+		if (*buf)
+			strcat(buf, ",");
+		strcat(buf, t);
+	}
+	if (!*buf)
+		snprintf(buf, sz, "-");
+}
+
+static int group_tags_width(const struct history_rows *rows)
+{
+	struct history_group g;
+	char tags[128];
+	int i = 0, w = 3;
+
+	while (history_next_group(rows, &i, &g) > 0) {
+		group_tags(rows, &g, tags, sizeof(tags));
+		if ((int)strlen(tags) > w)
+			w = strlen(tags);
+	}
+	return w;
 }
 
 static void print_ids(const struct history_rows *rows, const struct history_group *g)
@@ -383,15 +480,16 @@ static int show_main(int argc, char **argv)
 	struct history_rows rows;
 	struct history_group g;
 	const struct history_row *f;
-	char sd[32], change[32];
-	int i = 0, wk, wm;
+	char sd[32], change[32], tags[128];
+	int i = 0, wk, wu, wt, wm;
 	bool is_base;
 	double base;
 
 	if (history_cli_parse("history show", &history_sel_argp, "",
 			      "The trend of one metric across kernels, as a table: per kernel release "
-			      "(in version order) and machine, the mean of its runs' means, their "
-			      "standard deviation, and the change against the machine's first kernel.  "
+			      "(in version order), build (in the order first added) and machine, the "
+			      "mean of its runs' means, their standard deviation, and the change against "
+			      "the machine's first kernel build.  "
 			      "The selection must be one benchmark and configuration.", argc, argv))
 		return 2;
 	if (hcli.nfiles) {
@@ -404,12 +502,14 @@ static int show_main(int argc, char **argv)
 		i++;
 	f = &rows.row[i];
 	wk = WIDTH(&rows, kernel, "kernel");
+	wu = WIDTH(&rows, build_short, "build");
+	wt = group_tags_width(&rows);
 	wm = WIDTH(&rows, machine, "machine");
-	printf("%s %s (%d producers): %s (%s, %s is better), mean of each kernel's runs\n",
+	printf("%s %s (%d producers): %s (%s, %s is better), mean of each kernel build's runs\n",
 	       f->benchmark, f->config, f->producers, f->metric, f->unit,
 	       f->higher_is_better ? "higher" : "lower");
-	printf("%-*s  %-*s  %4s  %12s  %10s  %8s  %s\n", wk, "kernel", wm, "machine", "runs",
-	       "mean", "stddev", "change", "run ids");
+	printf("%-*s  %-*s  %-*s  %-*s  %4s  %12s  %10s  %8s  %s\n", wk, "kernel", wu, "build",
+	       wt, "tag", wm, "machine", "runs", "mean", "stddev", "change", "run ids");
 	i = 0;
 	while (history_next_group(&rows, &i, &g) > 0) {
 		base = machine_base(&rows, &g, &is_base);
@@ -420,10 +520,13 @@ static int show_main(int argc, char **argv)
 			snprintf(change, sizeof(change), "n/a");
 		else
 			snprintf(change, sizeof(change), "%+.2f%%", (g.st.mean - base) / fabs(base) * 100);
-		printf("%-*s  %-*s  %4d  %12.3f  %10s  %8s  ", wk, g.first->kernel, wm, g.first->machine,
-		       g.n, g.st.mean, sd, change);
+		group_tags(&rows, &g, tags, sizeof(tags));
+		printf("%-*s  %-*s  %-*s  %-*s  %4d  %12.3f  %10s  %8s  ", wk, g.first->kernel,
+		       wu, g.first->build_short, wt, tags, wm, g.first->machine, g.n, g.st.mean, sd,
+		       change);
 		print_ids(&rows, &g);
 	}
+	note_builds(&rows);
 	history_rows_free(&rows);
 	return 0;
 }

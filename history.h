@@ -4,7 +4,8 @@
 
 /*
  * The results history: checked result files in one SQLite database, keyed
- * by benchmark, configuration, kernel release and machine.  history_db.c
+ * by benchmark, configuration, kernel build (release and build id) and
+ * machine.  history_db.c
  * is the store (schema, versions, migrations, transactions); history.c is
  * `bench history add|list|show`; history_plot.c is `bench plot history`.
  *
@@ -17,7 +18,7 @@
 #include "result_file.h"
 
 /* PRAGMA user_version: the layout this bench writes (see history_db.c) */
-#define HISTORY_SCHEMA_VERSION 3
+#define HISTORY_SCHEMA_VERSION 4
 /* PRAGMA application_id: "bnch", so that another program's database is refused */
 #define HISTORY_APP_ID 0x626e6368
 
@@ -62,6 +63,8 @@ struct history_sel {
 	const char *benchmark;
 	const char *config;	/* the configuration label */
 	const char *kernel;
+	const char *build;	/* a prefix of the build: its id's hex digits, or "v:..." */
+	const char *tag;	/* exactly this --tag */
 	const char *machine;
 	long long like;		/* only runs with this run's configuration key */
 	const char *metric;	/* with the metric's figures (NULL: the run's first) */
@@ -70,6 +73,15 @@ struct history_sel {
 struct history_row {
 	long long id;
 	char *added, *benchmark, *config, *config_key, *kernel, *machine, *source;
+	/*
+	 * The kernel build within its release (result_kernel_build(): "id:..",
+	 * "v:.." or ""), as tables show it (result_build_short()), the run's
+	 * tag ("" when none), and "release build_short" (the release alone
+	 * when the build is unknown), which tells the builds of one release
+	 * apart wherever a kernel is one point.
+	 */
+	char *build, *build_short, *tag, *kernel_build;
+	long long build_first;	/* the first run id of this release and build */
 	int producers;
 	/* the selected metric, when the run has it */
 	bool has_metric;
@@ -87,7 +99,10 @@ struct history_rows {
 /* the selected runs, by run id */
 int history_query(struct history *h, const struct history_sel *sel, struct history_rows *out);
 void history_rows_free(struct history_rows *rows);
-/* sort by kernel release (version order), then machine, then run id */
+/*
+ * sort by kernel release (version order), then its builds in the order
+ * they were first added, then machine, then run id
+ */
 void history_rows_sort_kernels(struct history_rows *rows);
 
 /*

@@ -17,6 +17,9 @@
  *      that list, show and plot need not parse every document
  *   3  runs' configuration label and key recomputed from the documents
  *      (result_config.h: defaults filled in, every option in the label)
+ *   4  runs' kernel build (result_kernel_build(): build id or uname -v)
+ *      and tag, filled from the documents; the key takes the build; the
+ *      configuration recomputed again (htab-mem's extra_work default)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,6 +45,7 @@
 
 static int fill_metrics(struct history *h);
 static int fill_config(struct history *h);
+static int fill_identity(struct history *h);
 
 static const struct migration {
 	const char *sql;			/* or NULL */
@@ -74,6 +78,11 @@ static const struct migration {
 	  " PRIMARY KEY (run_id, name));", fill_metrics },
 	/* 2 -> 3 */
 	{ NULL, fill_config },
+	/* 3 -> 4 */
+	{ "ALTER TABLE runs ADD COLUMN build TEXT NOT NULL DEFAULT '';"
+	  "ALTER TABLE runs ADD COLUMN tag TEXT NOT NULL DEFAULT '';"
+	  "DROP INDEX runs_key;"
+	  "CREATE INDEX runs_key ON runs (benchmark, config, kernel, build, machine);", fill_identity },
 };
 
 /* why the database cannot be used, into h->err: history_open's callers print it */
@@ -427,6 +436,54 @@ static int fill_config(struct history *h)
 	return ret;
 }
 
+/* one run's kernel build and tag, from its document */
+static int set_identity(struct history *h, long long id, json_t *doc)
+{
+	const char *tag = result_tag(doc);
+	char build[512];
+	sqlite3_stmt *st;
+	int rc = SQLITE_ERROR;
+
+	result_kernel_build(doc, build, sizeof(build));
+	if (sqlite3_prepare_v2(h->db, "UPDATE runs SET build = ?, tag = ? WHERE id = ?",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, build, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 2, tag ? tag : "", -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 3, id);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	return rc == SQLITE_DONE ? 0 : db_fail(h, "store a run's kernel build");
+}
+
+/* 3 -> 4: every stored run's build and tag, and its configuration again */
+static int fill_identity(struct history *h)
+{
+	sqlite3_stmt *st;
+	json_t *doc;
+	int rc, ret = 0;
+
+	if (sqlite3_prepare_v2(h->db, "SELECT id, doc FROM runs ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(h, "read the stored runs");
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		doc = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
+		if (!doc) {
+			fprintf(stderr, "history: %s: run %lld: the stored document is not JSON\n",
+				h->path, (long long)sqlite3_column_int64(st, 0));
+			ret = -EINVAL;
+			break;
+		}
+		ret = set_identity(h, sqlite3_column_int64(st, 0), doc);
+		if (!ret)
+			ret = set_config(h, sqlite3_column_int64(st, 0), doc);
+		json_decref(doc);
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = db_fail(h, "read the stored runs");
+	sqlite3_finalize(st);
+	return ret;
+}
+
 static long long find_run(struct history *h, const char *sha)
 {
 	sqlite3_stmt *st;
@@ -451,7 +508,8 @@ static const char *ctx_str(json_t *doc, const char *key)
 int history_add(struct history *h, const struct result_file *rf, const char *machine,
 		const char *source, long long *id, bool *dup)
 {
-	char sha[SHA256_HEX_LEN + 1], label[256], mach[512], added[32];
+	char sha[SHA256_HEX_LEN + 1], label[256], mach[512], added[32], build[512];
+	const char *tag = result_tag(rf->doc);
 	char *key, *doc;
 	sqlite3_stmt *st = NULL;
 	time_t now = time(NULL);
@@ -474,9 +532,10 @@ int history_add(struct history *h, const struct result_file *rf, const char *mac
 	gmtime_r(&now, &tm);
 	strftime(added, sizeof(added), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	key = result_config_key(rf->doc);
+	result_kernel_build(rf->doc, build, sizeof(build));
 	doc = json_dumps(rf->doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
 	if (key && doc &&
-	    sqlite3_prepare_v2(h->db, "INSERT INTO runs (sha256, added, benchmark, config, config_key, kernel, machine, producers, source, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    sqlite3_prepare_v2(h->db, "INSERT INTO runs (sha256, added, benchmark, config, config_key, kernel, machine, producers, source, doc, build, tag) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, sha, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(st, 2, added, -1, SQLITE_TRANSIENT);
@@ -489,6 +548,8 @@ int history_add(struct history *h, const struct result_file *rf, const char *mac
 			json_object_get(json_object_get(rf->doc, "options"), "runner"), "producers")));
 		sqlite3_bind_text(st, 9, source, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(st, 10, doc, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 11, build, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 12, tag ? tag : "", -1, SQLITE_TRANSIENT);
 		rc = sqlite3_step(st);
 	}
 	sqlite3_finalize(st);
@@ -509,6 +570,8 @@ static char *col_dup(sqlite3_stmt *st, int i)
 
 static int read_row(sqlite3_stmt *st, struct history_row *r)
 {
+	char shortb[32];
+
 	memset(r, 0, sizeof(*r));
 	r->id = sqlite3_column_int64(st, 0);
 	r->added = col_dup(st, 1);
@@ -526,10 +589,32 @@ static int read_row(sqlite3_stmt *st, struct history_row *r)
 	r->mean = sqlite3_column_type(st, 12) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 12);
 	r->stddev = sqlite3_column_type(st, 13) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 13);
 	r->higher_is_better = sqlite3_column_int(st, 14);
+	r->build = col_dup(st, 15);
+	r->tag = col_dup(st, 16);
+	r->build_first = sqlite3_column_int64(st, 17);
+	if (r->build) {
+		result_build_short(r->build, shortb, sizeof(shortb));
+		r->build_short = strdup(shortb);
+		if (asprintf(&r->kernel_build, "%s%s%s", r->kernel ? r->kernel : "", *r->build ? " " : "",
+			     *r->build ? shortb : "") < 0)
+			r->kernel_build = NULL;
+	}
 	if (!r->added || !r->benchmark || !r->config || !r->config_key || !r->kernel ||
-	    !r->machine || !r->source || !r->metric || !r->unit)
+	    !r->machine || !r->source || !r->metric || !r->unit || !r->build || !r->tag ||
+	    !r->build_short || !r->kernel_build)
 		return -ENOMEM;
 	return 0;
+}
+
+static void row_free(struct history_row *r);
+
+/* --build PREFIX: of the build id, of the short form a table shows, or of "v:<uname -v>" */
+static bool build_matches(const struct history_row *r, const char *prefix)
+{
+	size_t n = prefix ? strlen(prefix) : 0;
+
+	return !prefix || (!strncmp(r->build, "id:", 3) && !strncmp(r->build + 3, prefix, n)) ||
+	       !strncmp(r->build_short, prefix, n) || !strncmp(r->build, prefix, n);
 }
 
 static void bind_opt(sqlite3_stmt *st, int i, const char *s)
@@ -542,11 +627,14 @@ int history_query(struct history *h, const struct history_sel *sel, struct histo
 {
 	static const char sql[] =
 		"SELECT r.id, r.added, r.benchmark, r.config, r.config_key, r.kernel, r.machine,"
-		" r.producers, r.source, m.name, m.unit, m.n, m.mean, m.stddev, m.higher_is_better"
+		" r.producers, r.source, m.name, m.unit, m.n, m.mean, m.stddev, m.higher_is_better,"
+		" r.build, r.tag,"
+		" (SELECT min(id) FROM runs f WHERE f.kernel = r.kernel AND f.build = r.build)"
 		" FROM runs r LEFT JOIN metrics m ON m.run_id = r.id AND m.name ="
 		"  coalesce(?6, (SELECT name FROM metrics WHERE run_id = r.id ORDER BY ord LIMIT 1))"
 		" WHERE (?1 IS NULL OR r.benchmark = ?1) AND (?2 IS NULL OR r.config = ?2)"
 		" AND (?3 IS NULL OR r.kernel = ?3) AND (?4 IS NULL OR instr(r.machine, ?4) > 0)"
+		" AND (?8 IS NULL OR r.tag = ?8)"
 		" AND (?5 IS NULL OR (r.benchmark, r.config_key) ="
 		"  (SELECT benchmark, config_key FROM runs WHERE id = ?5))"
 		" ORDER BY r.id";
@@ -565,6 +653,7 @@ int history_query(struct history *h, const struct history_sel *sel, struct histo
 	if (sel->like)
 		sqlite3_bind_int64(st, 5, sel->like);
 	bind_opt(st, 6, sel->metric);
+	bind_opt(st, 8, sel->tag);
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		grown = realloc(out->row, (out->n + 1) * sizeof(*out->row));
 		if (!grown) {
@@ -573,6 +662,8 @@ int history_query(struct history *h, const struct history_sel *sel, struct histo
 		}
 		out->row = grown;
 		err = read_row(st, &out->row[out->n++]);
+		if (!err && !build_matches(&out->row[out->n - 1], sel->build))
+			row_free(&out->row[--out->n]);
 	}
 	if (err == -ENOMEM)
 		fprintf(stderr, "history: failed to read the history: %s\n", strerror(ENOMEM));
@@ -584,23 +675,29 @@ int history_query(struct history *h, const struct history_sel *sel, struct histo
 	return err;
 }
 
+static void row_free(struct history_row *r)
+{
+	free(r->added);
+	free(r->benchmark);
+	free(r->config);
+	free(r->config_key);
+	free(r->kernel);
+	free(r->machine);
+	free(r->source);
+	free(r->metric);
+	free(r->unit);
+	free(r->build);
+	free(r->build_short);
+	free(r->tag);
+	free(r->kernel_build);
+}
+
 void history_rows_free(struct history_rows *rows)
 {
 	int i;
 
-	for (i = 0; i < rows->n; i++) {
-		struct history_row *r = &rows->row[i];
-
-		free(r->added);
-		free(r->benchmark);
-		free(r->config);
-		free(r->config_key);
-		free(r->kernel);
-		free(r->machine);
-		free(r->source);
-		free(r->metric);
-		free(r->unit);
-	}
+	for (i = 0; i < rows->n; i++)
+		row_free(&rows->row[i]);
 	free(rows->row);
 	rows->row = NULL;
 	rows->n = 0;
@@ -611,6 +708,8 @@ static int cmp_kernels(const void *pa, const void *pb)
 	const struct history_row *a = pa, *b = pb;
 	int c = strverscmp(a->kernel, b->kernel);
 
+	if (!c)
+		c = (a->build_first > b->build_first) - (a->build_first < b->build_first);
 	if (!c)
 		c = strcmp(a->machine, b->machine);
 	return c ? c : (a->id > b->id) - (a->id < b->id);

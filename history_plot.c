@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench plot history: `bench history show`'s trend as a chart.  One kernel
- * release per x position, in version order; per machine, each kernel's
+ * build (release and build id) per x position, in version order; per machine, each kernel's
  * mean of its runs' means joined by a line, error bars of the standard
  * deviation between runs where there are two or more, and every run's
  * own mean as a small hollow point, so one run is never drawn as a
@@ -51,8 +51,8 @@ static int collect_kernels(const struct history_rows *rows, struct kernels *k)
 		return -ENOMEM;
 	for (i = 0; i < rows->n; i++)
 		if (rows->row[i].has_metric && !isnan(rows->row[i].mean) &&
-		    kernel_index(k, rows->row[i].kernel) < 0)
-			k->name[k->n++] = rows->row[i].kernel;
+		    kernel_index(k, rows->row[i].kernel_build) < 0)
+			k->name[k->n++] = rows->row[i].kernel_build;
 	return 0;
 }
 
@@ -85,7 +85,7 @@ static int put_data(FILE *f, const struct history_rows *rows, const struct kerne
 		while ((ret = history_next_group(rows, &i, &g)) > 0) {
 			if (strcmp(g.first->machine, machines[m]))
 				continue;
-			fprintf(f, "%d %.9g %.9g %d\n", kernel_index(k, g.first->kernel), g.st.mean,
+			fprintf(f, "%d %.9g %.9g %d\n", kernel_index(k, g.first->kernel_build), g.st.mean,
 				g.n > 1 ? g.st.stddev : 0.0, g.n);
 			*ymax = fmax(*ymax, g.st.mean + (g.n > 1 ? g.st.stddev : 0));
 		}
@@ -97,7 +97,7 @@ static int put_data(FILE *f, const struct history_rows *rows, const struct kerne
 
 			if (!r->has_metric || isnan(r->mean) || strcmp(r->machine, machines[m]))
 				continue;
-			fprintf(f, "%d %.9g\n", kernel_index(k, r->kernel), r->mean);
+			fprintf(f, "%d %.9g\n", kernel_index(k, r->kernel_build), r->mean);
 			*ymax = fmax(*ymax, r->mean);
 		}
 		fprintf(f, "EOD\n");
@@ -130,7 +130,7 @@ static int history_script(const struct plot_opts *o, const struct history_rows *
 	snprintf(title, sizeof(title), "%s %s: %s across kernels", first->benchmark, first->config,
 		 first->metric);
 	plot_put_title(f, o, title, "line: mean of each kernel's runs; bars: stddev between runs (2 or more); points: each run");
-	fprintf(f, "set xlabel \"kernel release\"\n");
+	fprintf(f, "set xlabel \"kernel release and build\"\n");
 	snprintf(title, sizeof(title), "%s (%s, %s is better)", first->metric, first->unit,
 		 first->higher_is_better ? "higher" : "lower");
 	plot_put_ylabels(f, o, title, NULL);

@@ -23,6 +23,45 @@ void result_machine_label(json_t *doc, char *buf, size_t sz)
 		 hv ? hv : "unknown");
 }
 
+static const char *ctx_string(json_t *doc, const char *key)
+{
+	const char *s = json_string_value(json_object_get(json_object_get(doc, "context"), key));
+
+	return s && *s ? s : NULL;
+}
+
+void result_kernel_build(json_t *doc, char *buf, size_t sz)
+{
+	const char *id = ctx_string(doc, "kernel_build_id");
+	const char *version = ctx_string(doc, "kernel_version");
+
+	if (id)
+		snprintf(buf, sz, "id:%s", id);
+	else if (version)
+		snprintf(buf, sz, "v:%s", version);
+	else
+		snprintf(buf, sz, "%s", "");
+}
+
+void result_build_short(const char *build, char *buf, size_t sz)
+{
+	char hex[SHA256_HEX_LEN + 1];
+
+	if (!strncmp(build, "id:", 3)) {
+		snprintf(buf, sz, "%.12s", build + 3);
+	} else if (!strncmp(build, "v:", 2)) {
+		sha256_hex(build + 2, strlen(build + 2), hex);
+		snprintf(buf, sz, "v:%.8s", hex);
+	} else {
+		snprintf(buf, sz, "-");
+	}
+}
+
+const char *result_tag(json_t *doc)
+{
+	return ctx_string(doc, "tag");
+}
+
 int result_doc_hash(json_t *doc, char hex[SHA256_HEX_LEN + 1])
 {
 	char *s = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));

@@ -15,6 +15,23 @@
 /* "CPU model, N CPUs, hypervisor" from the run's context */
 void result_machine_label(json_t *doc, char *buf, size_t sz);
 
+/*
+ * The kernel build a run ran on, within its release, into buf:
+ * "id:<GNU build id>" where the file has one, else "v:<uname -v>", else ""
+ * (a file written before bench recorded either).  Runs of one release and
+ * different builds (a base and a patched kernel) differ here.
+ */
+void result_kernel_build(json_t *doc, char *buf, size_t sz);
+
+/*
+ * A build as a table shows it: the build id's first 12 hex digits,
+ * "v:" and 8 hex digits of uname -v's SHA-256, or "-" when unknown
+ */
+void result_build_short(const char *build, char *buf, size_t sz);
+
+/* the run's --tag, or NULL */
+const char *result_tag(json_t *doc);
+
 /* SHA-256 of the document's canonical JSON (keys sorted, compact) */
 int result_doc_hash(json_t *doc, char hex[SHA256_HEX_LEN + 1]);
 

@@ -36,7 +36,7 @@ done
 is_exit 0 "history add: exit 0" "$BENCH" history add a.json
 like "$TEST_TMP/is_exit.out" '^a.json: added as run 1$' "history add: says the run's id"
 assert "history add: the database is \$XDG_DATA_HOME/bench/history.db" test -f "$DB"
-is "$(sqlite3 "$DB" 'PRAGMA user_version')" 3 "the database carries schema version 3"
+is "$(sqlite3 "$DB" 'PRAGMA user_version')" 4 "the database carries schema version 4"
 is_exit 0 "the same file again: exit 0" "$BENCH" history add a.json
 like "$TEST_TMP/is_exit.out" '^a.json: already in the history as run 1$' "the same file again: not added twice"
 is "$(rows)" 1 "one row after adding one file twice"
@@ -59,7 +59,7 @@ is "$(rows)" 7 "seven runs stored"
 # list and its selection
 is_exit 0 "history list: exit 0" "$BENCH" history list
 is "$(($(grep -c . "$TEST_TMP/is_exit.out") - 1))" 7 "history list: a header and one line per run"
-like "$TEST_TMP/is_exit.out" '^ +id +kernel +benchmark +configuration +p +machine' "history list: the columns"
+like "$TEST_TMP/is_exit.out" '^ +id +kernel +build +tag +benchmark +configuration +p +machine' "history list: the columns"
 is_exit 0 "list --benchmark count-global: exit 0" "$BENCH" history list --benchmark count-global
 is "$(($(grep -c . "$TEST_TMP/is_exit.out") - 1))" 1 "list --benchmark: one run"
 is_exit 0 "list --kernel 6.1.0-57-amd64: exit 0" "$BENCH" history list --kernel 6.1.0-57-amd64
@@ -174,8 +174,8 @@ untouched "a damaged database" corrupt.db 'the database is damaged \(.*\): refus
 echo "not a database at all, just text long enough to be read as a header............" >text.db
 untouched "a text file" text.db 'not a bench history database'
 cp "$DB" newer.db
-sqlite3 newer.db 'PRAGMA user_version = 4'
-untouched "a newer database" newer.db 'schema version 4 is newer than this bench reads \(3\)'
+sqlite3 newer.db 'PRAGMA user_version = 5'
+untouched "a newer database" newer.db 'schema version 5 is newer than this bench reads \(4\)'
 sqlite3 foreign.db 'CREATE TABLE t (x); INSERT INTO t VALUES (1)'
 untouched "another program's database" foreign.db 'not a bench history database \(application id 0'
 
@@ -191,7 +191,8 @@ PRAGMA application_id = 1651401576;
 PRAGMA user_version = 1;
 SQL
 is_exit 0 "a version 1 database: history list exit 0" "$BENCH" history list --db v1.db
-is "$(sqlite3 v1.db 'PRAGMA user_version')" 3 "migrated: schema version 3"
+is "$(sqlite3 v1.db 'PRAGMA user_version')" 4 "migrated: schema version 4"
+is "$(sqlite3 v1.db 'SELECT build != '"''"' FROM runs WHERE id = 1')" 1 "migrated: the old run's kernel build filled from its document"
 like "$TEST_TMP/is_exit.out" "old-kernel .* hits: $(jq '.summary.metrics.hits.mean * 1000 | round / 1000' a.json)" \
 	"migrated: the old run listed with its mean, from the metrics filled by the migration"
 is "$(rows v1.db)" 1 "migrated: the run kept"

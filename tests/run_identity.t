@@ -66,4 +66,47 @@ is_exit 0 "compare of a file without identity fields against one with: exit 0" \
 	"$BENCH" compare old.json r.json
 is_exit 0 "bench config of it: exit 0" "$BENCH" config old.json
 
+# two builds of one release: a copy of the run with another build id,
+# uname -v and tag (a patched kernel that says the same uname -r), and one
+# with no build id, only another uname -v
+jq '.context.kernel_build_id = "0123456789abcdef0123456789abcdef01234567"
+    | .context.kernel_version = "#2 SMP patched" | .context.tag = "patched"' r.json >p.json
+jq '.context.kernel_build_id = null | .context.kernel_version = "#3 SMP other" | .context.tag = null' \
+	r.json >v.json
+DB=$TEST_TMP/h.db
+is_exit 0 "history add of three builds of one release: exit 0" "$BENCH" history add --db "$DB" r.json p.json v.json
+is_exit 0 "history list: exit 0" "$BENCH" history list --db "$DB"
+like "$TEST_TMP/is_exit.out" '^ +id +kernel +build +tag +benchmark' "list: build and tag columns"
+# this machine's build as tables show it: 12 digits of its id, else v: and uname -v's hash
+short=$(jq -r '.context.kernel_build_id // empty | .[0:12]' r.json)
+[ -n "$short" ] || short=v:$(printf '%s' "$(uname -v)" | sha256sum | cut -c1-8)
+like "$TEST_TMP/is_exit.out" "^ +1 +[^ ]+ +$short +base 1a2b +count-local " "list: run 1's build id (12 digits) and tag"
+like "$TEST_TMP/is_exit.out" '^ +2 +[^ ]+ +0123456789ab +patched +count-local ' "list: run 2's build and tag"
+vshort=$(printf '%s' "#3 SMP other" | sha256sum | cut -c1-8)
+like "$TEST_TMP/is_exit.out" "^ +3 +[^ ]+ +v:$vshort +- +count-local " "list: no build id: uname -v's hash, no tag"
+like "$TEST_TMP/is_exit.out" "^note: kernel $(uname -r | sed 's/[.+]/\\&/g') ran as 3 different builds: " \
+	"list: a note that one release ran as three builds"
+is_exit 0 "history show: exit 0" "$BENCH" history show --db "$DB"
+is "$(grep -c "^$(uname -r | sed 's/[.+]/\\&/g') " "$TEST_TMP/is_exit.out")" 3 "show: one line per build, not one per release"
+like "$TEST_TMP/is_exit.out" ' 0123456789ab +patched +.* 1 +[0-9.]+ +- +[-+][0-9.]+% +2$' "show: the patched build's line, its tag, its change"
+like "$TEST_TMP/is_exit.out" '^note: kernel .* ran as 3 different builds: .*0123456789ab \(patched\)' "show: the note names builds and tags"
+is_exit 0 "history list --build 0123: exit 0" "$BENCH" history list --db "$DB" --build 0123
+is "$(awk 'NR > 1 && /^ +[0-9]/ { print $1 }' "$TEST_TMP/is_exit.out" | tr '\n' ' ')" "2 " "--build PREFIX selects that build"
+is_exit 0 "history list --build v:$vshort: exit 0" "$BENCH" history list --db "$DB" --build "v:$vshort"
+is "$(awk 'NR > 1 && /^ +[0-9]/ { print $1 }' "$TEST_TMP/is_exit.out" | tr '\n' ' ')" "3 " "--build v:HASH selects the uname -v build"
+is_exit 0 "history list --tag 'base 1a2b': exit 0" "$BENCH" history list --db "$DB" --tag "base 1a2b"
+is "$(awk 'NR > 1 && /^ +[0-9]/ { print $1 }' "$TEST_TMP/is_exit.out" | tr '\n' ' ')" "1 " "--tag selects by tag"
+
+# compare says when the sides ran different builds of one release
+is_exit 0 "compare of two builds: exit 0" "$BENCH" compare r.json p.json
+like "$TEST_TMP/is_exit.out" "^note: base and new ran different builds of kernel $(uname -r | sed 's/[.+]/\\&/g'): $short \(tag base 1a2b\) vs 0123456789ab \(tag patched\)$" \
+	"compare: the note names both builds and tags"
+jq '.context.tag = "patched"' r.json >rt.json
+is_exit 0 "compare of one build under two tags: exit 0" "$BENCH" compare r.json rt.json
+like "$TEST_TMP/is_exit.out" '^note: base and new are tagged differently but ran the same build' "compare: same build, different tags: said"
+is_exit 0 "compare of a side mixing builds: exit 0" "$BENCH" compare r.json p.json -- n.json rt.json
+like "$TEST_TMP/is_exit.out" '^warning: the base side mixes kernel builds: ' "compare: a side of two builds: warned"
+is_exit 0 "compare of a file without identity fields: exit 0" "$BENCH" compare old.json old.json
+is "$(grep -c 'build' "$TEST_TMP/is_exit.out")" 0 "compare: no build note when the files do not record one"
+
 done_testing

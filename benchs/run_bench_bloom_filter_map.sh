@@ -29,9 +29,11 @@
 # goes on; its exit status is then 1.
 
 set -uo pipefail
+# -h, --help: the comment above is the usage
+case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"; exit 0 ;; esac
 
 if [ $# -gt 0 ]; then
-	echo "run_bench_bloom_filter_map.sh: unknown option '$1' (it takes none: see its environment variables)" >&2
+	echo "run_bench_bloom_filter_map.sh: unknown option '$1' (it takes none but -h, --help: see its environment variables)" >&2
 	exit 2
 fi
 

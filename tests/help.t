@@ -27,7 +27,7 @@ for s in "${SCRIPTS[@]}"; do
 		is "$(wc -c <"err$opt")" 0 "$s $opt: nothing on stderr"
 		cmp_ok "$(grep -c . "out$opt")" -ge 3 "$s $opt: prints its usage (3 lines or more)"
 		isnt "$(head -n1 "out$opt")" "" "$s $opt: the usage starts with text, not a blank line"
-		is "$(grep -c 'SPDX\|FAILED' "out$opt")" 0 "$s $opt: no SPDX line, nothing run"
+		is "$(grep -Ec 'SPDX|FAILED \(exit [0-9]+\)' "out$opt")" 0 "$s $opt: no SPDX line, nothing run"
 	done
 	cmp -s out--help out-h
 	ok $? "$s: --help and -h print the same"

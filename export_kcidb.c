@@ -188,18 +188,32 @@ static const char *ctx_str(json_t *doc, const char *key)
 	return s ? s : "";
 }
 
+/* the kernel build's identity (result files since bench recorded it), into misc */
+static void kernel_build_misc(json_t *doc, json_t *misc)
+{
+	static const char *const keys[] = { "kernel_version", "kernel_build_id", "kernel_cmdline", "tag" };
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (*ctx_str(doc, keys[i]))
+			json_object_set_new(misc, keys[i], json_string(ctx_str(doc, keys[i])));
+}
+
 static json_t *checkout_json(json_t *doc, const char **id)
 {
-	json_t *co, *idv;
-	char key[1024];
+	json_t *co, *idv, *misc;
+	char key[2048], build[512];
 
-	snprintf(key, sizeof(key), "checkout\n%s\n%s\n%s", ctx_str(doc, "kernel_release"),
-		 kopts.git_commit ? kopts.git_commit : "", kopts.git_url ? kopts.git_url : "");
+	/* a base and a patched build of one release are two checkouts */
+	result_kernel_build(doc, build, sizeof(build));
+	snprintf(key, sizeof(key), "checkout\n%s\n%s\n%s\n%s", ctx_str(doc, "kernel_release"),
+		 kopts.git_commit ? kopts.git_commit : "", kopts.git_url ? kopts.git_url : "", build);
 	idv = content_id(key);
 	*id = json_string_value(idv);
-	co = json_pack("{s:o, s:s, s:s, s:{s:s}}", "id", idv, "origin", kopts.origin,
-		       "comment", ctx_str(doc, "kernel_release"), "misc",
-		       "kernel_release", ctx_str(doc, "kernel_release"));
+	misc = json_pack("{s:s}", "kernel_release", ctx_str(doc, "kernel_release"));
+	kernel_build_misc(doc, misc);
+	co = json_pack("{s:o, s:s, s:s, s:o}", "id", idv, "origin", kopts.origin,
+		       "comment", ctx_str(doc, "kernel_release"), "misc", misc);
 	if (kopts.git_commit)
 		json_object_set_new(co, "git_commit_hash", json_string(kopts.git_commit));
 	if (kopts.git_url)
@@ -228,8 +242,9 @@ static json_t *build_json(json_t *doc, const char *checkout_id, const char **id)
 		 kopts.config ? kopts.config : "");
 	idv = content_id(key);
 	*id = json_string_value(idv);
-	b = json_pack("{s:o, s:s, s:s, s:s}", "id", idv, "origin", kopts.origin,
-		      "checkout_id", checkout_id, "architecture", arch);
+	b = json_pack("{s:o, s:s, s:s, s:s, s:o}", "id", idv, "origin", kopts.origin,
+		      "checkout_id", checkout_id, "architecture", arch, "misc", json_object());
+	kernel_build_misc(doc, json_object_get(b, "misc"));
 	if (kopts.config)
 		json_object_set_new(b, "config_name", json_string(kopts.config));
 	return b;
@@ -389,6 +404,9 @@ static json_t *test_json(const struct result_file *rf, const char *hash, const c
 		      "misc", misc);
 	if (!strcmp(status, "DONE"))
 		json_object_set_new(t, "number", number_json(m->value, m->unit));
+	/* when the run started (files since bench recorded it) */
+	if (*ctx_str(rf->doc, "start_time"))
+		json_object_set_new(t, "start_time", json_string(ctx_str(rf->doc, "start_time")));
 	return t;
 }
 
@@ -456,6 +474,7 @@ static json_t *this_machine_doc(void)
 /* one checkout and one build: every run must be of one kernel and architecture */
 static int check_one_kernel(const struct result_file *rfs, int n)
 {
+	char b0[512], bi[512], s0[32], si[32];
 	int i;
 
 	for (i = 1; i < n; i++) {
@@ -463,6 +482,15 @@ static int check_one_kernel(const struct result_file *rfs, int n)
 			fprintf(stderr, "export kcidb: %s ran on kernel %s, %s on %s: one report is one checkout, export each kernel's runs separately\n",
 				rfs[0].path, ctx_str(rfs[0].doc, "kernel_release"), rfs[i].path,
 				ctx_str(rfs[i].doc, "kernel_release"));
+			return -EINVAL;
+		}
+		result_kernel_build(rfs[0].doc, b0, sizeof(b0));
+		result_kernel_build(rfs[i].doc, bi, sizeof(bi));
+		if (strcmp(b0, bi)) {
+			result_build_short(b0, s0, sizeof(s0));
+			result_build_short(bi, si, sizeof(si));
+			fprintf(stderr, "export kcidb: %s ran on build %s of kernel %s, %s on build %s: one report is one checkout, export each build's runs separately\n",
+				rfs[0].path, s0, ctx_str(rfs[0].doc, "kernel_release"), rfs[i].path, si);
 			return -EINVAL;
 		}
 		if (strcmp(ctx_str(rfs[0].doc, "machine"), ctx_str(rfs[i].doc, "machine"))) {

@@ -167,6 +167,25 @@ refused "not a result" 'bad.json: schema: .*not a bench result' --origin o bad.j
 refused "an edited result" 'edited.json: summary.metrics.hits.mean: .*edited or corrupted' --origin o edited.json
 refused "a missing file" 'failed to read missing.json' --origin o missing.json
 refused "runs of two kernels" 'one report is one checkout' --origin o a.json other_kernel.json
+
+# the kernel build: the run's start in every test, the build in misc, a
+# checkout per build (a base and a patched kernel of one release)
+is "$(jq -r '[.tests[].start_time] | unique | join(" ")' one.kcidb)" "$(jq -r .context.start_time a.json)" \
+	"every test's start_time is the run's context.start_time"
+is "$(jq -r '.builds[0].misc.kernel_version' one.kcidb)" "$(jq -r .context.kernel_version a.json)" \
+	"the build's misc carries uname -v"
+jq '.context.kernel_build_id = "0123456789abcdef0123456789abcdef01234567" | .context.tag = "patched"' \
+	a.json >patched.json
+is_exit 0 "export of the patched build: exit 0" "$BENCH" export kcidb --origin bench_test patched.json
+cp "$TEST_TMP/is_exit.out" patched.kcidb
+valid patched.kcidb "a run with a build id and a tag"
+isnt "$(jq -r '.checkouts[0].id' patched.kcidb)" "$(jq -r '.checkouts[0].id' one.kcidb)" \
+	"another build of one release: another checkout id"
+isnt "$(jq -r '.builds[0].id' patched.kcidb)" "$(jq -r '.builds[0].id' one.kcidb)" "... and another build id"
+is "$(jq -r '.builds[0].misc | .kernel_build_id + " " + .tag' patched.kcidb)" \
+	"0123456789abcdef0123456789abcdef01234567 patched" "the build's misc: build id and tag"
+refused "runs of two builds of one release" 'on build 0123456789ab: one report is one checkout' \
+	--origin o a.json patched.json
 is_exit 2 "an unwritable -o: exit 2" "$BENCH" export kcidb --origin o -o nodir/x.kcidb a.json
 assert "an unwritable -o: nothing created" test ! -e nodir
 is_exit 2 "export without a format: exit 2" "$BENCH" export

@@ -21,6 +21,7 @@
 
 #include "bench_limits.h"
 #include "compare.h"
+#include "compare_md.h"
 #include "history.h"
 #include "result_config.h"
 #include "result_file.h"
@@ -33,6 +34,7 @@ static struct compare_opts {
 	struct compare_params prm;
 	bool fail_on_regression;
 	bool power;
+	bool markdown;
 	/* BASE... [-- NEW...]: without "--", exactly two files */
 	bool sides_split;
 	const char *files[BENCH_MAX_FILES];
@@ -50,6 +52,8 @@ static const struct argp_option compare_options[] = {
 	  "The files of the two sides are pairs, in the order given (BASE1 with NEW1, ...; as bench ab writes them): a paired t-test on log(new/base) of the files' means" },
 	{ "power", 'P', NULL, 0,
 	  "Estimate, from the spread between the observations, how many repeats (invocations, with several files per side) per side detect a change of the threshold at p < 0.05 with 80% power" },
+	{ "markdown", 'm', NULL, 0,
+	  "Print the before/after table of a patch mail instead: one row per configuration (the sides' files grouped by configuration), the rate before and after, its change with the 95% interval, memory and peak memory before and after; notes and warnings on stderr" },
 	{},
 };
 
@@ -81,6 +85,9 @@ static error_t compare_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'P':
 		copts.power = true;
+		break;
+	case 'm':
+		copts.markdown = true;
 		break;
 	case 'r':
 		copts.prm.rank = true;
@@ -1615,8 +1622,14 @@ int bench_compare_main(int argc, char **argv)
 		ret = load_side(&b, "new", copts.files + nbase, copts.nfiles - nbase);
 	if (!ret)
 		ret = leave_out_invalid(&a, &b, copts.prm.paired);
-	if (!ret)
+	if (!ret && copts.markdown) {
+		int worse = 0;
+
+		ret = compare_markdown(&copts.prm, &a, &b, &worse) ? 2 :
+		      worse && copts.fail_on_regression ? 1 : 0;
+	} else if (!ret) {
 		ret = compare_sides(&a, &b);
+	}
 	free_side(&a);
 	free_side(&b);
 	return ret;

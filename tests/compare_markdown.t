@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench compare --markdown BASE... -- NEW...: the before/after table of a
+# patch mail, one row per configuration, the header line naming the
+# kernels, -p and the CPUs, warnings on stderr.  count-local runs, given a
+# second configuration and a second kernel build by jq (no BPF).
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+cd "$TEST_TMP" || exit 1
+export LC_ALL=C
+
+for i in 1 2; do
+	run_bench "a$i.out" -q -w0 -d2 --min-cpu-share 0 --tag base --json "a$i.json" count-local
+	ok $? "count-local run $i: exit 0"
+done
+# the same runs as another configuration, and as a patched build
+for i in 1 2; do
+	jq '.options.runner.producers = 2 | .context.producer_cpus = [null, null]' "a$i.json" >"c$i.json"
+	for f in a c; do
+		jq '.context.kernel_build_id = "0123456789abcdef0123456789abcdef01234567" | .context.tag = "patched"' \
+			"$f$i.json" >"n$f$i.json"
+	done
+done
+is_exit 0 "compare --markdown of two configurations a side: exit 0" \
+	"$BENCH" compare --markdown a1.json a2.json c1.json c2.json -- na1.json na2.json nc1.json nc2.json
+out=$TEST_TMP/is_exit.out
+like "$out" '^Kernel: [^ ]+ build [^ ]+ \(base\) -> [^ ]+ build 0123456789ab \(patched\); -p1\.\.2; [0-9]+ CPUs' \
+	"the header: both kernels with build and tag, -p, the CPUs"
+like "$out" '^\| configuration \| rate \| before \| after \| change \[95% CI\] \(verdict\) \| memory before \(MiB\) \| memory after \(MiB\) \| peak before \(MiB\) \| peak after \(MiB\) \| runs before / after \|$' \
+	"the columns"
+is "$(grep -c '^| count-local ' "$out")" 2 "one row per configuration"
+like "$out" '^\| count-local default \| hits \(M/s\) \| [0-9.]+ ± [0-9.]+ \| [0-9.]+ ± [0-9.]+ \| \+0\.00% \[-[0-9.]+, \+[0-9.]+\]% \(within noise\) \| - \| - \| - \| - \| 2 / 2 invocations \|$' \
+	"a row: the rate with its ± before and after, the change and its interval, no memory where none was measured"
+like "$out" '^\| count-local producers=2 \| hits' "the second configuration is named for what differs"
+is "$(grep -c . "$TEST_TMP/is_exit.err")" "$(grep -c '^warning\|^note\|^compare' "$TEST_TMP/is_exit.err")" \
+	"stderr holds only notes and warnings"
+is "$(grep -c '^warning\|^note' "$out")" 0 "no warning in the table"
+
+# a configuration with no run on the new side: left out, said on stderr
+is_exit 0 "a configuration only on the base side: exit 0" \
+	"$BENCH" compare --markdown a1.json a2.json c1.json -- na1.json na2.json
+like "$TEST_TMP/is_exit.err" 'count-local producers=2: no new run of this configuration: left out of the table' \
+	"the configuration without new runs is named"
+is_exit 2 "no configuration on both sides: exit 2" "$BENCH" compare --markdown c1.json -- na1.json
+
+done_testing

@@ -112,8 +112,12 @@ run_json() {	# run_json FILE ARGS...: the run, quietly, with --latency
 	}
 }
 
-metric_of() {	# metric_of FILE NAME: the run's mean of the metric
-	jq -r --arg m "$2" '.summary.metrics[$m].mean' "$1"
+metric_of() {	# metric_of FILE NAME: the run's figure as bench ab takes it
+	if [ "$2" = op_ns ]; then	# the pooled median of the run's batches
+		jq -r '.latency.per_op.p50_interpolated' "$1"
+	else
+		jq -r --arg m "$2" '.summary.metrics[$m].mean' "$1"
+	fi
 }
 
 start_hog

@@ -3,7 +3,8 @@
 #
 # A/B one benchmark across two kernels, each booted in a throw-away VM.
 #
-#   benchs/run_kernel_ab.sh -k KERNEL_A -k KERNEL_B [-n N | -b BUDGET] [-o DIR] -- BENCH ARGS...
+#   benchs/run_kernel_ab.sh -k KERNEL_A [-M MODULES_A] -k KERNEL_B [-M MODULES_B]
+#                           [-n N | -b BUDGET] [-o DIR] -- BENCH ARGS...
 #
 # Boots KERNEL_A and KERNEL_B N times each (default 3), interleaved A B A B
 # so that a drift of the machine hits both sides alike, and runs
@@ -13,6 +14,9 @@
 # .output/kernel-ab/<date>-<time>) as A-1.json, B-1.json, A-2.json, ...,
 # and compared with "bench compare", A as BASE and B as NEW.
 #
+#   -M MODULES  after a -k of a bzImage: that kernel's modules, the
+#               lib/modules/VERSION directory of its build (make
+#               modules_install INSTALL_MOD_PATH=DIR); each side its own
 #   -n N        boots per kernel (default 3)
 #   -b BUDGET   instead of N rounds, "bench ab --budget BUDGET" with one boot
 #               of each kernel per invocation: blocks of A B B A, paired log
@@ -21,6 +25,10 @@
 #   -o DIR      where the result files go (created; must not hold results)
 #   BENCH       the runner binary (default ./bench of this tree)
 #   VMTEST_OPTS more options for vmtest.sh, e.g. "-c 4 -m 4G -t 1800"
+#
+# Each run is tagged A or B (bench --tag; unless BENCH ARGS give --tag), and
+# records its kernel's build id and uname -v: compare and history tell two
+# builds of one release apart.
 #
 # Exit status (with -b: bench ab's): 0 when every run succeeded and was compared, 1 when a run
 # failed (the others are still run and compared), 2 for bad arguments.
@@ -34,7 +42,8 @@ case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"; exit 0
 PROG=run_kernel_ab.sh
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=${BENCH:-$ROOT/bench}
-VMTEST=$ROOT/scripts/vmtest.sh
+# VMTEST: the tests' stand-in, which runs the bench on the host
+VMTEST=${VMTEST:-$ROOT/scripts/vmtest.sh}
 
 die_usage() {
 	echo "$PROG: $*" >&2
@@ -42,12 +51,20 @@ die_usage() {
 }
 
 KERNELS=()
+MODS=()
 N=3
 DIR=""
 BUDGET=""
-while getopts ':k:n:o:b:h' opt; do
+while getopts ':k:M:n:o:b:h' opt; do
 	case $opt in
-	k) KERNELS+=("$OPTARG") ;;
+	k) KERNELS+=("$OPTARG") MODS+=("") ;;
+	M)
+		[ ${#KERNELS[@]} -gt 0 ] || die_usage "-M '$OPTARG' before any -k: give it after the kernel it belongs to"
+		[ -z "${MODS[-1]}" ] || die_usage "a second -M '$OPTARG' for kernel '${KERNELS[-1]}'"
+		[ -f "$OPTARG/modules.dep" ] ||
+			die_usage "bad modules directory '$OPTARG' for -M (accepted: a lib/modules/VERSION directory with modules.dep)"
+		MODS[-1]=$(realpath "$OPTARG")
+		;;
 	b) BUDGET=$OPTARG ;;
 	n)
 		[[ $OPTARG =~ ^[1-9][0-9]?$ ]] ||
@@ -60,18 +77,29 @@ while getopts ':k:n:o:b:h' opt; do
 		exit 0
 		;;
 	:) die_usage "option -$OPTARG needs a value" ;;
-	*) die_usage "unknown option '-$OPTARG' (accepted: -k KERNEL twice, -n N or -b BUDGET, -o DIR, then -- BENCH ARGS)" ;;
+	*) die_usage "unknown option '-$OPTARG' (accepted: -k KERNEL [-M MODULES] twice, -n N or -b BUDGET, -o DIR, then -- BENCH ARGS)" ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ ${#KERNELS[@]} -eq 2 ] ||
 	die_usage "need exactly two kernels, -k KERNEL_A -k KERNEL_B (got ${#KERNELS[@]})"
 [ $# -gt 0 ] || die_usage "no benchmark to run (usage: $PROG -k A -k B [-n N] -- BENCH ARGS...)"
+TAGS=(--tag A --tag B)
 for a in "$@"; do
 	case $a in
 	--json | --json=*) die_usage "'$a': the script gives --json itself" ;;
+	--tag | --tag=*) TAGS=() ;;
 	esac
 done
+# tag_args I: side I's --tag, unless the user gave one
+tag_args() {
+	[ ${#TAGS[@]} -eq 0 ] || printf '%s\n' "${TAGS[$((2 * $1))]}" "${TAGS[$((2 * $1 + 1))]}"
+}
+# vm_args I: vmtest.sh's options for side I: the kernel, and its modules when given
+vm_args() {
+	printf '%s\n' -k "${KERNELS[$1]}"
+	[ -z "${MODS[$1]}" ] || printf '%s\n' -M "${MODS[$1]}"
+}
 [ -x "$BENCH" ] || die_usage "no runner at '$BENCH': build it with make, or set BENCH"
 BENCH=$(realpath "$BENCH")
 
@@ -89,10 +117,12 @@ read -r -a VMOPTS <<<"${VMTEST_OPTS:-}"
 # -b: bench ab drives the boots; each side is one boot running the bench,
 # its result written where bench ab asks ($BENCH_AB_JSON, inside DIR,
 # which the guest shares writable)
-side_command() {	# side_command KERNEL BENCH-ARGS...: a shell command line
-	local kernel=$1
+side_command() {	# side_command I BENCH-ARGS...: side I's shell command line
+	local i=$1 vm tag
 	shift
-	printf '%q ' "$VMTEST" "${VMOPTS[@]}" -k "$kernel" -o "$DIR" -- "$BENCH" --json
+	mapfile -t vm < <(vm_args "$i")
+	mapfile -t tag < <(tag_args "$i")
+	printf '%q ' "$VMTEST" "${VMOPTS[@]}" "${vm[@]}" -o "$DIR" -- "$BENCH" "${tag[@]}" --json
 	# expanded by the shell bench ab runs each side in, not here
 	# shellcheck disable=SC2016
 	printf '"$BENCH_AB_JSON"'
@@ -102,12 +132,12 @@ if [ -n "$BUDGET" ]; then
 	echo "A = ${KERNELS[0]}"
 	echo "B = ${KERNELS[1]}"
 	exec "$BENCH" ab --budget "$BUDGET" -o "$DIR" \
-		--cmd-a "$(side_command "${KERNELS[0]}" "$@")" \
-		--cmd-b "$(side_command "${KERNELS[1]}" "$@")"
+		--cmd-a "$(side_command 0 "$@")" \
+		--cmd-b "$(side_command 1 "$@")"
 fi
 SIDES=(A B)
-echo "A = ${KERNELS[0]}"
-echo "B = ${KERNELS[1]}"
+echo "A = ${KERNELS[0]}${MODS[0]:+ (modules ${MODS[0]})}"
+echo "B = ${KERNELS[1]}${MODS[1]:+ (modules ${MODS[1]})}"
 echo "bench: $(basename "$BENCH") $*"
 echo "results: $DIR"
 
@@ -119,8 +149,10 @@ for round in $(seq 1 "$N"); do
 		side=${SIDES[$i]}
 		json=$DIR/$side-$round.json
 		printf '\n== round %d/%d: %s (%s) ==\n' "$round" "$N" "$side" "${KERNELS[$i]}"
-		"$VMTEST" "${VMOPTS[@]}" -k "${KERNELS[$i]}" -o "$DIR" -- \
-			"$BENCH" --json "$json" "$@"
+		mapfile -t vm < <(vm_args "$i")
+		mapfile -t tag < <(tag_args "$i")
+		"$VMTEST" "${VMOPTS[@]}" "${vm[@]}" -o "$DIR" -- \
+			"$BENCH" "${tag[@]}" --json "$json" "$@"
 		rc=$?
 		if [ $rc -ne 0 ] || [ ! -s "$json" ]; then
 			echo "$PROG: round $round, $side: FAILED (exit $rc)" >&2
@@ -128,7 +160,7 @@ for round in $(seq 1 "$N"); do
 			failed=1
 			continue
 		fi
-		echo "$side-$round.json: kernel $(jq -r '.context.kernel_release' "$json" 2>/dev/null)"
+		echo "$side-$round.json: kernel $(jq -r '.context | "\(.kernel_release), build \(.kernel_build_id // .kernel_version // "unrecorded")"' "$json" 2>/dev/null)"
 		if [ "$side" = A ]; then
 			A_FILES+=("$json")
 		else

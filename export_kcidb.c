@@ -351,6 +351,16 @@ static const char *below_floor(json_t *doc, const char *metric)
 	return "below the memory its stashed objects occupy (counts.memory_below_floor): the allocator reused memory from before set-up, the figure is not its footprint";
 }
 
+/* a run marked invalid (validity.valid false): every figure of it, as compare and history leave it out */
+static const char *invalid_run(const struct result_file *rf, char *buf, size_t sz)
+{
+	if (!rf->invalid)
+		return NULL;
+	snprintf(buf, sz, "invalid run, no figure of the kernel: %s",
+		 rf->invalid_reason ? rf->invalid_reason : "validity.valid is false");
+	return buf;
+}
+
 static double run_seconds(json_t *doc)
 {
 	json_t *s;
@@ -376,7 +386,7 @@ static json_t *test_json(const struct result_file *rf, const char *hash, const c
 		snprintf(comment, sizeof(comment), "%s %s: %lld map operations failed in the measured samples: no figure",
 			 rf->benchmark, label, rf->fails);
 	else if (m->invalid)
-		snprintf(comment, sizeof(comment), "%s %s: %s %s", rf->benchmark, label, m->name,
+		snprintf(comment, sizeof(comment), "%s %s: %s: %s", rf->benchmark, label, m->name,
 			 m->invalid);
 	else if (isnan(m->value))
 		snprintf(comment, sizeof(comment), "%s %s: %s not measured on this machine",
@@ -414,7 +424,8 @@ static json_t *test_json(const struct result_file *rf, const char *hash, const c
 static int run_tests(const struct result_file *rf, const char *build_id, json_t *tests)
 {
 	json_t *metrics = json_object_get(json_object_get(rf->doc, "summary"), "metrics");
-	char hash[SHA256_HEX_LEN + 1], label[256];
+	char hash[SHA256_HEX_LEN + 1], label[256], invalid[512];
+	const char *run_invalid = invalid_run(rf, invalid, sizeof(invalid));
 	struct metric_out m;
 	int i;
 
@@ -428,12 +439,13 @@ static int run_tests(const struct result_file *rf, const char *build_id, json_t 
 					 .value = rm->st.n ? rm->st.mean : NAN,
 					 .repeats = json_object_get(json_object_get(metrics, rm->name),
 								    "repeats"),
-					 .invalid = below_floor(rf->doc, rm->name) };
+					 .invalid = run_invalid ? run_invalid :
+						    below_floor(rf->doc, rm->name) };
 		if (json_array_append_new(tests, test_json(rf, hash, build_id, label, &m)))
 			return -ENOMEM;
 	}
 	m = (struct metric_out){ .name = "peak_memory", .unit = "MiB",
-				 .value = rf->peak_memory_mib };
+				 .value = rf->peak_memory_mib, .invalid = run_invalid };
 	return json_array_append_new(tests, test_json(rf, hash, build_id, label, &m)) ? -ENOMEM : 0;
 }
 

@@ -137,6 +137,16 @@ is "$(jq '.tests | length' failed_with.kcidb)" "$(($(jq '.tests | length' one.kc
 is "$(jq -r '.tests[-1] | .path, .status, .build_id == $b' --arg b "$(jq -r '.builds[0].id' one.kcidb)" failed_with.kcidb | tr '\n' ' ')" \
 	"bpf.bench.bpf_ma FAIL true " "--failed-status FAIL: the failed run's test, FAIL, on the results' build"
 
+# a run marked invalid (its producers starved): ERROR tests with the reason, no number
+jq '.validity = {"valid": false, "reason": "producers starved: 1 of 1 ran less than 80% of their measured time (#0 13.0%)",
+	"min_cpu_share": 0.8, "prod_cpu_share": [0.13]}' a.json >invalid.json
+is_exit 0 "an invalid run: exit 0" "$BENCH" export kcidb --origin bench_test invalid.json
+cp "$TEST_TMP/is_exit.out" invalid.kcidb
+valid invalid.kcidb "an invalid run"
+is "$(jq -r '[.tests[].status] | unique | join(" ")' invalid.kcidb) $(jq '[.tests[] | select(.number)] | length' invalid.kcidb)" \
+	"ERROR 0" "an invalid run: every test ERROR, no number"
+like invalid.kcidb 'hits: invalid run, no figure of the kernel: producers starved' "an invalid run: the comment says why"
+
 # refusals: exit 2, one line naming the bad value, nothing written
 echo '{"not": "a result"}' >bad.json
 jq '.summary.metrics.hits.mean = 1' a.json >edited.json

@@ -22,6 +22,7 @@ PACKAGES=(
 	gnuplot-nox		# bench plot draws with it (svg, pngcairo, dumb)
 	libxml2-utils		# xmllint: the plot tests parse the SVGs
 	python3-jsonschema	# the tests validate KCIDB exports (Draft-07)
+	ruby ruby-tty-command ruby-activesupport ruby-git	# lkp-tests' bin/run-stats and sbin/dump-stat on contrib's bpf-bench
 	git			# the version (git describe) and the build test
 	help2man man-db groff-base	# the manual pages from --help; man.t reads them
 	qemu-system-x86 busybox-static kmod	# scripts/vmtest.sh: a VM, its initramfs, depmod

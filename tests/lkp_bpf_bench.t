@@ -1,95 +1,206 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# contrib/lkp-tests' bpf-bench program against lkp-tests' contract for a
-# test case (doc/add-testcase.md): run takes its job parameters from the
-# environment and runs bench; parse turns the JSON result (not the text)
-# into "key: value" lines, every value a finite number.  On real -w0 -d1
-# runs (results_bpf.t applies parse to every benchmark's); the keys are stable across runs and
-# name the configuration as bench export kcidb does, whose report of a
-# htab-mem run is validated against KCIDB's schema.
+# contrib/lkp-tests' bpf-bench inside lkp-tests' own stats pipeline: run
+# as bin/run-test calls it (job parameters in the environment, its stdout
+# the log $RESULT_ROOT/bpf-bench), then lkp's bin/run-stats, which calls
+# parse on the log and sbin/dump-stat on parse's output, leaving the stats
+# in $RESULT_ROOT/bpf-bench.json.  That is the smallest part of lkp's
+# pipeline that runs without an lkp install: bin/run-stats and
+# sbin/dump-stat need LKP_SRC (lkp's lib/ and etc/) and ruby, not a job
+# runner.  LKP_SRC is the user's lkp-tests, else ../shared/lkp-tests beside
+# the checkout; bpf-bench is added to it as a maintainer would (its
+# programs/ with ours beside theirs, in a private tree of links).
+# Under CI=true nothing here skips; elsewhere only a missing lkp-tests does.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 require_bpf
-require_kcidb_validator
 
-LKP=$(cd "$(dirname "$0")/../contrib/lkp-tests/programs/bpf-bench" && pwd)
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+PROG=$TOP/contrib/lkp-tests/programs/bpf-bench
+lkp_src_of() {	# the user's LKP_SRC, or the snapshot beside the (main) checkout
+	local common
+
+	if [ -n "${LKP_SRC:-}" ]; then
+		echo "$LKP_SRC"
+	elif [ -d "$TOP/../shared/lkp-tests" ]; then
+		echo "$TOP/../shared/lkp-tests"
+	elif common=$(git -C "$TOP" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) &&
+	     [ -d "$(dirname "$common")/../shared/lkp-tests" ]; then
+		echo "$(dirname "$common")/../shared/lkp-tests"
+	fi
+}
+SRC=$(lkp_src_of)
+if [ ! -x "$SRC/bin/run-stats" ] || [ ! -x "$SRC/sbin/dump-stat" ]; then
+	why="no lkp-tests at ${SRC:-../shared/lkp-tests} (set LKP_SRC to an lkp-tests checkout)"
+	[ "${CI:-}" = "true" ] && { echo "1..1"; echo "not ok 1 - $why"; exit 1; }
+	skip_all "$why"
+fi
 cd "$TEST_TMP" || exit 1
 
-# lkp_run <dir> <VAR=value...>: the run script as lkp-tests calls it
-lkp_run() {
-	local dir=$1
+# lkp-tests with bpf-bench in it: links to every top-level entry and program
+LKP=$TEST_TMP/lkp-src
+mkdir -p "$LKP/programs" bm/bpf-bench
+SRC=$(cd "$SRC" && pwd)
+for f in "$SRC"/*; do
+	case ${f##*/} in programs | etc) ;; *) ln -s "$f" "$LKP/" ;; esac
+done
+ln -s "$SRC"/programs/* "$LKP/programs/"
+ln -s "$PROG" "$LKP/programs/bpf-bench"
+# etc/: lkp's files, with contrib's lines added to the ones it has lines for
+mkdir "$LKP/etc"
+for f in "$SRC"/etc/*; do
+	if [ -f "$TOP/contrib/lkp-tests/etc/${f##*/}" ]; then
+		cat "$f" "$TOP/contrib/lkp-tests/etc/${f##*/}" >"$LKP/etc/${f##*/}"
+	else
+		ln -s "$f" "$LKP/etc/"
+	fi
+done
+ln -s "$BENCH" bm/bpf-bench/bench
+ruby -e 'require "tty-command"; require "active_support"; require "git"' 2>ruby.err
+ok $? "ruby and the gems lkp's stats need (scripts/install-deps.sh installs them)"
+[ "$TAP_LAST_FAILED" -eq 0 ] || diag "$(head -3 ruby.err)"
+
+# job <dir> <param=value...>: the program's run as bin/run-test calls it, its
+# stdout the log; then bin/run-stats on it.  Sets RR to the result root.
+job() {
+	RR=$TEST_TMP/result/$1
 	shift
-	mkdir -p "$dir"
-	env -u LKP_SRC BPF_BENCH="$BENCH" RESULT_ROOT="$TEST_TMP/$dir" warmup=0 duration=1 \
-		producers=1 "$@" "$LKP/run" >"$dir/out" 2>"$dir/err"
+	mkdir -p "$RR"
+	echo "category: benchmark" >"$RR/job.yaml"
+	env LKP_SRC="$LKP" BENCHMARK_ROOT="$TEST_TMP/bm" RESULT_ROOT="$RR" TMP_RESULT_ROOT="$RR" \
+		warmup=0 runtime=1 nr_threads=1 "$@" "$LKP/programs/bpf-bench/run" >"$RR/bpf-bench" 2>"$RR/run.err"
 }
-
-# contract <dir> <benchmark>: parse of the run's result keeps lkp-tests' contract
-contract() {
-	local dir=$1 b=$2
-	RESULT_ROOT="$TEST_TMP/$dir" "$LKP/parse" >"$dir/parsed" 2>"$dir/parse.err"
-	ok $? "$b: parse exits 0"
-	lkp_contract "$dir/parsed" "$b"
+stats() {	# stats: lkp's bin/run-stats bpf-bench on $RR
+	env LKP_SRC="$LKP" RESULT_ROOT="$RR" "$LKP/bin/run-stats" bpf-bench >"$RR/stats.out" 2>"$RR/stats.err"
 }
+doc() { sed -n '/^{/,$p' "$RR/bpf-bench"; }	# bench's document in the log
+stat() { jq -r --arg k "bpf-bench.$1" '.[$k][0] // "none"' "$RR/bpf-bench.json"; }
+# near <a> <b>: equal to rounding (Ruby and jq print doubles each their way)
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a < 0 ? -a : a; exit !(d <= 1e-9 * m + 1e-12) }'; }
 
-# run as lkp-tests calls it: a benchmark with memory figures, one without,
-# and one with bench_options; parse of every benchmark's result (its
-# contract, and the configuration export kcidb names) is in results_bpf.t
-for b in htab-mem count-local lpm-trie-lookup; do
-	opts=
-	# the LPM trie benchmarks have no default trie size
-	case $b in lpm-trie-*) opts="--nr_entries 1000" ;; esac
-	lkp_run "$b-1" benchmark="$b" bench_options="$opts"
-	ok $? "$b: run exits 0"
-	[ "$TAP_LAST_FAILED" -eq 0 ] || diag "$(tail -3 "$b-1/err")"
-	jq -e .summary "$b-1/bpf-bench.json" >/dev/null 2>&1
-	ok $? "$b: run leaves the JSON result in RESULT_ROOT"
-	contract "$b-1" "$b"
-	# the configuration in parse's keys is the one bench export kcidb names
-	"$BENCH" export kcidb --origin lkp_test "$b-1/bpf-bench.json" >"$b-1/kcidb" 2>&1
-	is "$(jq -r '.tests[0].path | split(".")[3]' "$b-1/kcidb")" "$(head -1 "$b-1/parsed" | cut -d. -f2)" \
-		"$b: parse's configuration is export kcidb's"
+# htab-mem, as the job file has it: its stats are the result's means, in op/s
+job hm benchmark=htab-mem use_case=overwrite flavour=prealloc nr_threads=2 runtime=2
+ok $? "htab-mem overwrite prealloc, nr_threads=2 runtime=2: run exits 0"
+[ "$TAP_LAST_FAILED" -eq 0 ] || diag "$(tail -3 "$RR/run.err")"
+like "$RR/bpf-bench" "^[0-9-]+ [0-9:]+ $TEST_TMP/bm/bpf-bench/bench -a -w 0 -d 2 -p 2 --json - htab-mem --use-case overwrite --preallocated$" \
+	"the log starts with lkp's log_cmd line: the job's parameters as bench's options"
+is "$(doc | jq -c '[.options.runner.producers, .options.runner.duration_sec, .options.benchmark.preallocated]')" \
+	"[2,2,true]" "nr_threads, runtime and flavour reach bench"
+HM=$RR
+stats
+ok $? "lkp's bin/run-stats bpf-bench: exit 0"
+[ "$TAP_LAST_FAILED" -eq 0 ] || diag "$(cat "$RR/stats.err")"
+is "$(grep -c . "$RR/stats.err")" 0 "run-stats: nothing on stderr"
+diag "$(jq -c . "$RR/bpf-bench.json")"
+is "$(jq -r 'keys | map(select(test("^bpf-bench\\.[a-z0-9_]+$") | not)) | length' "$RR/bpf-bench.json")" 0 \
+	"every stat is bpf-bench.KEY: no benchmark, configuration, duration or producers in the keys"
+for k in per_prod_op memory peak_memory; do
+	assert "bpf-bench.$k is a stat" test "$(stat "$k")" != none
 done
-diag "$(head -4 htab-mem-1/parsed)"
+assert "per_prod_op: the result's mean, k/s in op/s" \
+	near "$(stat per_prod_op)" "$(doc | jq '.summary.metrics.per_prod_op.mean * 1000')"
+assert "memory: the result's mean, in MiB" near "$(stat memory)" "$(doc | jq '.summary.metrics.memory.mean')"
+assert "peak_memory: the result's peak, in MiB" near "$(stat peak_memory)" "$(doc | jq '.summary.peak_memory_mib')"
+is "$(stat failures)" none "failures, 0 here, is left out by dump-stat as lkp leaves every zero stat out"
+# lkp's etc/ as contrib extends it: bpf-bench is a perf test case, and
+# each stat's direction (1: higher is better) is found as lib/stats.rb finds it
+assert "etc/linux-perf-test-cases lists bpf-bench" grep -qx bpf-bench "$LKP/etc/linux-perf-test-cases"
+is "$(ruby -ryaml -rjson -e 'idx = YAML.load_file(ARGV[0]); stats = JSON.parse(File.read(ARGV[1]))
+	puts stats.keys.sort.map { |s| k = idx.keys.find { |i| s =~ /^#{i}$/ }; "#{s}=#{k ? idx[k] : "none"}" }.join(" ")' \
+	"$LKP/etc/index-perf-all.yaml" "$RR/bpf-bench.json")" \
+	"$(jq -r 'keys | sort | map(. + "=" + (if test("per_prod_op$") then "1" elif test("memory") then "-1" else "none" end)) | join(" ")' "$RR/bpf-bench.json")" \
+	"etc/index-perf-all.yaml: per_prod_op higher is better, memory lower"
 
-# keys stable across runs: a second run of the benchmark with memory figures and of one without
-for b in htab-mem count-local; do
-	lkp_run "$b-2" benchmark="$b"
-	ok $? "$b: a second run exits 0"
-	contract "$b-2" "$b"
-	is "$(cut -d: -f1 "$b-2/parsed")" "$(cut -d: -f1 "$b-1/parsed")" "$b: the same keys in the same order as the first run"
-done
-# run pins its threads (-a): the configuration says so
-like htab-mem-1/parsed '^htab-mem\.overwrite-affinity\.per_prod_op: ' "htab-mem: htab-mem.overwrite-affinity.per_prod_op"
-like htab-mem-1/parsed '^htab-mem\.overwrite-affinity\.peak_memory_mib: [0-9]' "htab-mem: the peak memory in MiB"
+# lpm-trie-free's K/s: thousands of op/s, as KCIDB gets them
+job free benchmark=lpm-trie-free bench_options="--nr_entries 1000"
+ok $? "lpm-trie-free: run exits 0"
+stats
+ok $? "lpm-trie-free: run-stats exit 0"
+assert "lpm-trie-free: throughput K/s in op/s" \
+	near "$(stat throughput)" "$(doc | jq '.summary.metrics.throughput.mean * 1000')"
+assert "lpm-trie-free: latency ms in ns" \
+	near "$(stat latency)" "$(doc | jq '.summary.metrics.latency.mean * 1000000')"
 
-# the job parameters: use case, flavour, producers
-lkp_run hm-p benchmark=htab-mem use_case=add_del_on_diff_cpu flavour=prealloc producers=2
-ok $? "htab-mem add_del_on_diff_cpu prealloc -p2: run exits 0"
-contract hm-p htab-mem
-like hm-p/parsed '^htab-mem\.add_del_on_diff_cpu-affinity-preallocated-producers_2\.per_prod_op: ' \
-	"use_case, flavour and producers name the configuration"
-is "$(jq -r '.options.runner.producers, .options.benchmark.preallocated' hm-p/bpf-bench.json | tr '\n' ' ')" \
-	"2 true " "producers and flavour reach bench"
-"$BENCH" export kcidb --origin lkp_test htab-mem-1/bpf-bench.json hm-p/bpf-bench.json >hm.kcidb
-ok $? "export kcidb of two htab-mem runs: exit 0"
-"$KCIDB_VALIDATE" "$KCIDB_SCHEMA" hm.kcidb >hm.verdict 2>&1
-ok $? "export kcidb of htab-mem runs: the validator says valid"
-diag "$(cat hm.verdict)"
+# bpf-hashmap-full-update: its failing updates are what it times, not fails
+job fu benchmark=bpf-hashmap-full-update
+ok $? "bpf-hashmap-full-update: run exits 0"
+stats
+ok $? "bpf-hashmap-full-update: run-stats exit 0"
+assert "bpf-hashmap-full-update: its updates rate in op/s" \
+	near "$(stat updates)" "$(doc | jq '.summary.metrics.updates.mean * 1000000')"
+is "$(stat fails)" none "bpf-hashmap-full-update: no fails stat"
 
-# refusals: a bad flavour, a run that fails, a result that is not there
-lkp_run bad-flavour benchmark=htab-mem flavour=lru
+# documents that lkp's stats must refuse, as compare, history and export do:
+# parse exits non-zero and prints nothing, run-stats fails and stores none
+edited() {	# edited <name> <jq filter>: htab-mem's log, its document edited
+	RR=$TEST_TMP/result/$1
+	mkdir -p "$RR"
+	cp "$HM/job.yaml" "$RR/"
+	{ sed -n 1p "$HM/bpf-bench"; sed -n '/^{/,$p' "$HM/bpf-bench" | jq "$2"; } >"$RR/bpf-bench"
+}
+refused() {	# refused <description> <stderr regex>: parse and run-stats on $RR refuse
+	local rc=0
+
+	# shellcheck disable=SC2094 # as run-stats calls it: the log as argument and stdin
+	"$PROG/parse" "$RR/bpf-bench" <"$RR/bpf-bench" >"$RR/parsed" 2>"$RR/parse.err" || rc=$?
+	is "$rc $(wc -c <"$RR/parsed")" "1 0" "$1: parse exits 1, prints nothing"
+	like "$RR/parse.err" "$2" "$1: $(head -1 "$RR/parse.err")"
+	stats
+	isnt $? 0 "$1: run-stats fails"
+	assert "$1: no stats stored" test ! -e "$RR/bpf-bench.json"
+}
+edited deleted '.samples |= .[1:]'
+refused "a sample deleted" 'samples: 0 warm-up and 1 measured, but the run was -w 0 -d 2'
+edited emptied '.samples = []'
+refused "the samples emptied" 'samples: no measured sample'
+edited cut '.samples |= .[:1] | .options.runner.duration_sec = 1'
+refused "the samples cut to one (and -d said so)" 'summary.metrics.per_prod_op.n 2, 1 values: edited'
+edited mean '.summary.metrics.per_prod_op.mean *= 2'
+refused "a mean edited" 'summary.metrics.per_prod_op.mean .* is not the values'
+edited other '{"schema": "other"}'
+refused "not a bench result" 'not a bench result'
+RR=$TEST_TMP/result/empty
+mkdir -p "$RR"
+rc=0
+"$PROG/parse" </dev/null >"$RR/parsed" 2>"$RR/parse.err" || rc=$?
+is "$rc $(wc -c <"$RR/parsed")" "1 0" "empty stdin (run-stats' call without a log): parse exits 1, prints nothing"
+: >"$RR/empty.log"
+rc=0
+# shellcheck disable=SC2094
+"$PROG/parse" "$RR/empty.log" <"$RR/empty.log" >"$RR/parsed" 2>"$RR/parse.err" || rc=$?
+is "$rc $(wc -c <"$RR/parsed")" "1 0" "an empty log: parse exits 1, prints nothing"
+like "$RR/parse.err" 'empty log: bench wrote no result' "an empty log: said"
+
+# what the run says of its own figures
+edited fails '.samples[-1].counters.fails = 3 | .summary.fails = 3'
+stats
+ok $? "failed map operations: run-stats exit 0"
+is "$(jq -c 'keys' "$RR/bpf-bench.json") $(stat fails)" '["bpf-bench.fails"] 3' \
+	"failed map operations: the count is the only stat, no figure"
+edited invalid '.validity = {"valid": false, "reason": "producers starved", "min_cpu_share": 0.8, "prod_cpu_share": [0.1, 0.1]}'
+stats
+ok $? "an invalid run: run-stats exit 0"
+is "$(jq -c 'keys' "$RR/bpf-bench.json")" '["bpf-bench.invalid_run"]' "an invalid run (producers starved): invalid_run, no figure"
+
+# bpf_ma's total memory below its floor: not a number, a flag
+job ma benchmark=bpf_ma
+ok $? "bpf_ma: run exits 0"
+doc | jq '.counts.memory_below_floor = 1' >"$RR/below.json"
+{ sed -n 1p "$RR/bpf-bench"; cat "$RR/below.json"; } >"$RR/bpf-bench.below"
+mv "$RR/bpf-bench.below" "$RR/bpf-bench"
+stats
+ok $? "bpf_ma below its floor: run-stats exit 0"
+is "$(stat memory_below_floor) $(stat sys_slab_growth)" "1 none" \
+	"bpf_ma below its floor: memory_below_floor 1, no sys_slab_growth figure"
+assert "bpf_ma below its floor: its rates still" near "$(stat alloc)" "$(jq '.summary.metrics.alloc.mean * 1000000' "$RR/below.json")"
+
+# the run's refusals
+job bad-flavour benchmark=htab-mem flavour=lru
 isnt $? 0 "an unknown flavour: run fails"
-like bad-flavour/err "unknown flavour 'lru': expected bpf-ma or prealloc" "an unknown flavour: said"
-lkp_run bad-p benchmark=htab-mem use_case=add_del_on_diff_cpu producers=3
-isnt $? 0 "add_del_on_diff_cpu with 3 producers: run fails (bench refuses)"
-RESULT_ROOT="$TEST_TMP/bad-p" "$LKP/parse" >bad-p/parsed 2>bad-p/parse.err
-isnt $? 0 "parse of a run that wrote no result: non-zero exit"
-is "$(wc -c <bad-p/parsed)" 0 "parse of a run that wrote no result: no key at all"
-echo '{"schema": "other"}' >other.json
-"$LKP/parse" other.json >other.parsed 2>other.err
-isnt $? 0 "parse of a file that is not a bench result: non-zero exit"
-is "$(wc -c <other.parsed)" 0 "parse of a file that is not a bench result: no key"
+like "$RR/run.err" "unknown flavour 'lru': expected bpf-ma or prealloc" "an unknown flavour: said"
+job no-benchmark
+isnt $? 0 "no benchmark: run fails"
+like "$RR/run.err" "benchmark must be specified" "no benchmark: said"
 
 done_testing

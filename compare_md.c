@@ -83,6 +83,17 @@ static void put_change(FILE *f, const struct compare_row *r)
 	fprintf(f, " (%s) |", r->verdict);
 }
 
+/* each run's noise warnings, on stderr, naming the row and the file */
+static void note_warnings(const struct compare_side *sd, const char *label)
+{
+	int i, j;
+
+	for (i = 0; i < sd->n; i++)
+		for (j = 0; j < sd->rf[i].nwarnings; j++)
+			fprintf(stderr, "warning: row %s %s, %s run %s: %s\n", sd->rf[i].benchmark, label,
+				sd->which, sd->rf[i].path, sd->rf[i].warnings[j]);
+}
+
 /* one configuration's row; 0, or -EINVAL after compare's refusal on stderr */
 static int md_row(const struct compare_params *prm, const struct compare_side *sa,
 		  const struct compare_side *sb, int *worse_any)
@@ -110,6 +121,8 @@ static int md_row(const struct compare_params *prm, const struct compare_side *s
 	for (i = 0; i < n; i++)
 		*worse_any |= rows[i].worse;
 	free(rows);
+	note_warnings(sa, label);
+	note_warnings(sb, label);
 	return 0;
 }
 

@@ -37,6 +37,14 @@ is "$(grep -c . "$TEST_TMP/is_exit.err")" "$(grep -c '^warning\|^note\|^compare'
 	"stderr holds only notes and warnings"
 is "$(grep -c '^warning\|^note' "$out")" 0 "no warning in the table"
 
+# a run's noise warning: on stderr, naming the row and the file
+jq '.warnings = ["per-second rates vary: the result is noisy"]' na1.json >nw1.json
+is_exit 0 "compare --markdown with a noisy new run: exit 0" \
+	"$BENCH" compare --markdown a1.json a2.json -- nw1.json na2.json
+like "$TEST_TMP/is_exit.err" '^warning: row count-local default, new run nw1\.json: per-second rates vary: the result is noisy$' \
+	"the warning names its row and file"
+is "$(grep -c 'noisy' "$TEST_TMP/is_exit.out")" 0 "... and stays out of the table"
+
 # a configuration with no run on the new side: left out, said on stderr
 is_exit 0 "a configuration only on the base side: exit 0" \
 	"$BENCH" compare --markdown a1.json a2.json c1.json -- na1.json na2.json

@@ -1,0 +1,285 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Fidelity: ours against upstream's bench on this machine, for every
+# benchmark both runners have, at each producer count.
+#
+#   UPSTREAM=path/to/upstream/bench benchs/run_bench_fidelity.sh [OPTIONS]
+#
+# UPSTREAM is a bench binary built from a kernel tree
+# (make -C tools/testing/selftests/bpf bench).  Each configuration runs in
+# rounds of four invocations, ours (A) and upstream's (B) interleaved:
+# A B B A, then B A A B, and so on, so that neither side always runs first
+# or last while the machine drifts.  From each invocation the main rate is
+# read: the Summary's first figure (hits, per-prod-op, throughput,
+# creates), or the mean of the per-CPU lines of bpf-hashmap-full-update
+# and bpf-hashmap-lookup.  Every ratio is one run's rate over another's:
+#
+#   ours/upstream  the two adjacent A/B pairs of each round (2 a round)
+#   upstream self  the later B over the earlier B of each round
+#   ours self      the later A over the earlier A of each round
+#
+# A row gives each as "median (min..max)".  The self band is the range of
+# all self ratios of the row, both binaries: what two runs of one binary
+# differ by, measured in the same rounds.  The verdict says whether the
+# median ours/upstream lies inside it ("in") or not ("OUT").
+#
+# Options:
+#   -w SEC      warm-up of every invocation (default 1)
+#   -d SEC      duration of every invocation (default 3)
+#   -n ROUNDS   rounds per configuration (default 3: 12 invocations)
+#   -p LIST     producer counts, comma-separated (default 1,2); above 1 the
+#               threads are pinned (-a)
+#   -b LIST     benchmarks, comma-separated names (default: all shared)
+#   -o DIR      keep every invocation's output in DIR (default: discarded)
+#   BENCH       our bench binary (default: this tree's ./bench)
+#
+# Configurations the benchmark refuses at a producer count (lpm-trie-insert,
+# -delete and -free need one, add_del_on_diff_cpu an even number) are
+# skipped.  Upstream's tp/ programs need tracefs: when it is not mounted,
+# upstream's runs are wrapped in a private mount namespace that mounts it
+# (root only), and a line on stderr says so.
+#
+# Run it on a machine as quiet as you can get: the load averages before and
+# after the table are printed with it.  Timings are never pass/fail.
+#
+# Exit status: 0; 1 when an invocation failed or printed no rate (its row
+# says FAILED); 2 for bad arguments.
+set -uo pipefail
+PROG=$(basename "$0")
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BENCH=${BENCH:-$ROOT/bench}
+
+# name and options of every configuration; a third field restricts the
+# producer counts: "one" or "even"
+CONFIGS=(
+	"count-local||"
+	"count-global||"
+	"htab-mem|--use-case overwrite|"
+	"htab-mem|--use-case overwrite --preallocated|"
+	"htab-mem|--use-case batch_add_batch_del|"
+	"htab-mem|--use-case batch_add_batch_del --preallocated|"
+	"htab-mem|--use-case add_del_on_diff_cpu|even"
+	"htab-mem|--use-case add_del_on_diff_cpu --preallocated|even"
+	"lpm-trie-noop|--nr_entries 10000|"
+	"lpm-trie-baseline|--nr_entries 10000|"
+	"lpm-trie-lookup|--nr_entries 10000|"
+	"lpm-trie-update|--nr_entries 10000|"
+	"lpm-trie-insert|--nr_entries 10000|one"
+	"lpm-trie-delete|--nr_entries 10000|one"
+	"lpm-trie-free|--nr_entries 10000|one"
+	"bpf-hashmap-full-update||"
+	"bpf-hashmap-lookup||"
+	"local-storage-create|--storage-type task|"
+)
+
+die_usage() {
+	echo "$PROG: $*" >&2
+	exit 2
+}
+
+known_bench() {
+	local c
+
+	for c in "${CONFIGS[@]}"; do
+		[ "${c%%|*}" = "$1" ] && return 0
+	done
+	return 1
+}
+
+WARMUP=1
+DURATION=3
+ROUNDS=3
+PRODS=1,2
+ONLY=""
+KEEP=""
+while getopts ':w:d:n:p:b:o:h' opt; do
+	case $opt in
+	w)
+		[[ $OPTARG =~ ^[0-9]{1,4}$ ]] || die_usage "bad warm-up '$OPTARG' for -w (accepted: 0..9999 seconds)"
+		WARMUP=$OPTARG
+		;;
+	d)
+		[[ $OPTARG =~ ^[1-9][0-9]{0,3}$ ]] || die_usage "bad duration '$OPTARG' for -d (accepted: 1..9999 seconds)"
+		DURATION=$OPTARG
+		;;
+	n)
+		[[ $OPTARG =~ ^[1-9][0-9]{0,2}$ ]] || die_usage "bad round count '$OPTARG' for -n (accepted: 1..999)"
+		ROUNDS=$OPTARG
+		;;
+	p)
+		[[ $OPTARG =~ ^[1-9][0-9]{0,3}(,[1-9][0-9]{0,3})*$ ]] ||
+			die_usage "bad producer list '$OPTARG' for -p (accepted: counts 1..9999, comma-separated)"
+		PRODS=$OPTARG
+		;;
+	b)
+		ONLY=$OPTARG
+		IFS=, read -r -a names <<<"$ONLY"
+		[ "${#names[@]}" -gt 0 ] || die_usage "empty benchmark list for -b"
+		for n in "${names[@]}"; do
+			known_bench "$n" || die_usage "unknown benchmark '$n' for -b (accepted: $(printf '%s\n' "${CONFIGS[@]%%|*}" | uniq | paste -sd' '))"
+		done
+		;;
+	o) KEEP=$OPTARG ;;
+	h)
+		sed -n '3,/^set -uo/{ /^set -uo/d; s/^# \{0,1\}//; p }' "$0"
+		exit 0
+		;;
+	:) die_usage "option -$OPTARG needs a value" ;;
+	*) die_usage "unknown option -$OPTARG (see $PROG -h)" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || die_usage "unexpected argument '$1' (see $PROG -h)"
+[ -n "${UPSTREAM:-}" ] || die_usage "UPSTREAM is not set: give the path of upstream's bench (UPSTREAM=path $PROG)"
+if ! [ -f "$UPSTREAM" ] || ! [ -x "$UPSTREAM" ]; then
+	die_usage "UPSTREAM '$UPSTREAM' is not an executable file"
+fi
+if ! [ -f "$BENCH" ] || ! [ -x "$BENCH" ]; then
+	die_usage "BENCH '$BENCH' is not an executable file (build it with make)"
+fi
+
+if [ -n "$KEEP" ]; then
+	mkdir -p "$KEEP" || die_usage "cannot create output directory '$KEEP'"
+	OUT=$KEEP
+else
+	OUT=$(mktemp -d "${TMPDIR:-/tmp}/fidelity.XXXXXX") || exit 1
+	trap 'rm -rf "$OUT"' EXIT
+fi
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# upstream's tp/ programs find tracepoints through tracefs
+UP_WRAP=()
+if [ ! -d /sys/kernel/tracing/events ] && [ ! -d /sys/kernel/debug/tracing/events ]; then
+	if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
+		UP_WRAP=(unshare -m --propagation private sh -c 'mount -t tracefs nodev /sys/kernel/tracing && exec "$@"' sh)
+		echo "$PROG: tracefs is not mounted: upstream's runs mount it in a mount namespace of their own" >&2
+	else
+		echo "$PROG: tracefs is not mounted and cannot be mounted here: upstream's tp/ benchmarks will fail" >&2
+	fi
+fi
+
+# the main rate of one invocation's output, or nothing
+main_rate() {
+	awk '
+		/^Summary: / {
+			for (i = 2; i <= NF; i++)
+				if ($i ~ /^[0-9]+(\.[0-9]+)?$/) { s = $i; break }
+		}
+		/^[0-9]+:hash_map_full_perf [0-9]+ events per sec$/ { sum += $2; n++ }
+		/^cpu[0-9]+: lookup [0-9.]+M / { v = $3; sub(/M$/, "", v); sum += v; n++ }
+		END {
+			if (s != "") print s
+			else if (n) printf "%.6f\n", sum / n
+		}' "$1"
+}
+
+# run WHO FILE ARGS...: one invocation, its output in FILE; prints the rate
+run_one() {
+	local who=$1 file=$2 rc=0
+	shift 2
+
+	if [ "$who" = A ]; then
+		"$BENCH" "$@" >"$file" 2>&1 || rc=$?
+	else
+		"${UP_WRAP[@]}" "$UPSTREAM" "$@" >"$file" 2>&1 || rc=$?
+	fi
+	if [ "$rc" -ne 0 ]; then
+		echo "$PROG: $([ "$who" = A ] && echo ours || echo upstream) failed (exit $rc): $* (output: $(tail -n 2 "$file" | tr '\n' ' '))" >&2
+		return 1
+	fi
+	main_rate "$file"
+}
+
+# stats of a list of ratios: "median (min..max)"
+summarize() {
+	tr ' ' '\n' | awk 'NF { v[++n] = $1 }
+		END {
+			for (i = 2; i <= n; i++)
+				for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+			m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+			printf "%.3f (%.3f..%.3f)", m, v[1], v[n]
+		}'
+}
+
+load() {
+	cut -d' ' -f1-3 /proc/loadavg
+}
+
+# one configuration: ROUNDS rounds of four invocations; prints its row
+measure() {
+	local label=$1 dir=$2 r pos who file rate
+	local -a args order rates
+	local cross="" self_a="" self_b="" a1 a2 b1 b2
+	shift 2
+	args=("$@")
+
+	mkdir -p "$dir"
+	for ((r = 1; r <= ROUNDS; r++)); do
+		if ((r % 2)); then order=(A B B A); else order=(B A A B); fi
+		rates=()
+		for pos in 0 1 2 3; do
+			who=${order[$pos]}
+			file=$dir/round$r-$((pos + 1))-$([ "$who" = A ] && echo ours || echo upstream).out
+			rate=$(run_one "$who" "$file" -w"$WARMUP" -d"$DURATION" "${args[@]}") || rate=""
+			if ! [[ $rate =~ ^[0-9]+(\.[0-9]+)?$ ]] || awk -v x="$rate" 'BEGIN { exit !(x <= 0) }'; then
+				[ -n "$rate" ] || echo "$PROG: no rate in $([ "$who" = A ] && echo our || echo "upstream's") output of $label" >&2
+				emit printf '%-58s FAILED\n' "$label"
+				return 1
+			fi
+			rates[pos]=$rate
+		done
+		# A B B A: pairs (0,1) (3,2); B A A B: (1,0) (2,3)
+		if [ "${order[0]}" = A ]; then
+			a1=${rates[0]} b1=${rates[1]} b2=${rates[2]} a2=${rates[3]}
+		else
+			b1=${rates[0]} a1=${rates[1]} a2=${rates[2]} b2=${rates[3]}
+		fi
+		cross+=" $(awk -v a="$a1" -v b="$b1" 'BEGIN { print a / b }')"
+		cross+=" $(awk -v a="$a2" -v b="$b2" 'BEGIN { print a / b }')"
+		self_a+=" $(awk -v x="$a2" -v y="$a1" 'BEGIN { print x / y }')"
+		self_b+=" $(awk -v x="$b2" -v y="$b1" 'BEGIN { print x / y }')"
+	done
+	local c sa sb band verdict
+	c=$(summarize <<<"$cross")
+	sb=$(summarize <<<"$self_b")
+	sa=$(summarize <<<"$self_a")
+	band=$(tr ' ' '\n' <<<"$self_a $self_b" | awk 'NF { if (lo == "" || $1 < lo) lo = $1; if (hi == "" || $1 > hi) hi = $1 }
+		END { printf "%.3f..%.3f", lo, hi }')
+	verdict=$(awk -v m="${c%% *}" -v b="$band" 'BEGIN { split(b, x, /\.\./); print (m >= x[1] - 0.0005 && m <= x[2] + 0.0005) ? "in" : "OUT" }')
+	emit printf '%-58s %-22s %-22s %-22s %-12s %s\n' "$label" "$c" "$sb" "$sa" "$band" "$verdict"
+}
+
+emit() {
+	"$@" && return 0
+	echo "$PROG: failed to write standard output: the results are incomplete" >&2
+	exit 1
+}
+
+failed=0
+emit printf 'ours: %s\nupstream: %s\n-w%s -d%s, %s rounds a configuration (A B B A, B A A B, ...; A ours, B upstream)\nload before: %s\n\n' \
+	"$BENCH" "$UPSTREAM" "$WARMUP" "$DURATION" "$ROUNDS" "$(load)"
+emit printf '%-58s %-22s %-22s %-22s %-12s %s\n' configuration "ours/upstream" "upstream self" "ours self" "self band" verdict
+IFS=, read -r -a prods <<<"$PRODS"
+idx=0
+for p in "${prods[@]}"; do
+	for c in "${CONFIGS[@]}"; do
+		IFS='|' read -r name opts only <<<"$c"
+		if [ -n "$ONLY" ] && ! [[ ",$ONLY," == *",$name,"* ]]; then
+			continue
+		fi
+		case $only in
+		one) [ "$p" -eq 1 ] || continue ;;
+		even) [ $((p % 2)) -eq 0 ] || continue ;;
+		esac
+		pflags=(-p"$p")
+		[ "$p" -gt 1 ] && pflags+=(-a)
+		read -r -a optv <<<"$opts"
+		idx=$((idx + 1))
+		label="${pflags[*]} $name${opts:+ $opts}"
+		measure "$label" "$OUT/$(printf '%02d' "$idx")-p$p-$name" "${pflags[@]}" "$name" "${optv[@]}" || failed=1
+	done
+done
+emit printf '\nload after: %s\n' "$(load)"
+exit "$failed"

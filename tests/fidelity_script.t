@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# benchs/run_bench_fidelity.sh's behaviour, never its timings: the
+# arguments it refuses, the rate it reads from each kind of output (stand-in
+# benches that print fixed figures), the table's rows, a run that printed
+# no rate, and one short real round with our own bench standing in for
+# upstream's (count-local: no BPF needed).
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+host_only "userspace only: the script and stand-ins"
+
+SCRIPT=$(cd "$(dirname "$0")/../benchs" && pwd)/run_bench_fidelity.sh
+export LC_ALL=C
+unset UPSTREAM
+
+# refused arguments: exit 2, one line on stderr naming the bad value, no table
+refuses() {
+	local want=$1 rc=0
+	shift
+	env "$@" >"$TEST_TMP/r.out" 2>"$TEST_TMP/r.err" || rc=$?
+	[ "$rc" -eq 2 ] && [ "$(wc -l <"$TEST_TMP/r.err")" -eq 1 ] &&
+		grep -Eq -- "$want" "$TEST_TMP/r.err" && [ ! -s "$TEST_TMP/r.out" ]
+	ok $? "refused in one line with exit 2: ${*: -3}"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$TEST_TMP/r.err")"
+}
+refuses "UPSTREAM is not set" "$SCRIPT"
+refuses "UPSTREAM '/nonexistent' is not an executable file" UPSTREAM=/nonexistent "$SCRIPT"
+refuses "UPSTREAM '/etc/passwd' is not an executable file" UPSTREAM=/etc/passwd "$SCRIPT"
+refuses "BENCH '/nonexistent'" UPSTREAM="$BENCH" BENCH=/nonexistent "$SCRIPT"
+refuses "bad round count '0' for -n" UPSTREAM="$BENCH" "$SCRIPT" -n 0
+refuses "bad duration '0' for -d" UPSTREAM="$BENCH" "$SCRIPT" -d 0
+refuses "bad warm-up 'x' for -w" UPSTREAM="$BENCH" "$SCRIPT" -w x
+refuses "bad producer list '1,,2' for -p" UPSTREAM="$BENCH" "$SCRIPT" -p 1,,2
+refuses "unknown benchmark 'nope' for -b \\(accepted: count-local" UPSTREAM="$BENCH" "$SCRIPT" -b count-local,nope
+refuses "unknown option -x" UPSTREAM="$BENCH" "$SCRIPT" -x
+refuses "unexpected argument 'extra'" UPSTREAM="$BENCH" "$SCRIPT" extra
+
+# stand-ins printing fixed figures: each output kind's rate, and the ratio
+# column exact (ours 400, upstream 200 -> 2.000; self 1.000)
+stand_in() {	# stand_in <file> <output line>...
+	local f=$1
+	shift
+	{
+		echo '#!/bin/sh'
+		for l in "$@"; do printf "printf '%%s\\\\n' '%s'\n" "$l"; done
+	} >"$f"
+	chmod +x "$f"
+}
+row_re() {	# the row of <label> with ratio <r> and self 1.000
+	printf '^%s +%s \\(%s\\.\\.%s\\) +1\\.000 \\(1\\.000\\.\\.1\\.000\\) +1\\.000 \\(1\\.000\\.\\.1\\.000\\) +1\\.000\\.\\.1\\.000 +OUT$' \
+		"$1" "$2" "$2" "$2"
+}
+check_kind() {	# check_kind <benchmark> <ours line> <upstream line>...
+	local b=$1 ours=$2 rc=0
+	shift 2
+	stand_in "$TEST_TMP/ours" "$ours"
+	stand_in "$TEST_TMP/up" "$@"
+	BENCH=$TEST_TMP/ours UPSTREAM=$TEST_TMP/up "$SCRIPT" -n1 -p1 -b "$b" >"$TEST_TMP/k.out" 2>"$TEST_TMP/k.err" || rc=$?
+	is "$rc" 0 "$b stand-ins: exit 0"
+	like "$TEST_TMP/k.out" "$(row_re "-p1 $b( --[a-z_]+ [a-z0-9]+)?" 2.000)" \
+		"$b: ratio 2.000 from the outputs' main rates, self 1.000, verdict OUT"
+}
+check_kind count-local \
+	'Summary: hits   40.000 ± 1.000M/s ( 40.000M/prod), drops    0.000 ± 0.000M/s, total operations   40.000 ± 1.000M/s' \
+	'Summary: hits   20.000 ± 1.000M/s ( 20.000M/prod), drops    0.000 ± 0.000M/s, total operations   20.000 ± 1.000M/s'
+check_kind lpm-trie-free \
+	'Summary: throughput    4.000 ± 0.100 K ops/s (  4.000K ops/prod), latency    0.250 ms/op' \
+	'Summary: throughput    2.000 ± 0.100 K ops/s (  2.000K ops/prod), latency    0.500 ms/op'
+# per-CPU lines: their mean (100 and 300 -> 200)
+check_kind bpf-hashmap-full-update '0:hash_map_full_perf 400 events per sec' \
+	'0:hash_map_full_perf 100 events per sec' '1:hash_map_full_perf 300 events per sec'
+check_kind bpf-hashmap-lookup 'cpu00: lookup 40.000M ± 1.000M events/sec (approximated from 32 samples of ~9ms)' \
+	'cpu00: lookup 10.000M ± 1.000M events/sec (approximated from 32 samples of ~9ms)' \
+	'cpu01: lookup 30.000M ± 1.000M events/sec (approximated from 32 samples of ~9ms)'
+
+# a configuration per producer count, skipping those the benchmark refuses
+stand_in "$TEST_TMP/ours" 'Summary: creates    2.000 ± 0.100k/s (  2.000k/prod), 1.35 kmallocs/create'
+BENCH=$TEST_TMP/ours UPSTREAM=$TEST_TMP/ours "$SCRIPT" -n1 -p 1,2 -b lpm-trie-insert,count-global >"$TEST_TMP/p.out" 2>&1
+is "$?" 0 "-p 1,2 -b lpm-trie-insert,count-global: exit 0"
+is "$(grep -Ec '^-p1 lpm-trie-insert ' "$TEST_TMP/p.out"):$(grep -Ec '^-p2 -a lpm-trie-insert ' "$TEST_TMP/p.out")" 1:0 \
+	"lpm-trie-insert at -p1 only (upstream allows one producer)"
+is "$(grep -Ec '^-p1 count-global ' "$TEST_TMP/p.out"):$(grep -Ec '^-p2 -a count-global ' "$TEST_TMP/p.out")" 1:1 \
+	"count-global at -p1, and at -p2 pinned (-a)"
+is "$(grep -Ec '^-p' "$TEST_TMP/p.out")" 3 "three rows in all"
+
+# a run with no rate: its row says FAILED, stderr says why, exit 1
+rc=0
+BENCH=$TEST_TMP/ours UPSTREAM=/bin/true "$SCRIPT" -n1 -p1 -b count-local >"$TEST_TMP/f.out" 2>"$TEST_TMP/f.err" || rc=$?
+is "$rc" 1 "an upstream that prints no rate: exit 1"
+like "$TEST_TMP/f.out" '^-p1 count-local +FAILED$' "its row says FAILED"
+like "$TEST_TMP/f.err" "no rate in upstream's output of -p1 count-local" "stderr says which output had no rate"
+
+# a failing invocation: its status and output on stderr
+stand_in "$TEST_TMP/bad" 'benchmark doesnt support consumer'
+printf 'exit 3\n' >>"$TEST_TMP/bad"
+rc=0
+BENCH=$TEST_TMP/ours UPSTREAM=$TEST_TMP/bad "$SCRIPT" -n1 -p1 -b count-local >"$TEST_TMP/f.out" 2>"$TEST_TMP/f.err" || rc=$?
+is "$rc" 1 "a failing upstream: exit 1"
+like "$TEST_TMP/f.err" 'upstream failed \(exit 3\): -w1 -d3 -p1 count-local \(output: benchmark doesnt support consumer' \
+	"stderr names the invocation, its status and its output"
+
+# one short real round, our bench standing in for upstream's; -o keeps
+# every invocation's output (4 a round)
+rc=0
+env UPSTREAM="$BENCH" BENCH="$BENCH" "$SCRIPT" -w0 -d1 -n1 -p1 -b count-local -o "$TEST_TMP/keep" >"$TEST_TMP/real.out" 2>"$TEST_TMP/real.err" || rc=$?
+is "$rc" 0 "ours against itself, -w0 -d1 -n1: exit 0"
+diag "$(cat "$TEST_TMP/real.out")"
+like "$TEST_TMP/real.out" '^-w0 -d1, 1 rounds a configuration' "the header gives -w, -d and the rounds"
+like "$TEST_TMP/real.out" '^load before: [0-9.]+ [0-9.]+ [0-9.]+$' "the load before"
+like "$TEST_TMP/real.out" '^load after: [0-9.]+ [0-9.]+ [0-9.]+$' "the load after"
+like "$TEST_TMP/real.out" '^configuration +ours/upstream +upstream self +ours self +self band +verdict$' "the column heads"
+like "$TEST_TMP/real.out" '^-p1 count-local +[0-9]+\.[0-9]{3} \([0-9]+\.[0-9]{3}\.\.[0-9]+\.[0-9]{3}\)( +[0-9]+\.[0-9]{3} \([0-9]+\.[0-9]{3}\.\.[0-9]+\.[0-9]{3}\)){2} +[0-9]+\.[0-9]{3}\.\.[0-9]+\.[0-9]{3} +(in|OUT)$' \
+	"one row: three medians with ranges, the band, a verdict"
+is "$(find "$TEST_TMP/keep" -name 'round1-*.out' | wc -l)" 4 "-o kept the round's four outputs"
+is "$(find "$TEST_TMP/keep" -name 'round1-[14]-ours.out' | wc -l):$(find "$TEST_TMP/keep" -name 'round1-[23]-upstream.out' | wc -l)" 2:2 \
+	"round 1 ran A B B A"
+
+done_testing

@@ -60,6 +60,7 @@ static struct {
 	long nr_entries;	/* 0: not given; upstream has no default either */
 	long prefixlen;
 	bool random;
+	bool inline_loop;	/* the operation a constant: the verifier inlines bpf_loop() */
 } args = {
 	.prefixlen = LPM_MAX_PREFIX_LEN,
 };
@@ -68,6 +69,7 @@ enum {
 	ARG_NR_ENTRIES = 9000,
 	ARG_PREFIX_LEN,
 	ARG_RANDOM,
+	ARG_INLINE_LOOP,
 };
 
 static const struct argp_option opts[] = {
@@ -77,6 +79,9 @@ static const struct argp_option opts[] = {
 	  "Number of prefix bits to use in the LPM trie, 1..32 (default 32)" },
 	{ "random", ARG_RANDOM, NULL, 0,
 	  "Access random keys during op (noop, baseline, lookup and update)" },
+	{ "inline-loop", ARG_INLINE_LOOP, NULL, 0,
+	  "Let the verifier inline bpf_loop() (the operation a constant): no callback "
+	  "call per operation, unlike upstream's program (default: as upstream's)" },
 	{},
 };
 
@@ -96,6 +101,9 @@ static error_t lpm_parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARG_RANDOM:
 		args.random = true;
+		break;
+	case ARG_INLINE_LOOP:
+		args.inline_loop = true;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -246,6 +254,10 @@ static int lpm_validate(void)
 			free_op ? "its tries are filled with every key" : "its passes go over every key once");
 		return -EINVAL;
 	}
+	if (free_op && args.inline_loop) {
+		fprintf(stderr, "lpm-trie-free does not support --inline-loop: it runs no bpf_loop()\n");
+		return -EINVAL;
+	}
 	return free_op ? find_map_offsets() : 0;
 }
 
@@ -369,7 +381,9 @@ static int configure(struct lpm_trie_bench *skel)
 	bool free_op = ctx.op->op == LPM_OP_FREE;
 	int err;
 
-	skel->rodata->op = ctx.op->op;
+	skel->rodata->inline_loop = args.inline_loop;
+	skel->rodata->op_const = ctx.op->op;
+	skel->bss->op_rt = ctx.op->op;
 	skel->rodata->nr_entries = args.nr_entries;
 	skel->rodata->prefixlen = args.prefixlen;
 	skel->rodata->random_keys = args.random;
@@ -768,6 +782,7 @@ static void lpm_describe_opts(struct bench_opts_out *out)
 	bench_opt_int(out, "nr_entries", args.nr_entries);
 	bench_opt_int(out, "prefix_len", args.prefixlen);
 	bench_opt_bool(out, "random", args.random);
+	bench_opt_bool(out, "inline_loop", args.inline_loop);
 }
 
 #define LPM_TRIE_BENCH(NAME, DESC, PRODUCER, METRICS)					\

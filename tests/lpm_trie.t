@@ -118,6 +118,16 @@ jq -e '.summary.metrics.bpf_ns_per_op.mean > 0 and .summary.metrics.memory.n > 0
 	"$TEST_TMP/lookup.json" >/dev/null
 ok $? "lpm-trie-lookup: JSON has the in-BPF time per op and the cgroup's memory"
 
+# ---- --inline-loop: the lean harness, an option the result records ----
+jq -e '.options.benchmark.inline_loop == false' "$TEST_TMP/lookup.json" >/dev/null
+ok $? "lpm-trie-lookup: by default the loop is upstream's (options: inline_loop false)"
+out=$TEST_TMP/inline
+run_bench "$out" -w0 -d1 --json "$out.json" lpm-trie-lookup --nr_entries $NR --inline-loop
+ok $? "lpm-trie-lookup --inline-loop: exit status 0"
+jq -e '.options.benchmark.inline_loop == true' "$out.json" >/dev/null
+ok $? "lpm-trie-lookup --inline-loop: options: inline_loop true"
+is "$(json_counts "$out.json" | cut -d' ' -f2)" 0 "lpm-trie-lookup --inline-loop: ${EVERY[lookup]}"
+
 # ---- two producers where upstream allows them; each is counted ----
 for run in "lookup" "update --random"; do
 	read -r op rnd <<<"$run"
@@ -216,6 +226,7 @@ if host_only "bad values refused in one line"; then
 		refuse "lpm-trie-$op -p2" -p2 "lpm-trie-$op" --nr_entries $NR
 		refuse "lpm-trie-$op --random" "lpm-trie-$op" --nr_entries $NR --random
 	done
+	refuse "lpm-trie-free --inline-loop" lpm-trie-free --nr_entries $NR --inline-loop
 	refuse "-c 1" -c 1 lpm-trie-lookup --nr_entries $NR
 	refuse "bpf-hashmap-lookup's --key_size" lpm-trie-lookup --nr_entries $NR --key_size 8
 	run_bench "$TEST_TMP/bad" lpm-trie-lookup --nr_entries $NR --prefix_len 33

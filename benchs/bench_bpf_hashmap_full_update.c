@@ -8,11 +8,13 @@
  *
  *   0:hash_map_full_perf 2365211 events per sec
  *
- * Upstream prints the rate of each CPU's last batch; here it is the rate
- * over every batch of the measured samples (updates / their time), the
- * same quantity with less noise, and each sample's rate per CPU is kept
- * in the JSON.  Every update must fail and be counted: with the producers
- * stopped, updates = failed + succeeded, and none may succeed.
+ * Each line is the rate of the CPU's last batch before the final sample,
+ * as upstream prints the last batch its percpu_time[] holds: one batch of
+ * 10000 updates, a few milliseconds.  --all-batches prints instead the
+ * rate over every batch of the measured samples (updates / their time),
+ * the same quantity with less noise.  Each sample's rate per CPU is kept
+ * in the JSON either way.  Every update must fail and be counted: with the
+ * producers stopped, updates = failed + succeeded, and none may succeed.
  */
 #define _GNU_SOURCE
 #include <sys/syscall.h>
@@ -30,19 +32,30 @@
 #define FULL_UPDATE_QUIESCE_MS	30000
 
 static enum bench_hook hook_wanted = BENCH_HOOK_AUTO;
+/* each CPU's rate over every measured batch, not its last batch's */
+static bool all_batches;
 
-enum { ARG_HOOK = 5000 };
+enum { ARG_HOOK = 5000, ARG_ALL_BATCHES };
 
 static const struct argp_option opts[] = {
 	{ "hook", ARG_HOOK, "HOOK", 0, BENCH_HOOK_HELP },
+	{ "all-batches", ARG_ALL_BATCHES, NULL, 0,
+	  "Print each CPU's rate over every batch of the measured samples "
+	  "(default: its last batch's, as upstream)" },
 	{},
 };
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	if (key != ARG_HOOK)
+	switch (key) {
+	case ARG_HOOK:
+		return bench_hook_parse(arg, &hook_wanted);
+	case ARG_ALL_BATCHES:
+		all_batches = true;
+		return 0;
+	default:
 		return ARGP_ERR_UNKNOWN;
-	return bench_hook_parse(arg, &hook_wanted);
+	}
 }
 
 static const struct argp full_update_argp = {
@@ -56,6 +69,7 @@ struct tick {
 	int gen;		/* the BPF object they came from (one per repeat) */
 	__u64 *updates;		/* nr_cpus each */
 	__u64 *time_ns;
+	__u64 *last_ns;		/* the time of the CPU's last batch so far */
 };
 
 static struct {
@@ -182,7 +196,8 @@ static int alloc_state(void)
 	for (i = 0; i < ctx.max_ticks; i++) {
 		ctx.ticks[i].updates = calloc(ctx.nr_cpus, sizeof(__u64));
 		ctx.ticks[i].time_ns = calloc(ctx.nr_cpus, sizeof(__u64));
-		if (!ctx.ticks[i].updates || !ctx.ticks[i].time_ns)
+		ctx.ticks[i].last_ns = calloc(ctx.nr_cpus, sizeof(__u64));
+		if (!ctx.ticks[i].updates || !ctx.ticks[i].time_ns || !ctx.ticks[i].last_ns)
 			return bench_failed(-ENOMEM, "allocate per-CPU samples");
 	}
 	for (i = 0; i < ctx.nr_cpus; i++) {
@@ -247,6 +262,7 @@ static int record_tick(const struct bench_res *res)
 	for (i = 0; i < ctx.nr_cpus; i++) {
 		t->updates[i] = ctx.cpus[i].updates;
 		t->time_ns[i] = ctx.cpus[i].time_ns;
+		t->last_ns[i] = ctx.cpus[i].last_ns;
 	}
 	return 0;
 }
@@ -329,7 +345,26 @@ static int check_counts(void)
 	return 0;
 }
 
-/* each CPU's rate over the measured samples, and each sample's for JSON */
+/*
+ * A CPU's updates and their time for its line: its last batch (upstream's
+ * figure, which a CPU has once it ran one, in the warm-up too), or with
+ * --all-batches every batch of the measured samples.
+ */
+static void line_counts(int first, int last, int cpu, __u64 *u, __u64 *n)
+{
+	__u64 u0, n0;
+
+	if (!all_batches) {
+		*n = ctx.ticks[last].last_ns[cpu];
+		*u = FULL_UPDATE_NR_LOOPS;
+		return;
+	}
+	before_tick(first, cpu, &u0, &n0);
+	*u = ctx.ticks[last].updates[cpu] - u0;
+	*n = ctx.ticks[last].time_ns[cpu] - n0;
+}
+
+/* each CPU's line, and each sample's rate per CPU for JSON */
 static int report_cpus(struct bench_res res[], int res_cnt, const char *prefix)
 {
 	int first = tick_of(&res[0]), last = first + res_cnt - 1, cpu, i, printed = 0;
@@ -345,12 +380,10 @@ static int report_cpus(struct bench_res res[], int res_cnt, const char *prefix)
 				ctx.rates[cpu][ctx.nr_rates[cpu]++] =
 					(ctx.ticks[i].updates[cpu] - u0) * 1e3 / n;
 		}
-		before_tick(first, cpu, &u0, &n0);
-		u = ctx.ticks[last].updates[cpu] - u0;
-		n = ctx.ticks[last].time_ns[cpu] - n0;
+		line_counts(first, last, cpu, &u, &n);
 		if (!n)
 			continue;
-		/* upstream's integer arithmetic, over the measured batches */
+		/* upstream's integer arithmetic */
 		printf("%s%d:hash_map_full_perf %lld events per sec\n", printed ? prefix : "", cpu,
 		       (long long)(u * 1000000000ull / n));
 		printed++;
@@ -415,6 +448,7 @@ static void describe_opts(struct bench_opts_out *out)
 {
 	bench_opt_int(out, "max_entries", FULL_UPDATE_MAX_ENTRIES);
 	bench_opt_int(out, "nr_loops", FULL_UPDATE_NR_LOOPS);
+	bench_opt_bool(out, "all_batches", all_batches);
 	/* the hook that ran: runs on different hooks are different configurations */
 	bench_opt_str(out, "hook", bench_hook_names[ctx.hook]);
 }

@@ -76,6 +76,7 @@ static __always_inline int full_update(void)
 	__sync_fetch_and_add(&st->updates, n);
 	__sync_fetch_and_add(&st->time_ns, dur);
 	__sync_fetch_and_add(&st->batches, 1);
+	st->last_ns = dur;
 	prod->errs[FULL_UPDATE_FAILED] += c.failed;
 	prod->errs[FULL_UPDATE_DONE] += c.done;
 	prod->hits += n;

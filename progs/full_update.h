@@ -19,6 +19,7 @@ struct full_update_cpu {
 	__u64 updates;	/* updates done (bpf_loop() iterations) */
 	__u64 time_ns;	/* the batches' time, bpf_ktime_get_ns() */
 	__u64 batches;
+	__u64 last_ns;	/* the time of the CPU's last batch, what upstream prints */
 };
 
 /*

@@ -76,6 +76,17 @@ is "$rc" 0 "-p2 -a: exit status 0"
 assert "-p2 -a: upstream's stdout" upstream_stdout "$out" 2
 is "$(sed -nE "s/$CPU_LINE/\\1/p" "$out" | sort -u | tr '\n' ' ')" "0 1 " "-p2 -a: a line for CPU 0 and one for CPU 1"
 
+# the line's rate: the CPU's last batch by default (upstream's), every
+# measured batch with --all-batches; the JSON says which
+is "$(jq -r .options.benchmark.all_batches "$TEST_TMP/p1.json")" false \
+	"-p1 -a: each line is the CPU's last batch, as upstream's (options: all_batches false)"
+out=$TEST_TMP/all
+rc=0
+run_bench "$out" -w0 -d1 -p2 -a --json "$out.json" "$B" --all-batches || rc=$?
+is "$rc" 0 "-p2 -a --all-batches: exit status 0"
+assert "-p2 -a --all-batches: upstream's stdout" upstream_stdout "$out" 2
+is "$(jq -r .options.benchmark.all_batches "$out.json")" true "--all-batches: options: all_batches true"
+
 # the hook asked for
 out=$TEST_TMP/tp
 rc=0

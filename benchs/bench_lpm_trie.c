@@ -61,6 +61,7 @@ static struct {
 	long prefixlen;
 	bool random;
 	bool inline_loop;	/* the operation a constant: the verifier inlines bpf_loop() */
+	bool own_cursor;	/* a key cursor per producer, not upstream's shared one */
 } args = {
 	.prefixlen = LPM_MAX_PREFIX_LEN,
 };
@@ -70,6 +71,7 @@ enum {
 	ARG_PREFIX_LEN,
 	ARG_RANDOM,
 	ARG_INLINE_LOOP,
+	ARG_OWN_CURSOR,
 };
 
 static const struct argp_option opts[] = {
@@ -82,6 +84,9 @@ static const struct argp_option opts[] = {
 	{ "inline-loop", ARG_INLINE_LOOP, NULL, 0,
 	  "Let the verifier inline bpf_loop() (the operation a constant): no callback "
 	  "call per operation, unlike upstream's program (default: as upstream's)" },
+	{ "own-cursor", ARG_OWN_CURSOR, NULL, 0,
+	  "Each producer walks its own sequence of keys (default: one cursor all "
+	  "producers write, as upstream's)" },
 	{},
 };
 
@@ -104,6 +109,9 @@ static error_t lpm_parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARG_INLINE_LOOP:
 		args.inline_loop = true;
+		break;
+	case ARG_OWN_CURSOR:
+		args.own_cursor = true;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -382,6 +390,7 @@ static int configure(struct lpm_trie_bench *skel)
 	int err;
 
 	skel->rodata->inline_loop = args.inline_loop;
+	skel->rodata->own_cursor = args.own_cursor;
 	skel->rodata->op_const = ctx.op->op;
 	skel->bss->op_rt = ctx.op->op;
 	skel->rodata->nr_entries = args.nr_entries;
@@ -783,6 +792,7 @@ static void lpm_describe_opts(struct bench_opts_out *out)
 	bench_opt_int(out, "prefix_len", args.prefixlen);
 	bench_opt_bool(out, "random", args.random);
 	bench_opt_bool(out, "inline_loop", args.inline_loop);
+	bench_opt_bool(out, "own_cursor", args.own_cursor);
 }
 
 #define LPM_TRIE_BENCH(NAME, DESC, PRODUCER, METRICS)					\

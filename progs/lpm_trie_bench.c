@@ -88,16 +88,27 @@ struct batch_ctx {
 #define keep(v) asm volatile("" : "+r"(v))
 
 /*
- * The next key: a random one, or the next of the producer's sequential
- * pass.  The modulo is upstream's (the baseline costs what it costs
- * there); the cursor is the producer's own, so producers do not share a
- * cache line that every operation writes.
+ * upstream's cursor: one for all producers, incremented without atomics by
+ * every operation of every producer, as upstream's cur_key; with -p2 the
+ * producers fight over its cache line, and upstream's figures include that
+ */
+__u32 shared_cursor;
+/* --own-cursor: each producer walks its own sequence (lpm_prod_stats.cursor) */
+const volatile bool own_cursor;
+
+/*
+ * The next key: a random one, or the next of the sequential pass.  The
+ * modulo is upstream's (the baseline costs what it costs there).
  */
 static __always_inline void next_key(struct batch_ctx *c, struct lpm_trie_key *key)
 {
 	key->prefixlen = prefixlen;
 	if (random_keys) {
 		key->data = bpf_get_prandom_u32() % nr_entries;
+		return;
+	}
+	if (!own_cursor) {
+		key->data = shared_cursor++ % nr_entries;
 		return;
 	}
 	key->data = c->st->cursor % nr_entries;
@@ -212,8 +223,8 @@ int lpm_run_batch(struct lpm_xdp_md *ctx)
 	cnt = bpf_map_lookup_elem(&bench_prod_counters, &idx);
 	if (!c.st || !cnt)
 		return LPM_BENCH_BAD_PRODUCER;
-	/* producers start their passes spread over the keys */
-	if (!c.st->batches)
+	/* with cursors of their own, producers start spread over the keys */
+	if (own_cursor && !c.st->batches)
 		c.st->cursor = (__u64)idx * nr_entries / nr_producers;
 
 	start = bpf_ktime_get_ns();

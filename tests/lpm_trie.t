@@ -128,6 +128,16 @@ jq -e '.options.benchmark.inline_loop == true' "$out.json" >/dev/null
 ok $? "lpm-trie-lookup --inline-loop: options: inline_loop true"
 is "$(json_counts "$out.json" | cut -d' ' -f2)" 0 "lpm-trie-lookup --inline-loop: ${EVERY[lookup]}"
 
+jq -e '.options.benchmark.own_cursor == false' "$TEST_TMP/lookup.json" >/dev/null
+ok $? "lpm-trie-lookup: by default one cursor for all producers, as upstream's (options: own_cursor false)"
+out=$TEST_TMP/own
+run_bench "$out" -w0 -d1 -p2 -a --json "$out.json" lpm-trie-update --nr_entries $NR --own-cursor
+ok $? "lpm-trie-update -p2 -a --own-cursor: exit status 0"
+jq -e '.options.benchmark.own_cursor == true' "$out.json" >/dev/null
+ok $? "lpm-trie-update --own-cursor: options: own_cursor true"
+read -r ops fails <<<"$(json_counts "$out.json")"
+is "$fails" 0 "lpm-trie-update -p2 -a --own-cursor: ${EVERY[update]}"
+
 # ---- two producers where upstream allows them; each is counted ----
 for run in "lookup" "update --random"; do
 	read -r op rnd <<<"$run"

@@ -33,6 +33,9 @@
 #   -b LIST     benchmarks, comma-separated names (default: all shared)
 #   -o DIR      keep every invocation's output in DIR (default: discarded)
 #   BENCH       our bench binary (default: this tree's ./bench)
+#   LOCK        a file every invocation is wrapped in flock(1) on (e.g. the
+#               tests' /tmp/bench-bpf-tests.lock, so that no BPF test runs
+#               beside a measurement, nor a measurement beside a test)
 #
 # Configurations the benchmark refuses at a producer count (lpm-trie-insert,
 # -delete and -free need one, add_del_on_diff_cpu an even number) are
@@ -49,6 +52,7 @@ set -uo pipefail
 PROG=$(basename "$0")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=${BENCH:-$ROOT/bench}
+LOCK=${LOCK:-}
 
 # name and options of every configuration; a third field restricts the
 # producer counts: "one" or "even"
@@ -138,6 +142,12 @@ fi
 if ! [ -f "$BENCH" ] || ! [ -x "$BENCH" ]; then
 	die_usage "BENCH '$BENCH' is not an executable file (build it with make)"
 fi
+LOCKED=()
+if [ -n "$LOCK" ]; then
+	command -v flock >/dev/null || die_usage "LOCK is set but flock(1) is not installed"
+	{ : >>"$LOCK"; } 2>/dev/null || die_usage "LOCK '$LOCK' cannot be opened for writing"
+	LOCKED=(flock "$LOCK")
+fi
 
 if [ -n "$KEEP" ]; then
 	mkdir -p "$KEEP" || die_usage "cannot create output directory '$KEEP'"
@@ -181,9 +191,9 @@ run_one() {
 	shift 2
 
 	if [ "$who" = A ]; then
-		"$BENCH" "$@" >"$file" 2>&1 || rc=$?
+		"${LOCKED[@]}" "$BENCH" "$@" >"$file" 2>&1 || rc=$?
 	else
-		"${UP_WRAP[@]}" "$UPSTREAM" "$@" >"$file" 2>&1 || rc=$?
+		"${LOCKED[@]}" "${UP_WRAP[@]}" "$UPSTREAM" "$@" >"$file" 2>&1 || rc=$?
 	fi
 	if [ "$rc" -ne 0 ]; then
 		echo "$PROG: $([ "$who" = A ] && echo ours || echo upstream) failed (exit $rc): $* (output: $(tail -n 2 "$file" | tr '\n' ' '))" >&2

@@ -33,6 +33,7 @@ refuses "bad duration '0' for -d" UPSTREAM="$BENCH" "$SCRIPT" -d 0
 refuses "bad warm-up 'x' for -w" UPSTREAM="$BENCH" "$SCRIPT" -w x
 refuses "bad producer list '1,,2' for -p" UPSTREAM="$BENCH" "$SCRIPT" -p 1,,2
 refuses "unknown benchmark 'nope' for -b \\(accepted: count-local" UPSTREAM="$BENCH" "$SCRIPT" -b count-local,nope
+refuses "LOCK '/nonexistent/lock' cannot be opened" UPSTREAM="$BENCH" LOCK=/nonexistent/lock "$SCRIPT"
 refuses "unknown option -x" UPSTREAM="$BENCH" "$SCRIPT" -x
 refuses "unexpected argument 'extra'" UPSTREAM="$BENCH" "$SCRIPT" extra
 
@@ -103,7 +104,7 @@ like "$TEST_TMP/f.err" 'upstream failed \(exit 3\): -w1 -d3 -p1 count-local \(ou
 # one short real round, our bench standing in for upstream's; -o keeps
 # every invocation's output (4 a round)
 rc=0
-env UPSTREAM="$BENCH" BENCH="$BENCH" "$SCRIPT" -w0 -d1 -n1 -p1 -b count-local -o "$TEST_TMP/keep" >"$TEST_TMP/real.out" 2>"$TEST_TMP/real.err" || rc=$?
+env UPSTREAM="$BENCH" BENCH="$BENCH" LOCK="$TEST_TMP/lock" "$SCRIPT" -w0 -d1 -n1 -p1 -b count-local -o "$TEST_TMP/keep" >"$TEST_TMP/real.out" 2>"$TEST_TMP/real.err" || rc=$?
 is "$rc" 0 "ours against itself, -w0 -d1 -n1: exit 0"
 diag "$(cat "$TEST_TMP/real.out")"
 like "$TEST_TMP/real.out" '^-w0 -d1, 1 rounds a configuration' "the header gives -w, -d and the rounds"

@@ -33,6 +33,11 @@ static const struct config_default {
 	const char *value;
 	const char *if_key;	/* only when this option ... */
 	const char *if_value;	/* ... has this value (JSON text) */
+	/*
+	 * what a document that leaves the key out ran with, when that is not
+	 * the default: the option came with a new default (NULL: value)
+	 */
+	const char *missing;
 } defaults[] = {
 	{ "*", "producers", "1" },
 	{ "*", "consumers", "0" },
@@ -52,6 +57,8 @@ static const struct config_default {
 	{ "bpf-hashmap-lookup", "nr_loops", "1000000" },
 	{ "bpf-hashmap-full-update", "max_entries", "1000" },
 	{ "bpf-hashmap-full-update", "nr_loops", "10000" },
+	/* before the option, each CPU's line was the rate over every batch */
+	{ "bpf-hashmap-full-update", "all_batches", "false", .missing = "true" },
 	{ "bpf_ma", "percpu", "false" },
 	{ "bpf_ma", "obj_size", "128" },
 	{ "bpf_ma", "batch_size", "64" },
@@ -62,6 +69,9 @@ static const struct config_default {
 	{ "local-storage-create", "batch_size", "32" },
 	{ "lpm-trie-*", "prefix_len", "32" },
 	{ "lpm-trie-*", "random", "false" },
+	/* before the options, the loop was inlined and each producer had its cursor */
+	{ "lpm-trie-*", "inline_loop", "false", .missing = "true" },
+	{ "lpm-trie-*", "own_cursor", "false", .missing = "true" },
 	{ "hash-prealloc-update", "map_perf_test", "1" },
 	{ "percpu-hash-prealloc-update", "map_perf_test", "2" },
 	{ "hash-kmalloc-update", "map_perf_test", "4" },
@@ -122,7 +132,7 @@ static const char *doc_benchmark(json_t *doc)
 	return json_string_value(json_object_get(doc, "benchmark"));
 }
 
-/* fill in the defaults of the keys the document leaves out */
+/* fill in the keys the document leaves out: their defaults, or what it ran with */
 static int fill_defaults(const char *benchmark, json_t *config)
 {
 	size_t i;
@@ -136,7 +146,7 @@ static int fill_defaults(const char *benchmark, json_t *config)
 			continue;
 		if (d->if_key && !json_text_equal(json_object_get(config, d->if_key), d->if_value))
 			continue;
-		v = json_loads(d->value, JSON_DECODE_ANY, NULL);
+		v = json_loads(d->missing ? d->missing : d->value, JSON_DECODE_ANY, NULL);
 		if (!v || json_object_set_new(config, d->key, v))
 			return -ENOMEM;
 	}

@@ -48,6 +48,27 @@ is "$("$BENCH" config --key def.json | jq -c '[.value_size, .preallocated, .zero
 	"[8,false,false,false,1]" "the key holds every option, defaults included"
 is "$("$BENCH" config --json v4096.json | jq -r '[.benchmark, .label, .slug, .config.value_size] | join("|")')" \
 	"htab-mem|overwrite value_size=4096|overwrite-value_size_4096|4096" "--json: benchmark, label, slug, config"
+# options that came with a new default: a document without them ran the
+# old way, which is not the default (lpm-trie-*: the inlined loop and a
+# cursor per producer; bpf-hashmap-full-update: the rate over every batch)
+lpm() {
+	jq ".benchmark = \"lpm-trie-lookup\"
+	    | .options.benchmark = {nr_entries: 10000, prefix_len: 32, random: false,
+				    inline_loop: false, own_cursor: false}
+	    | $2" base.json >"$1.json"
+}
+lpm lnew '.'
+lpm lold 'del(.options.benchmark.inline_loop) | del(.options.benchmark.own_cursor)'
+lpm lown '.options.benchmark.own_cursor = true'
+is "$("$BENCH" config lnew.json lold.json lown.json | tr '\n' '|')" "nr_entries=10000|inline_loop nr_entries=10000 own_cursor|nr_entries=10000 own_cursor|" \
+	"lpm-trie: labels; a document from before inline_loop and own_cursor ran with both"
+isnt "$("$BENCH" config --key lold.json)" "$("$BENCH" config --key lnew.json)" \
+	"lpm-trie: the old document is another configuration than today's default"
+jq '.benchmark = "bpf-hashmap-full-update" | .options.benchmark = {max_entries: 1000, nr_loops: 10000, hook: "tracepoint"}' \
+	base.json >fold.json
+jq '.options.benchmark.all_batches = false' fold.json >fnew.json
+is "$("$BENCH" config fold.json fnew.json | tr '\n' '|')" "all_batches hook=tracepoint|hook=tracepoint|" \
+	"bpf-hashmap-full-update: a document from before all_batches printed every batch's rate"
 is "$("$BENCH" config base.json)" "default" "count-local: no options, \"default\""
 n=$("$BENCH" config def.json v4096.json pre.json p2.json zs.json lat.json batch.json | sort -u | wc -l)
 is "$n" 7 "seven configurations, seven labels"

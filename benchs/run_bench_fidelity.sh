@@ -47,7 +47,7 @@
 # after the table are printed with it.  Timings are never pass/fail.
 #
 # Exit status: 0; 1 when an invocation failed or printed no rate (its row
-# says FAILED); 2 for bad arguments.
+# is marked failed); 2 for bad arguments.
 set -uo pipefail
 PROG=$(basename "$0")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -91,6 +91,11 @@ known_bench() {
 	return 1
 }
 
+usage() {
+	sed -n '4,/^set -uo/{ /^set -uo/d; s/^# \{0,1\}//; p }' "$0"
+}
+[ "${1:-}" = --help ] && { usage; exit 0; }
+
 WARMUP=1
 DURATION=3
 ROUNDS=3
@@ -126,7 +131,7 @@ while getopts ':w:d:n:p:b:o:h' opt; do
 		;;
 	o) KEEP=$OPTARG ;;
 	h)
-		sed -n '3,/^set -uo/{ /^set -uo/d; s/^# \{0,1\}//; p }' "$0"
+		usage
 		exit 0
 		;;
 	:) die_usage "option -$OPTARG needs a value" ;;

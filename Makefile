@@ -106,7 +106,7 @@ BPF_SRCS := $(wildcard $(SRCDIR)/progs/*.c)
 SKELS := $(patsubst $(SRCDIR)/progs/%.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 # everything but the runner and the benchmarks: unit tests link these
 LIB_SRCS := stats.c sequential.c ab.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c output_file.c \
-	    result_file.c compare.c compare_md.c plot.c plot_gnuplot.c result_json.c run.c run_context.c per_producer.c \
+	    result_file.c compare.c compare_md.c cli_json.c plot.c plot_gnuplot.c result_json.c run.c run_context.c per_producer.c \
 	    latency.c sha256.c suggest.c result_config.c config_cli.c result_label.c export_kcidb.c history_db.c history.c history_plot.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))
 # benchmark helpers without BPF or the runner, so unit tests can link them

@@ -28,10 +28,12 @@
 #include "ab.h"
 #include "bench.h"
 #include "bench_args.h"
+#include "cli_json.h"
 #include "compare.h"
 #include "config_cli.h"
 #include "export.h"
 #include "history.h"
+#include "output_file.h"
 #include "plot.h"
 #include "runner.h"
 
@@ -112,6 +114,46 @@ static void hold_std_fds(void)
 	}
 }
 
+/* bench -l --json FILE: every benchmark and command, in cli_json's envelope */
+static int list_json(const char *path)
+{
+	json_t *o = cli_json_new("list"), *b = json_array(), *c = json_array();
+	char *text = NULL, *line;
+	size_t i;
+	int err;
+
+	for (i = 0; b && i < ARRAY_SIZE(benchs); i++)
+		json_array_append_new(b, json_pack("{s:s, s:s, s:s?}", "name", benchs[i]->name,
+						   "description", benchs[i]->desc ?: "",
+						   "alias", benchs[i]->alias));
+	for (i = 0; c && i < ARRAY_SIZE(commands); i++)
+		json_array_append_new(c, json_pack("{s:s, s:s}", "name", commands[i].name,
+						   "description", commands[i].desc));
+	if (o && b && c && !json_object_set_new(o, "benchmarks", b) &&
+	    !json_object_set_new(o, "commands", c))
+		text = json_dumps(o, JSON_COMPACT);
+	else
+		/* the arrays were never handed to o */
+		json_decref(b), json_decref(c);
+	json_decref(o);
+	if (!text) {
+		fprintf(stderr, "failed to render the list as JSON: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	/* one line, as every JSON bench prints */
+	if (asprintf(&line, "%s\n", text) < 0) {
+		free(text);
+		fprintf(stderr, "failed to render the list as JSON: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	err = output_file_write(path, line, strlen(line));
+	if (err)
+		fprintf(stderr, "failed to write %s: %s\n", path, strerror(-err));
+	free(text);
+	free(line);
+	return err ? 1 : 0;
+}
+
 static int run_benchmark(int argc, char **argv)
 {
 	const struct bench *bench;
@@ -129,6 +171,8 @@ static int run_benchmark(int argc, char **argv)
 	err = bench_args_parse(argc, argv, benchs, ARRAY_SIZE(benchs), &bench);
 	if (err) {
 		err = bench_args_error_status();
+	} else if (!bench && env.json_path) {
+		err = list_json(env.json_path);
 	} else if (!bench) {
 		bench_args_list(benchs, ARRAY_SIZE(benchs));
 	} else {

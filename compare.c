@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bench_limits.h"
+#include "cli_json.h"
 #include "compare.h"
 #include "compare_md.h"
 #include "history.h"
@@ -35,6 +36,7 @@ static struct compare_opts {
 	bool fail_on_regression;
 	bool power;
 	bool markdown;
+	bool json;
 	/* BASE... [-- NEW...]: without "--", exactly two files */
 	bool sides_split;
 	const char *files[BENCH_MAX_FILES];
@@ -52,6 +54,8 @@ static const struct argp_option compare_options[] = {
 	  "The files of the two sides are pairs, in the order given (BASE1 with NEW1, ...; as bench ab writes them): a paired t-test on log(new/base) of the files' means" },
 	{ "power", 'P', NULL, 0,
 	  "Estimate, from the spread between the observations, how many repeats (invocations, with several files per side) per side detect a change of the threshold at p < 0.05 with 80% power" },
+	{ "json", 'j', NULL, 0,
+	  "Print the comparison as one JSON object on stdout instead (README, \"JSON of the commands\"): the files, the configuration, the unit, every row with its verdict, whether a metric got worse; notes and warnings on stderr" },
 	{ "markdown", 'm', NULL, 0,
 	  "Print the before/after table of a patch mail instead: one row per configuration (the sides' files grouped by configuration), the rate before and after, its change with the 95% interval, memory and peak memory before and after; notes and warnings on stderr" },
 	{},
@@ -88,6 +92,9 @@ static error_t compare_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'm':
 		copts.markdown = true;
+		break;
+	case 'j':
+		copts.json = true;
 		break;
 	case 'r':
 		copts.prm.rank = true;
@@ -1494,6 +1501,49 @@ static int compare_sides(const struct compare_side *sa, const struct compare_sid
 	return worse_any && copts.fail_on_regression ? 1 : 0;
 }
 
+static json_t *side_files(const struct compare_side *sd)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < sd->n; i++)
+		json_array_append_new(a, json_string(sd->rf[i].path));
+	return a;
+}
+
+/* --json: compare_eval()'s rows in cli_json's envelope; notes on stderr */
+static int compare_json(const struct compare_side *sa, const struct compare_side *sb)
+{
+	struct compare_row *rows = NULL;
+	enum compare_unit unit;
+	int n, i, worse = 0, err;
+	char label[256];
+	json_t *o;
+
+	err = compare_eval(&copts.prm, sa, sb, stderr, &rows, &n, &unit);
+	if (err) {
+		free(rows);
+		return 2;
+	}
+	for (i = 0; i < n; i++)
+		worse |= rows[i].worse;
+	result_config_label(sa->rf[0].doc, label, sizeof(label));
+	o = cli_json_new("compare");
+	if (o && json_object_update_new(o, json_pack("{s:o, s:o, s:s, s:s, s:s, s:f, s:o, s:b, s:i}",
+			"base", side_files(sa), "new", side_files(sb),
+			"benchmark", sa->rf[0].benchmark, "configuration", label,
+			"unit", compare_unit_name(unit), "threshold_pct", copts.prm.threshold_pct,
+			"rows", cli_json_compare_rows(rows, n), "worse", worse != 0,
+			"exit_status", worse && copts.fail_on_regression ? 1 : 0)))
+		o = (json_decref(o), NULL);
+	free(rows);
+	if (cli_json_print(o)) {
+		fprintf(stderr, "compare: failed to write the JSON: %s\n", strerror(EIO));
+		return 1;
+	}
+	return worse && copts.fail_on_regression ? 1 : 0;
+}
+
 /* keep the files keep[] says, in order */
 static void keep_files(struct compare_side *sd, const bool *keep)
 {
@@ -1622,7 +1672,12 @@ int bench_compare_main(int argc, char **argv)
 		ret = load_side(&b, "new", copts.files + nbase, copts.nfiles - nbase);
 	if (!ret)
 		ret = leave_out_invalid(&a, &b, copts.prm.paired);
-	if (!ret && copts.markdown) {
+	if (!ret && copts.json && copts.markdown) {
+		fprintf(stderr, "compare: --json and --markdown are two outputs: give one\n");
+		ret = 2;
+	} else if (!ret && copts.json) {
+		ret = compare_json(&a, &b);
+	} else if (!ret && copts.markdown) {
 		int worse = 0;
 
 		ret = compare_markdown(&copts.prm, &a, &b, &worse) ? 2 :

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "history.h"
+#include "cli_json.h"
 #include "history_cli.h"
 #include "stats.h"
 #include "suggest.h"
@@ -113,6 +114,26 @@ static error_t sel_parse(int key, char *arg, struct argp_state *state)
 }
 
 const struct argp history_sel_argp = { .options = sel_options, .parser = sel_parse };
+
+/* list and show: the selection, and --json */
+static const struct argp_option out_options[] = {
+	{ "json", 'j', NULL, 0, "Print one JSON object on stdout instead of the table (README, \"JSON of the commands\")" },
+	{},
+};
+
+static error_t out_parse(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	(void)state;
+	if (key != 'j')
+		return ARGP_ERR_UNKNOWN;
+	hcli.json = true;
+	return 0;
+}
+
+static const struct argp_child out_children[] = { { &history_sel_argp }, {} };
+static const struct argp out_argp = { .options = out_options, .parser = out_parse,
+				       .children = out_children };
 static const struct argp add_argp = { .options = add_options, .parser = sel_parse };
 
 int history_cli_open(struct history *h, bool create)
@@ -283,6 +304,53 @@ static void note_builds(const struct history_rows *rows)
 	}
 }
 
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* the configuration key as the object it is */
+static json_t *key_json(const char *key)
+{
+	json_t *v = json_loads(key, 0, NULL);
+
+	return v ? v : json_string(key);
+}
+
+/* one run as list --json gives it */
+static json_t *row_json(const struct history_row *r)
+{
+	return json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:i, s:s, s:s, s:s, s:s?, s:s?, s:o, s:o, s:i}",
+			 "id", (json_int_t)r->id, "kernel", r->kernel, "build", r->build_short,
+			 "build_key", r->build, "tag", r->tag, "benchmark", r->benchmark,
+			 "configuration", r->config, "config", key_json(r->config_key),
+			 "producers", r->producers,
+			 "machine", r->machine, "added", r->added, "source", r->source,
+			 "metric", r->has_metric ? r->metric : NULL,
+			 "unit", r->has_metric ? r->unit : NULL,
+			 "mean", num_or_null(r->has_metric ? r->mean : NAN),
+			 "stddev", num_or_null(r->has_metric ? r->stddev : NAN), "n", r->n);
+}
+
+static int list_json(const struct history_rows *rows)
+{
+	json_t *o = cli_json_new("history list"), *a = json_array();
+	int i;
+
+	for (i = 0; a && i < rows->n; i++)
+		json_array_append_new(a, row_json(&rows->row[i]));
+	if (!o || !a || json_object_set_new(o, "runs", a)) {
+		json_decref(o);
+		fprintf(stderr, "history list: failed to render the JSON: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	if (cli_json_print(o)) {
+		fprintf(stderr, "history list: failed to write the JSON: %s\n", strerror(EIO));
+		return 1;
+	}
+	return 0;
+}
+
 static int list_main(int argc, char **argv)
 {
 	struct history_rows rows;
@@ -290,7 +358,7 @@ static int list_main(int argc, char **argv)
 	char mean[64];
 	int i, wk, wu, wt, wb, wc, wm;
 
-	if (history_cli_parse("history list", &history_sel_argp, "",
+	if (history_cli_parse("history list", &out_argp, "",
 			      "List the stored runs, selected by benchmark, configuration, kernel, build, "
 			      "tag and machine, with their first metric's (or --metric's) mean.", argc, argv))
 		return 2;
@@ -305,6 +373,11 @@ static int list_main(int argc, char **argv)
 		return 1;
 	}
 	history_close(&h);
+	if (hcli.json) {
+		i = list_json(&rows);
+		history_rows_free(&rows);
+		return i;
+	}
 	wk = WIDTH(&rows, kernel, "kernel");
 	wu = WIDTH(&rows, build_short, "build");
 	wt = WIDTH(&rows, tag, "tag");
@@ -475,6 +548,47 @@ static double machine_base(const struct history_rows *rows, const struct history
 	return g->st.mean;
 }
 
+static int show_json(const struct history_rows *rows)
+{
+	json_t *o = cli_json_new("history show"), *a = json_array(), *ids;
+	const struct history_row *f = NULL;
+	struct history_group g;
+	char tags[128];
+	bool is_base;
+	double base;
+	int i = 0, j;
+
+	while (a && history_next_group(rows, &i, &g) > 0) {
+		f = f ? f : g.first;
+		base = machine_base(rows, &g, &is_base);
+		group_tags(rows, &g, tags, sizeof(tags));
+		ids = json_array();
+		for (j = g.from; j < g.to; j++)
+			if (rows->row[j].has_metric && !isnan(rows->row[j].mean))
+				json_array_append_new(ids, json_integer(rows->row[j].id));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:i, s:o, s:o, s:b, s:o, s:o}",
+			"kernel", g.first->kernel, "build", g.first->build_short, "tags", tags,
+			"machine", g.first->machine, "runs", g.n, "mean", num_or_null(g.st.mean),
+			"stddev", num_or_null(g.n > 1 ? g.st.stddev : NAN), "base", is_base,
+			"change_pct", num_or_null(is_base || base == 0 ? NAN :
+						  (g.st.mean - base) / fabs(base) * 100),
+			"run_ids", ids));
+	}
+	if (!o || !a || !f || json_object_update_new(o, json_pack("{s:s, s:s, s:o, s:i, s:s, s:s, s:b, s:o}",
+			"benchmark", f->benchmark, "configuration", f->config,
+			"config", key_json(f->config_key), "producers", f->producers, "metric", f->metric,
+			"unit", f->unit, "higher_is_better", f->higher_is_better, "kernels", a))) {
+		json_decref(o);
+		fprintf(stderr, "history show: failed to render the JSON: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	if (cli_json_print(o)) {
+		fprintf(stderr, "history show: failed to write the JSON: %s\n", strerror(EIO));
+		return 1;
+	}
+	return 0;
+}
+
 static int show_main(int argc, char **argv)
 {
 	struct history_rows rows;
@@ -485,7 +599,7 @@ static int show_main(int argc, char **argv)
 	bool is_base;
 	double base;
 
-	if (history_cli_parse("history show", &history_sel_argp, "",
+	if (history_cli_parse("history show", &out_argp, "",
 			      "The trend of one metric across kernels, as a table: per kernel release "
 			      "(in version order), build (in the order first added) and machine, the "
 			      "mean of its runs' means, their standard deviation, and the change against "
@@ -498,6 +612,11 @@ static int show_main(int argc, char **argv)
 	}
 	if (history_cli_select_trend(&rows))
 		return 2;
+	if (hcli.json) {
+		i = show_json(&rows);
+		history_rows_free(&rows);
+		return i;
+	}
 	while (i < rows.n && (!rows.row[i].has_metric || isnan(rows.row[i].mean)))
 		i++;
 	f = &rows.row[i];

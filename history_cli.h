@@ -22,6 +22,7 @@ struct history_cli {
 	struct history_sel sel;
 	const char *files[HISTORY_MAX_FILES];
 	int nfiles;
+	bool json;		/* list, show: --json */
 };
 
 extern struct history_cli hcli;

@@ -124,3 +124,82 @@ double seq_look(struct seq_test *s, double info, double t, double *nominal)
 	*nominal = isinf(c) ? 0 : 2 * norm_cdf(-c);
 	return c;
 }
+
+const char *seq_stat_name(enum seq_stat stat)
+{
+	switch (stat) {
+	case SEQ_STAT_T:
+		return "t";
+	case SEQ_STAT_TRIMMED:
+		return "trimmed";
+	case SEQ_STAT_RANK:
+		return "rank";
+	}
+	return "?";
+}
+
+int seq_estimate(enum seq_stat stat, const double *obs, int n, double level, struct seq_est *out)
+{
+	struct log_change c;
+	struct signed_rank sr;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	out->level = level;
+	out->est = out->lo = out->hi = out->p = out->se = out->df = NAN;
+	out->stat = out->crit = NAN;
+	out->need = min_obs_for_level(level);
+	if (stat == SEQ_STAT_RANK) {
+		err = signed_rank_test(obs, n, level, &sr);
+		if (err)
+			return err;
+		out->est = sr.shift;
+		out->lo = sr.lo;
+		out->hi = sr.hi;
+		out->p = sr.p;
+		out->stat = sr.t;
+	} else {
+		err = trimmed_t(obs, n, stat == SEQ_STAT_TRIMMED ? SEQ_TRIM : 0, level, &c);
+		out->est = c.est;
+		if (err)
+			return err;
+		out->lo = c.lo;
+		out->hi = c.hi;
+		out->p = c.p;
+		out->se = c.se;
+		out->df = c.df;
+		out->stat = fabs(c.t);
+		out->crit = t_crit(level, c.df);
+	}
+	if (n < out->need)
+		out->lo = out->hi = NAN;
+	return 0;
+}
+
+int seq_verdict(const struct seq_est *e, double lo_thr, double hi_thr)
+{
+	if (isnan(e->lo) || isnan(e->hi))
+		return 0;
+	if (e->lo > 0)
+		return 1;
+	if (e->hi < 0)
+		return -1;
+	return e->lo > lo_thr && e->hi < hi_thr ? 2 : 0;
+}
+
+double seq_detectable(const struct seq_est *e, double power)
+{
+	double h = (e->hi - e->lo) / 2, qa, qb;
+
+	if (isnan(h))
+		return NAN;
+	if (isnan(e->df)) {
+		qa = norm_quantile(1 - e->level / 2);
+		qb = norm_quantile(power);
+	} else {
+		qa = t_crit(e->level, e->df);
+		qb = t_crit(2 * (1 - power), e->df);
+	}
+	return h * (1 + qb / qa);
+}

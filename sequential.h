@@ -54,4 +54,55 @@ double seq_spend(enum seq_spending spending, double alpha, double t);
  */
 double seq_look(struct seq_test *s, double info, double t, double *nominal);
 
+/*
+ * What a look tests: the observations (bench ab's block mean log ratios)
+ * by one of three statistics, each giving its estimate, its interval at
+ * the look's level and its p-value from the one test, so that the verdict
+ * is the interval's.
+ */
+enum seq_stat {
+	SEQ_STAT_T,		/* the mean, Student's t */
+	SEQ_STAT_TRIMMED,	/* the 20% trimmed mean, Tukey-McLaughlin's t */
+	SEQ_STAT_RANK,		/* Hodges-Lehmann, Wilcoxon's signed-rank test */
+};
+
+#define SEQ_TRIM 0.2
+
+struct seq_est {
+	int n;
+	double level;		/* two-sided: the interval covers 1 - level */
+	double est, lo, hi;	/* lo and hi NaN: no interval the data can support */
+	double p;
+	double se, df;		/* the t-based tests' (NaN for the rank test) */
+	double stat, crit;	/* |t| and its bound at level; the rank test: T and NaN */
+	int need;		/* observations an interval at this level needs */
+};
+
+/* "t", "trimmed", "rank" */
+const char *seq_stat_name(enum seq_stat stat);
+
+/*
+ * The estimate and its 1 - level interval from n observations.  No
+ * interval (lo, hi NaN) when n is below min_obs_for_level(level): at a
+ * level smaller than 2^(1 - n) an interval rests on assumed tails alone
+ * (a t quantile on 2 df at level 1e-6 is in the hundreds), nor when the
+ * rank test has none.  0, or -errno (too few observations for any test).
+ */
+int seq_estimate(enum seq_stat stat, const double *obs, int n, double level, struct seq_est *out);
+
+/*
+ * The verdict of a look from its interval alone: 1 when it lies above 0,
+ * -1 below, 2 when it lies inside (lo_thr, hi_thr) (no change that
+ * large), 0 otherwise or without an interval.
+ */
+int seq_verdict(const struct seq_est *e, double lo_thr, double hi_thr);
+
+/*
+ * The change the same test detects with the given power at this look's
+ * level and spread, from its interval's half-width h: h (1 + q(power) /
+ * q(level)), t quantiles on the test's df (normal ones for the rank
+ * test); NaN without an interval.
+ */
+double seq_detectable(const struct seq_est *e, double power);
+
 #endif /* __SEQUENTIAL_H */

@@ -518,34 +518,92 @@ static double u_statistic(const double *a, int na, const double *b, int nb, doub
 }
 
 /*
- * k for the Moses interval: the largest k with P(U <= k - 1) <= alpha / 2,
- * so that [D(k), D(mn + 1 - k)] covers the shift with probability at least
- * 1 - alpha; 0 when no k does.  *conf: the coverage.
+ * The test and its interval from one null distribution, so that they
+ * agree: cdf[x] = P(T' <= x) for x = 0..N (exact), or NULL for the
+ * normal approximation of mean mu and standard deviation sd with a
+ * continuity correction.  T is the smaller count of the differences on
+ * either side of 0 (those at 0 counted on both): the k-th smallest
+ * difference is above 0 exactly when fewer than k are at or below 0, so
+ * with k the largest with P(T' <= k - 1) <= alpha / 2 the interval
+ * [D(k), D(N + 1 - k)] leaves out 0 exactly when T <= k - 1, that is
+ * when p = 2 P(T' <= T) <= alpha.
  */
-static int moses_k(const double *dist, int m, int n, double sd, double alpha, double *conf)
-{
-	double cum = 0;
-	int k;
+struct null_dist {
+	const double *cdf;	/* NULL: normal */
+	long nn;		/* N: the statistic's largest value */
+	double mu, sd;
+};
 
-	if (dist) {
-		for (k = 0; k < m * n && cum + dist[k] <= alpha / 2; k++)
-			cum += dist[k];
-		*conf = 1 - 2 * cum;
-		return k;
+static double null_cdf(const struct null_dist *nd, long x)
+{
+	if (x < 0)
+		return 0;
+	if (nd->cdf)
+		return x >= nd->nn ? 1.0 : nd->cdf[x];
+	if (!(nd->sd > 0))
+		return x + 0.5 >= nd->mu ? 1.0 : 0.0;
+	return norm_cdf((x + 0.5 - nd->mu) / nd->sd);
+}
+
+/* the largest k with P(T' <= k - 1) <= alpha / 2 (0: none); *conf its coverage */
+static long null_k(const struct null_dist *nd, double alpha, double *conf)
+{
+	long k = 0;
+
+	if (nd->cdf) {
+		while (k < nd->nn && nd->cdf[k] <= alpha / 2)
+			k++;
+	} else if (nd->sd > 0) {
+		k = (long)floor(nd->mu + 0.5 + norm_quantile(alpha / 2) * nd->sd);
+		if (k < 0)
+			k = 0;
+		/* the same comparison null_cdf() makes for p */
+		while (k > 0 && null_cdf(nd, k - 1) > alpha / 2)
+			k--;
+		while (k < nd->nn && null_cdf(nd, k) <= alpha / 2)
+			k++;
 	}
-	/* normal: P(U <= k - 1) ~ Phi((k - 1 + 0.5 - mn/2) / sd) */
-	k = (int)floor(m * n / 2.0 + 0.5 + norm_quantile(alpha / 2) * sd);
-	if (k < 0)
-		k = 0;
-	*conf = 1 - alpha;
+	if (2 * k > nd->nn + 1)
+		k = (nd->nn + 1) / 2;
+	*conf = nd->cdf ? 1 - 2 * null_cdf(nd, k - 1) : 1 - alpha;
 	return k;
+}
+
+/*
+ * p, and the estimate's interval from the sorted differences d[0..N-1]
+ * (N = nd->nn): the p-value of count t, lo and hi (NaN when k is 0)
+ */
+static void null_test(const struct null_dist *nd, const double *d, long t, double alpha,
+		      double *p, double *lo, double *hi, double *conf)
+{
+	long k = null_k(nd, alpha, conf);
+
+	*p = fmin(1.0, 2 * null_cdf(nd, t));
+	*lo = *hi = NAN;
+	if (k >= 1) {
+		*lo = d[k - 1];
+		*hi = d[nd->nn - k];
+	}
+}
+
+/* min(#{d <= 0}, #{d >= 0}) of n values */
+static long side_count(const double *d, long n)
+{
+	long le = 0, ge = 0, i;
+
+	for (i = 0; i < n; i++) {
+		le += d[i] <= 0;
+		ge += d[i] >= 0;
+	}
+	return le < ge ? le : ge;
 }
 
 int rank_test(const double *a, int na, const double *b, int nb, double alpha,
 	      struct rank_test *out)
 {
-	double *sa = NULL, *sb = NULL, *d = NULL, *dist = NULL, ties, mu, sd, z;
-	int m, n, i, j, k, err = 0;
+	double *sa = NULL, *sb = NULL, *d = NULL, *dist = NULL, ties;
+	struct null_dist nd = {};
+	int m, n, i, j, err = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->p = out->shift = out->lo = out->hi = out->u = NAN;
@@ -562,27 +620,20 @@ int rank_test(const double *a, int na, const double *b, int nb, double alpha,
 		goto out;
 	}
 	out->u = u_statistic(sa, m, sb, n, &ties);
-	mu = m * n / 2.0;
-	sd = sqrt(m * (double)n / 12.0 * ((m + n + 1) - ties / ((double)(m + n) * (m + n - 1))));
+	nd.nn = (long)m * n;
+	nd.mu = m * n / 2.0;
+	nd.sd = sqrt(m * (double)n / 12.0 * ((m + n + 1) - ties / ((double)(m + n) * (m + n - 1))));
 	out->exact = ties == 0 && m <= RANK_EXACT_MAX && n <= RANK_EXACT_MAX;
 	if (out->exact) {
-		double tail = 0;
-		/* U = u and U = mn - u are equally likely: sum the nearer tail */
-		int lo_u = (int)fmin(out->u, m * n - out->u);
-
 		dist = malloc((m * n + 1) * sizeof(*dist));
 		if (!dist || u_null_dist(m, n, dist)) {
 			err = -ENOMEM;
 			goto out;
 		}
-		for (i = 0; i <= lo_u; i++)
-			tail += dist[i];
-		out->p = fmin(1.0, 2 * tail);
-	} else if (sd > 0) {
-		z = (fabs(out->u - mu) - 0.5) / sd;
-		out->p = z <= 0 ? 1.0 : fmin(1.0, 2 * norm_cdf(-z));
-	} else {
-		out->p = 1.0;
+		/* cumulative, summed from 0 up once: p and k read the same sums */
+		for (i = 1; i <= m * n; i++)
+			dist[i] += dist[i - 1];
+		nd.cdf = dist;
 	}
 	/* Hodges-Lehmann: the median of all differences, and Moses' interval */
 	d = malloc((size_t)m * n * sizeof(*d));
@@ -595,11 +646,9 @@ int rank_test(const double *a, int na, const double *b, int nb, double alpha,
 			d[(size_t)i * n + j] = sb[j] - sa[i];
 	qsort(d, (size_t)m * n, sizeof(*d), cmp_double);
 	out->shift = quantile_sorted(d, m * n, 0.5);
-	k = moses_k(out->exact ? dist : NULL, m, n, sd, alpha, &out->conf);
-	if (k >= 1 && k <= m * n + 1 - k) {
-		out->lo = d[k - 1];
-		out->hi = d[m * n - k];
-	}
+	/* no ties: the count is min(U, mn - U), Mann-Whitney's own */
+	null_test(&nd, d, side_count(d, (long)m * n), alpha, &out->p, &out->lo, &out->hi,
+		  &out->conf);
 out:
 	free(sa);
 	free(sb);
@@ -681,4 +730,314 @@ int paired_log_ratio(const double *a, const double *b, int n, double alpha,
 	out->t = out->mean_log / se;
 	out->p = t_pvalue(out->t, out->df);
 	return ratio_ci_se(out->ratio, se, out->df, alpha, &out->lo, &out->hi);
+}
+
+int min_obs_for_level(double alpha)
+{
+	int n = 1;
+
+	while (n < 64 && ldexp(1.0, 1 - n) > alpha)
+		n++;
+	return n;
+}
+
+static void log_change_init(struct log_change *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->est = out->ratio = out->lo = out->hi = NAN;
+	out->p = out->t = out->df = out->se = out->conf = NAN;
+}
+
+/* the logs of the values above 0 of v, in *out (malloc'ed); their count, or -EDOM, -ENOMEM */
+static int log_values(const double *v, int n, double **out)
+{
+	double *l = malloc((n > 0 ? n : 1) * sizeof(*l));
+	int i, m = 0;
+
+	*out = l;
+	if (!l)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (isnan(v[i]))
+			continue;
+		if (!(v[i] > 0) || !isfinite(v[i]))
+			return -EDOM;
+		l[m++] = log(v[i]);
+	}
+	return m;
+}
+
+/*
+ * est ± t(alpha, df) se as a ratio, and p of est / se: one t, one df, one
+ * se.  A zero se: every observation alike, the interval a point.
+ */
+static int t_change(struct log_change *out, double alpha)
+{
+	double q;
+
+	out->ratio = exp(out->est);
+	out->conf = 1 - alpha;
+	if (out->se == 0) {
+		out->t = out->est == 0 ? 0 : copysign(INFINITY, out->est);
+		out->p = out->est == 0 ? 1.0 : 0.0;
+		out->lo = out->hi = out->ratio;
+		return 0;
+	}
+	out->t = out->est / out->se;
+	out->p = t_pvalue(out->t, out->df);
+	q = t_crit(alpha, out->df);
+	out->lo = exp(out->est - q * out->se);
+	out->hi = exp(out->est + q * out->se);
+	return 0;
+}
+
+int welch_log(const double *a, int na, const double *b, int nb, double alpha,
+	      struct log_change *out)
+{
+	double *la = NULL, *lb = NULL, va, vb;
+	struct stats sa, sb;
+	int m, n, err = 0;
+
+	log_change_init(out);
+	m = log_values(a, na, &la);
+	n = m < 0 ? 0 : log_values(b, nb, &lb);
+	if (m < 0 || n < 0) {
+		err = m < 0 ? m : n;
+		goto out;
+	}
+	stats_compute(la, m, &sa);
+	stats_compute(lb, n, &sb);
+	out->na = m;
+	out->nb = n;
+	if (m < 1 || n < 1 || (m < 2 && n < 2)) {
+		if (m && n)
+			out->est = sb.mean - sa.mean, out->ratio = exp(out->est);
+		err = -EDOM;
+		goto out;
+	}
+	out->est = sb.mean - sa.mean;
+	if (m >= 2 && n >= 2) {
+		va = sa.stddev * sa.stddev / m;
+		vb = sb.stddev * sb.stddev / n;
+		out->se = sqrt(va + vb);
+		out->df = va + vb > 0 ? (va + vb) * (va + vb) / (va * va / (m - 1) + vb * vb / (n - 1)) :
+			  m + n - 2;
+	} else {
+		/* one side of one value: its spread is the other side's */
+		const struct stats *many = m >= 2 ? &sa : &sb;
+
+		out->se = many->stddev * sqrt(1.0 / m + 1.0 / n);
+		out->df = many->n - 1;
+	}
+	err = t_change(out, alpha);
+out:
+	free(la);
+	free(lb);
+	return err;
+}
+
+/* the log ratios of the usable pairs, in *d (malloc'ed); their count or -ENOMEM */
+static int pair_logs(const double *a, const double *b, int n, double **d, int *skipped)
+{
+	int i, m = 0;
+
+	*skipped = 0;
+	*d = malloc((n > 0 ? n : 1) * sizeof(**d));
+	if (!*d)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) || !isfinite(b[i])) {
+			(*skipped)++;
+			continue;
+		}
+		(*d)[m++] = log(b[i]) - log(a[i]);
+	}
+	return m;
+}
+
+/* P(T' <= x), x = 0..n(n+1)/2, of the signed-rank statistic: subsets of 1..n by their sum */
+static double *signed_rank_cdf(int n)
+{
+	long nn = (long)n * (n + 1) / 2, s;
+	double *c = calloc(nn + 1, sizeof(*c)), total;
+	int r;
+
+	if (!c)
+		return NULL;
+	c[0] = 1;
+	for (r = 1; r <= n; r++)
+		for (s = nn; s >= r; s--)
+			c[s] += c[s - r];
+	total = ldexp(1.0, n);
+	c[0] /= total;
+	for (s = 1; s <= nn; s++)
+		c[s] = c[s - 1] + c[s] / total;
+	return c;
+}
+
+int signed_rank_test(const double *d, int n, double alpha, struct signed_rank *out)
+{
+	double *s = NULL, *w = NULL, *cdf = NULL;
+	struct null_dist nd = {};
+	long nn, i, j, k = 0;
+	int m, err = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->t = out->p = out->shift = out->lo = out->hi = out->conf = NAN;
+	m = sorted_copy(d, n, &s);
+	if (m < 0)
+		return m;
+	out->n = m;
+	if (!m) {
+		err = -EINVAL;
+		goto out;
+	}
+	nn = (long)m * (m + 1) / 2;
+	w = malloc(nn * sizeof(*w));
+	if (!w) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < m; i++)
+		for (j = i; j < m; j++)
+			w[k++] = (s[i] + s[j]) / 2;
+	qsort(w, nn, sizeof(*w), cmp_double);
+	out->shift = quantile_sorted(w, nn, 0.5);
+	out->t = side_count(w, nn);
+	nd.nn = nn;
+	nd.mu = nn / 2.0;
+	nd.sd = sqrt(m * (m + 1.0) * (2.0 * m + 1) / 24.0);
+	out->exact = m <= SIGNED_RANK_EXACT_MAX;
+	if (out->exact) {
+		cdf = signed_rank_cdf(m);
+		if (!cdf) {
+			err = -ENOMEM;
+			goto out;
+		}
+		nd.cdf = cdf;
+	}
+	null_test(&nd, w, (long)out->t, alpha, &out->p, &out->lo, &out->hi, &out->conf);
+out:
+	free(s);
+	free(w);
+	free(cdf);
+	return err;
+}
+
+int paired_log_hl(const double *a, const double *b, int n, double alpha, struct log_change *out)
+{
+	struct signed_rank sr;
+	double *d;
+	int m, err;
+
+	log_change_init(out);
+	m = pair_logs(a, b, n, &d, &out->skipped);
+	if (m < 0)
+		return m;
+	out->na = out->nb = m;
+	if (!m) {
+		free(d);
+		return -EDOM;
+	}
+	err = signed_rank_test(d, m, alpha, &sr);
+	free(d);
+	if (err)
+		return err;
+	out->est = sr.shift;
+	out->ratio = exp(sr.shift);
+	out->p = sr.p;
+	out->t = sr.t;
+	out->exact = sr.exact;
+	out->conf = sr.conf;
+	out->lo = exp(sr.lo);
+	out->hi = exp(sr.hi);
+	return 0;
+}
+
+int paired_log_t(const double *a, const double *b, int n, double alpha, struct log_change *out)
+{
+	struct paired_ratio pr;
+	int err;
+
+	log_change_init(out);
+	err = paired_log_ratio(a, b, n, alpha, &pr);
+	out->na = out->nb = pr.n;
+	out->skipped = pr.skipped;
+	out->est = pr.mean_log;
+	out->ratio = pr.ratio;
+	if (err)
+		return err;
+	out->p = pr.p;
+	out->t = pr.t;
+	out->df = pr.df;
+	out->se = pr.sd_log / sqrt(pr.n);
+	out->lo = pr.lo;
+	out->hi = pr.hi;
+	out->conf = 1 - alpha;
+	return 0;
+}
+
+int trimmed_t(const double *d, int n, double gamma, double alpha, struct log_change *out)
+{
+	double *s, sum = 0, wsum = 0, wsq = 0, wmean, q, v;
+	int m, g, i;
+
+	log_change_init(out);
+	m = sorted_copy(d, n, &s);
+	if (m < 0)
+		return m;
+	out->na = out->nb = m;
+	g = (int)floor(gamma * m);
+	if (m - 2 * g < 2) {
+		free(s);
+		return -EDOM;
+	}
+	for (i = g; i < m - g; i++)
+		sum += s[i];
+	out->est = sum / (m - 2 * g);
+	/* winsorized: the g lowest set to s[g], the g highest to s[m - g - 1] */
+	for (i = 0; i < m; i++)
+		wsum += s[i < g ? g : i >= m - g ? m - g - 1 : i];
+	wmean = wsum / m;
+	for (i = 0; i < m; i++) {
+		v = s[i < g ? g : i >= m - g ? m - g - 1 : i] - wmean;
+		wsq += v * v;
+	}
+	free(s);
+	out->se = sqrt(wsq / (m - 1)) / ((1 - 2 * gamma) * sqrt(m));
+	out->df = m - 2 * g - 1;
+	out->conf = 1 - alpha;
+	if (out->se == 0) {
+		out->t = out->est == 0 ? 0 : copysign(INFINITY, out->est);
+		out->p = out->est == 0 ? 1.0 : 0.0;
+		out->lo = out->hi = out->est;
+		return 0;
+	}
+	out->t = out->est / out->se;
+	out->p = t_pvalue(out->t, out->df);
+	q = t_crit(alpha, out->df);
+	out->lo = out->est - q * out->se;
+	out->hi = out->est + q * out->se;
+	return 0;
+}
+
+int paired_log_trimmed(const double *a, const double *b, int n, double gamma, double alpha,
+		       struct log_change *out)
+{
+	int m, skipped, err;
+	double *d;
+
+	log_change_init(out);
+	m = pair_logs(a, b, n, &d, &skipped);
+	if (m < 0)
+		return m;
+	err = trimmed_t(d, m, gamma, alpha, out);
+	free(d);
+	out->skipped = skipped;
+	out->ratio = exp(out->est);
+	if (err)
+		return err;
+	out->lo = exp(out->lo);
+	out->hi = exp(out->hi);
+	return 0;
 }

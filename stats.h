@@ -206,6 +206,104 @@ struct paired_ratio {
 int paired_log_ratio(const double *a, const double *b, int n, double alpha,
 		     struct paired_ratio *out);
 
+/*
+ * One change b against a, every figure from one test on the log scale:
+ * the estimate of log(b/a), its ratio exp(est) and the ratio's 1 - alpha
+ * interval [lo, hi], and the test's two-sided p.  The interval and p are
+ * dual: p < alpha exactly when the interval leaves out 1 (no change),
+ * so a verdict cannot contradict the interval printed beside it.
+ */
+struct log_change {
+	int na, nb;		/* observations used (pairs: the same) */
+	int skipped;		/* left out: NaN, or a value not above 0 */
+	double est;		/* of log(b/a) */
+	double ratio, lo, hi;	/* exp(est) and its interval; NaN: none */
+	double p;		/* NaN: no test */
+	double t, df, se;	/* the t-based tests' statistic, df and standard error */
+	double conf;		/* the interval's coverage: 1 - alpha, or a rank interval's exact one */
+	bool exact;		/* a rank test's exact null distribution */
+};
+
+/*
+ * Welch's t-test on log(a) and log(b): the ratio of the geometric means,
+ * its interval exp(difference ± t se) on Welch-Satterthwaite df.  With
+ * one value on a side, its spread is taken to be the other side's (a
+ * pooled test on the other side's df).  0, or -EDOM: a value not above 0
+ * (test the values instead), or too few values for a test.
+ */
+int welch_log(const double *a, int na, const double *b, int nb, double alpha,
+	      struct log_change *out);
+
+/*
+ * Wilcoxon's signed-rank test of n differences d (NaN skipped) against 0
+ * and the Hodges-Lehmann estimate of their centre: the median of the
+ * n (n + 1) / 2 Walsh averages (d_i + d_j) / 2, i <= j, with its
+ * distribution-free interval [W(k), W(N + 1 - k)] (Tukey's), k the largest
+ * with P(T <= k - 1) <= alpha / 2 under no change.  The statistic is
+ * counted from the Walsh averages themselves, T = min(#{W <= 0},
+ * #{W >= 0}) (Wilcoxon's T+ when nothing is 0 or tied), p = 2 P(T' <= T):
+ * so p <= alpha exactly when the interval leaves out 0, ties and zeros
+ * included.  T' is exact up to SIGNED_RANK_EXACT_MAX values, normal with
+ * a continuity correction beyond.  lo and hi are NaN when n is too small
+ * for any interval at that level (n < log2(2 / alpha)).
+ */
+#define SIGNED_RANK_EXACT_MAX 300
+struct signed_rank {
+	int n;
+	double t;		/* min(#{W <= 0}, #{W >= 0}) */
+	double p;
+	bool exact;
+	double shift, lo, hi;	/* Hodges-Lehmann and its interval */
+	double conf;		/* the interval's coverage */
+};
+
+/* 0, -EINVAL (no value), or -ENOMEM */
+int signed_rank_test(const double *d, int n, double alpha, struct signed_rank *out);
+
+/*
+ * Pairs (a[i], b[i]) of positive values, robustly: the Hodges-Lehmann
+ * shift of the log ratios log(b/a) and its signed-rank interval, as a
+ * ratio, and the signed-rank p.  A pair far out (a starved invocation)
+ * moves the Walsh averages' median by at most one rank, not by its size.
+ * Pairs with a NaN or a value not above 0 are skipped.  0, -EDOM with no
+ * usable pair, -ENOMEM.
+ */
+int paired_log_hl(const double *a, const double *b, int n, double alpha, struct log_change *out);
+
+/*
+ * The same pairs by the paired t-test on their log ratios
+ * (paired_log_ratio() in a log_change)
+ */
+int paired_log_t(const double *a, const double *b, int n, double alpha, struct log_change *out);
+
+/*
+ * The same pairs by the 20% (gamma) trimmed mean of their log ratios and
+ * its t-test (trimmed_t()), as a ratio: a starved pair is trimmed away
+ * once it is among the floor(gamma n) lowest or highest.  0, -EDOM with
+ * fewer than 2 usable pairs left after trimming, -ENOMEM.
+ */
+int paired_log_trimmed(const double *a, const double *b, int n, double gamma, double alpha,
+		       struct log_change *out);
+
+/*
+ * The trimmed mean of n values d (NaN skipped), trimming floor(gamma n)
+ * from each end, and Tukey and McLaughlin's t-test of it against 0: the
+ * winsorized standard deviation s_w, se = s_w / ((1 - 2 gamma) sqrt(n)),
+ * df = n - 2 floor(gamma n) - 1 (Wilcox's trimci).  est, se, t, df, p and
+ * the interval est ± t(df) se (not exponentiated: lo and hi are of est).
+ * 0, -EDOM with fewer than 2 values left, -ENOMEM.
+ */
+int trimmed_t(const double *d, int n, double gamma, double alpha, struct log_change *out);
+
+/*
+ * Observations an interval at two-sided level alpha rests on: with n
+ * paired observations no test that assumes no distribution gets below
+ * 2^(1 - n) (every sign alike), so an interval at a smaller alpha from
+ * fewer than this many comes from assumed tails alone.  The smallest n
+ * with 2^(1 - n) <= alpha.
+ */
+int min_obs_for_level(double alpha);
+
 /* the standard normal CDF, and its inverse for 0 < p < 1 */
 double norm_cdf(double z);
 double norm_quantile(double p);

@@ -131,15 +131,19 @@ static void test_rank(void)
 	 * each b=3 beats 1 2 2, ties 3: 3.5; b=4 beats all: 4; U = 13, mn/2 = 8.
 	 * Pooled 1 2 2 2 3 3 3 4: two tie groups of 3, sum t^3 - t = 48; var =
 	 * mn/12 ((N + 1) - 48 / (N (N - 1))) = 16/12 (9 - 48/56) = 10.857143,
-	 * sd 3.295018; z = (|13 - 8| - 0.5) / 3.295018 = 1.365698, p = 2 Phi(-z)
-	 * = 0.172034.  Differences sorted: -1 0 0 0 0 1 1 1 1 1 1 2 2 2 2 3,
-	 * median (1 + 1) / 2 = 1; k = floor(8 + 0.5 - 1.959964 * 3.295018) =
-	 * floor(2.0419) = 2: [D(2), D(15)] = [0, 2].
+	 * sd 3.295018.  Differences sorted: -1 0 0 0 0 1 1 1 1 1 1 2 2 2 2 3,
+	 * median (1 + 1) / 2 = 1.  The test counts the differences on either
+	 * side of 0, those at 0 on both (so that it agrees with the interval):
+	 * 5 at or below 0, 15 at or above, T = 5; p = 2 Phi((5 + 0.5 - 8) /
+	 * 3.295018) = 2 Phi(-0.758722) = 0.448021 (counting ties a half, as U
+	 * does, T would be 3 and p 0.172 while the interval below holds 0).
+	 * k = floor(8 + 0.5 - 1.959964 * 3.295018) = floor(2.0419) = 2:
+	 * [D(2), D(15)] = [0, 2].
 	 */
 	rank_test(ta, 4, tb, 4, 0.05, &r);
 	ok(!r.exact, "rank: ties: normal approximation");
 	is_near(r.u, 13, 0, "rank: ties: U = 13");
-	is_near(r.p, 0.172034, 1e-5, "rank: ties: tie- and continuity-corrected p");
+	is_near(r.p, 0.448021, 1e-5, "rank: ties: p of the count on either side of 0, tie-corrected");
 	is_near(r.shift, 1, 1e-12, "rank: ties: shift 1");
 	is_near(r.lo, 0, 1e-12, "rank: ties: interval from D(2) = 0");
 	is_near(r.hi, 2, 1e-12, "rank: ties: to D(15) = 2");
@@ -290,6 +294,176 @@ static void test_paired(void)
 	is_near(pr.ratio, 2, 1e-12, "paired: ... its ratio still given");
 }
 
+/*
+ * Wilcoxon's signed-rank test and the Hodges-Lehmann estimate, by hand.
+ * d = -1 2 3 4 5 (n 5): the 15 Walsh averages (d_i + d_j) / 2, i <= j,
+ * sorted: -1 0.5 1 1.5 2 2 2.5 3 3 3.5 3.5 4 4 4.5 5; the 8th, 3, is the
+ * Hodges-Lehmann estimate.  One is at or below 0, 14 at or above: T = 1
+ * (Wilcoxon's T-, the rank of |-1|).  Under no change the 32 sign
+ * patterns of ranks 1..5 have rank sum 0 once, 1 once: P(T <= 1) = 2/32,
+ * p = 0.125.  P(T <= 0) = 1/32 = 0.03125 > 0.025: no k, no 95% interval
+ * from 5 values; at 90% k = 1 (0.03125 <= 0.05 < 2/32): [W(1), W(15)] =
+ * [-1, 5], covering 1 - 2/32 = 0.9375.
+ * d = 1..6: every Walsh average above 0, T = 0, p = 2/64 = 0.03125; k = 1
+ * (1/64 <= 0.025 < 2/64): [1, 6], coverage 62/64; the averages are
+ * symmetric about 3.5, the estimate.
+ * d = 1 2 3: Walsh 1 1.5 2 2 2.5 3, estimate 2; add a starved -100: the 10
+ * averages -100 -49.5 -49 -48.5 1 1.5 2 2 2.5 3, estimate (1 + 1.5) / 2 =
+ * 1.25, where the mean goes from 2 to -23.5.
+ */
+static void test_signed_rank(void)
+{
+	const double d5[] = { 3, -1, 5, 2, 4 }, d6[] = { 6, 5, 4, 3, 2, 1 };
+	const double d3[] = { 1, 2, 3, -100 };
+	struct signed_rank sr;
+
+	is_int(signed_rank_test(d5, 5, 0.05, &sr), 0, "signed rank: 5 values");
+	ok(sr.exact, "signed rank: exact");
+	is_near(sr.shift, 3, 1e-12, "signed rank: Hodges-Lehmann 3, the 8th of 15 Walsh averages");
+	is_near(sr.t, 1, 0, "signed rank: T = 1");
+	is_near(sr.p, 0.125, 1e-12, "signed rank: p = 4/32");
+	ok(isnan(sr.lo) && isnan(sr.hi), "signed rank: 5 values have no 95%% interval");
+	signed_rank_test(d5, 5, 0.10, &sr);
+	is_near(sr.lo, -1, 1e-12, "signed rank: 90%% interval from W(1) = -1");
+	is_near(sr.hi, 5, 1e-12, "signed rank: to W(15) = 5");
+	is_near(sr.conf, 0.9375, 1e-12, "signed rank: coverage 1 - 2/32");
+	signed_rank_test(d6, 6, 0.05, &sr);
+	is_near(sr.p, 0.03125, 1e-12, "signed rank: 1..6: p = 2/64");
+	is_near(sr.lo, 1, 1e-12, "signed rank: 1..6: interval [1,");
+	is_near(sr.hi, 6, 1e-12, "signed rank: 1..6: ... 6]");
+	is_near(sr.conf, 62.0 / 64, 1e-12, "signed rank: 1..6: coverage 62/64");
+	is_near(sr.shift, 3.5, 1e-12, "signed rank: 1..6: estimate 3.5");
+	signed_rank_test(d3, 3, 0.05, &sr);
+	is_near(sr.shift, 2, 1e-12, "signed rank: 1 2 3: estimate 2");
+	signed_rank_test(d3, 4, 0.05, &sr);
+	is_near(sr.shift, 1.25, 1e-12, "signed rank: a starved -100 moves it to 1.25 only (the mean: -23.5)");
+	is_int(signed_rank_test(d3, 0, 0.05, &sr), -EINVAL, "signed rank: no value refused");
+}
+
+/*
+ * Welch on logs: a = 1, e^2 (logs 0, 2), b = e^2, e^4 (logs 2, 4): means
+ * 1 and 3, variances 2 each, est 2, se = sqrt(2/2 + 2/2) = sqrt 2, df =
+ * 2^2 / (1 + 1) = 2, t = sqrt 2, p = 1 - t / sqrt(2 + t^2) = 1 - 1/sqrt 2
+ * = 0.292893; interval exp(2 -+ 4.302653 sqrt 2) = 0.016825 .. 3244.997.
+ * Yuen's trimmed t of 1 2 3 4 100 at 20%: g = 1, trimmed mean of 2 3 4 =
+ * 3; winsorized 2 2 3 4 4, variance 4/4 = 1; se = 1 / (0.6 sqrt 5) =
+ * 0.745356, df 5 - 2 - 1 = 2, t = 4.024922, p = 1 - t / sqrt(2 + t^2) =
+ * 0.056544; interval 3 -+ 4.302653 x 0.745356 = -0.207008 .. 6.207008.
+ */
+static void test_log_change(void)
+{
+	const double a[] = { 1, M_E * M_E }, b[] = { M_E * M_E, M_E * M_E * M_E * M_E };
+	const double y[] = { 4, 1, 100, 3, 2 }, neg[] = { 1, 0 };
+	struct log_change c;
+
+	is_int(welch_log(a, 2, b, 2, 0.05, &c), 0, "welch_log: computed");
+	is_near(c.ratio, exp(2), 1e-9, "welch_log: ratio of geometric means e^2");
+	is_near(c.se, sqrt(2), 1e-12, "welch_log: se sqrt 2");
+	is_near(c.df, 2, 1e-12, "welch_log: df 2");
+	is_near(c.p, 0.292893, 1e-6, "welch_log: p 0.292893");
+	is_near(c.lo, 0.016825, 1e-6, "welch_log: interval low exp(2 - 6.084952)");
+	is_near(c.hi, 3244.997, 1e-2, "welch_log: interval high exp(2 + 6.084952)");
+	is_int(welch_log(neg, 2, b, 2, 0.05, &c), -EDOM, "welch_log: a value not above 0 refused");
+	is_int(trimmed_t(y, 5, 0.2, 0.05, &c), 0, "trimmed: computed");
+	is_near(c.est, 3, 1e-12, "trimmed: mean of 2 3 4");
+	is_near(c.se, 0.745356, 1e-6, "trimmed: se from the winsorized sd");
+	is_near(c.df, 2, 0, "trimmed: df 2");
+	is_near(c.p, 0.056544, 1e-6, "trimmed: p 0.056544");
+	is_near(c.lo, -0.207008, 1e-6, "trimmed: interval low");
+	is_near(c.hi, 6.207008, 1e-6, "trimmed: interval high");
+	is_int(min_obs_for_level(0.05), 6, "support: 95%% needs 6 pairs (2^-5 = 0.031)");
+	is_int(min_obs_for_level(0.00305), 10, "support: level 0.00305 needs 10 (2^-9 = 0.00195)");
+}
+
+/* a rate near 100 with a log-normal-ish spread, now and then starved or tied */
+static double rate(double shift)
+{
+	double u = uniform(), z = 0;
+	int i;
+
+	for (i = 0; i < 12; i++)
+		z += uniform();
+	z -= 6;
+	if (u < 0.03)
+		return 0.5;	/* a starved invocation */
+	if (u < 0.10)
+		return round(100 * (1 + shift));	/* ties */
+	return 100 * (1 + shift) * exp(0.05 * z);
+}
+
+/* significant <=> the interval of the ratio leaves out 1 */
+static int nsig, ntested;
+
+static bool agrees(const struct log_change *c, double alpha)
+{
+	bool sig = c->p < alpha, out = c->lo > 1 || c->hi < 1;
+
+	nsig += sig;
+	ntested++;
+
+	return sig == out && (!isnan(c->lo) || !sig);
+}
+
+/*
+ * No verdict contradicts its interval: over many random inputs (small and
+ * large n, ties, starved values, shifts of 0 to 10%, levels 0.05 and a
+ * sequential look's 0.003), every test's p < alpha exactly when its
+ * interval of the ratio leaves out 1.
+ */
+static void test_duality(void)
+{
+	static const double alphas[] = { 0.05, 0.003 };
+	int bad[5] = {}, runs = 0, i, j, n, k;
+	double a[80], b[80];
+	struct log_change c;
+	struct rank_test r;
+
+	for (i = 0; i < 4000; i++) {
+		n = 2 + (int)(uniform() * (i % 10 ? 20 : 70));
+		for (j = 0; j < n; j++) {
+			a[j] = rate(0);
+			b[j] = rate((i % 6) * 0.02);
+		}
+		for (k = 0; k < 2; k++) {
+			double al = alphas[k];
+
+			runs++;
+			if (!welch_log(a, n, b, n - i % 2, al, &c) && !agrees(&c, al))
+				bad[0]++;
+			if (!paired_log_t(a, b, n, al, &c) && !agrees(&c, al))
+				bad[1]++;
+			if (!paired_log_hl(a, b, n, al, &c) && !agrees(&c, al))
+				bad[2]++;
+			for (j = 0; j < n; j++)
+				a[j] = log(a[j]), b[j] = log(b[j]);
+			if (!rank_test(a, n, b, n - i % 3, al, &r)) {
+				c.p = r.p;
+				c.lo = exp(r.lo);
+				c.hi = exp(r.hi);
+				if (!agrees(&c, al))
+					bad[3]++;
+			}
+			for (j = 0; j < n; j++)
+				b[j] -= a[j];
+			if (!trimmed_t(b, n, 0.2, al, &c)) {
+				c.lo = exp(c.lo);
+				c.hi = exp(c.hi);
+				if (!agrees(&c, al))
+					bad[4]++;
+			}
+			for (j = 0; j < n; j++)
+				b[j] = exp(b[j] + a[j]), a[j] = exp(a[j]);
+		}
+	}
+	is_int(bad[0], 0, "duality: Welch on logs, %d inputs: p < alpha <=> interval leaves out 1", runs);
+	is_int(bad[1], 0, "duality: paired t on log ratios, %d inputs", runs);
+	is_int(bad[2], 0, "duality: signed rank and Hodges-Lehmann of log ratios, %d inputs", runs);
+	is_int(bad[3], 0, "duality: Mann-Whitney and Moses' interval on logs, ties included, %d inputs", runs);
+	is_int(bad[4], 0, "duality: 20%% trimmed mean of log ratios, %d inputs", runs);
+	ok(nsig > ntested / 5 && nsig < ntested * 4 / 5,
+	   "duality: both verdicts were tried: %d significant of %d tests", nsig, ntested);
+}
+
 int main(void)
 {
 	test_robust();
@@ -297,5 +471,8 @@ int main(void)
 	test_ratio();
 	test_sequential();
 	test_paired();
+	test_signed_rank();
+	test_log_change();
+	test_duality();
 	return done_testing();
 }

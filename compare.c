@@ -27,6 +27,7 @@
 #include "result_config.h"
 #include "result_file.h"
 #include "result_label.h"
+#include "sequential.h"
 #include "stats.h"
 #include "testing_helpers.h"
 
@@ -49,9 +50,11 @@ static const struct argp_option compare_options[] = {
 	{ "force", 'f', NULL, 0, "Compare runs of different benchmarks or options" },
 	{ "fail-on-regression", 'F', NULL, 0, "Exit with status 1 when a metric got worse" },
 	{ "rank", 'r', NULL, 0,
-	  "Test with Mann-Whitney's rank-sum test and estimate the change by the Hodges-Lehmann shift of the log observations, with its distribution-free interval, instead of Welch's t-test and the ratio of the means" },
+	  "Test with Mann-Whitney's rank-sum test and estimate the change by the Hodges-Lehmann shift of the log observations, with its distribution-free interval, instead of Welch's t-test on the logs; with --paired, Wilcoxon's signed-rank test and the Hodges-Lehmann estimate of the log ratios" },
 	{ "paired", 'p', NULL, 0,
 	  "The files of the two sides are pairs, in the order given (BASE1 with NEW1, ...; as bench ab writes them): a paired t-test on log(new/base) of the files' means" },
+	{ "trimmed", 'T', NULL, 0,
+	  "With --paired: the 20% trimmed mean of the log ratios and its t-test (Tukey-McLaughlin), bench ab's default, which a starved invocation among the trimmed cannot move" },
 	{ "power", 'P', NULL, 0,
 	  "Estimate, from the spread between the observations, how many repeats (invocations, with several files per side) per side detect a change of the threshold at p < 0.05 with 80% power" },
 	{ "json", 'j', NULL, 0,
@@ -102,6 +105,9 @@ static error_t compare_parse(int key, char *arg, struct argp_state *state)
 	case 'p':
 		copts.prm.paired = true;
 		break;
+	case 'T':
+		copts.prm.trimmed = true;
+		break;
 	case ARGP_KEY_ARG:
 		if (copts.sides_split) {
 			if (copts.nfiles == BENCH_MAX_FILES) {
@@ -140,8 +146,9 @@ static const struct argp compare_argp = {
 	.args_doc = "BASE.json NEW.json\nBASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...]",
 	.doc = "Compare `bench --json` results: for every metric both sides share, base "
 	       "and new mean ± stddev, the change with its 95% interval (of the ratio new/base "
-	       "where both are positive), the p-value of Welch's t-test (--rank: Mann-Whitney's; "
-	       "--paired: the paired t-test on log ratios) and a verdict.  "
+	       "where both are positive), the p-value of Welch's t-test on the logs (--rank: "
+	       "Mann-Whitney's; --paired: the paired t-test on log ratios; --paired --rank: "
+	       "Wilcoxon's signed-rank test), the interval from the same test, and a verdict.  "
 	       "The observations: with 2 or more files on each side, each file's mean of its "
 	       "repeat means (the invocation is the unit: runs minutes apart drift); otherwise, "
 	       "when a side has several repeats (--repeat) or files, the per-repeat means (the "
@@ -661,7 +668,7 @@ static void print_power_invocations(const char *name, const char *unit,
  */
 static void print_invocations_detail(const char *name, const struct side_obs *oa,
 				     const struct side_obs *ob, const struct invocations *ia,
-				     const struct invocations *ib, const char *dfs)
+				     const struct invocations *ib, const char *dfs, bool logs)
 {
 	int lo = oa->min_rep < ob->min_rep ? oa->min_rep : ob->min_rep;
 	int hi = oa->max_rep > ob->max_rep ? oa->max_rep : ob->max_rep;
@@ -683,7 +690,8 @@ static void print_invocations_detail(const char *name, const struct side_obs *oa
 			 ia->tl.within_cv * 100, ib->tl.within_cv * 100, oa->tl.within_cv * 100,
 			 ob->tl.within_cv * 100);
 	printf("  %s: %s on %d + %d invocation means (the invocation is the unit: each file's %s)%s; between-invocation CV %.2f%% / %.2f%%, %s\n",
-	       name, ia->means.n >= 2 && ib->means.n >= 2 ? "Welch's t-test" : "no test",
+	       name, ia->means.n < 2 || ib->means.n < 2 ? "no test" :
+	       logs ? "Welch's t-test (logs)" : "Welch's t-test",
 	       ia->means.n, ib->means.n, what, dfs, ia->tl.between_cv * 100,
 	       ib->tl.between_cv * 100, levels);
 }
@@ -726,8 +734,9 @@ static int check_comparable(const struct compare_params *prm, const struct compa
 {
 	const struct result_file *ra = &sa->rf[0], *rb = &sb->rf[0];
 
-	if (prm->paired && prm->rank) {
-		fprintf(stderr, "compare: --paired with --rank: a paired rank test (Wilcoxon's signed-rank) is not implemented; give one of them\n");
+	if (prm->trimmed && (!prm->paired || prm->rank)) {
+		fprintf(stderr, "%s: --trimmed is a test of pairs: give it with --paired and without --rank\n",
+			prm->verb);
 		return -EINVAL;
 	}
 	if (prm->paired && (sa->n != sb->n || sa->n < 2)) {
@@ -839,6 +848,8 @@ struct metric_test {
 	struct rank_test rt;	/* --rank */
 	bool rank_log;		/* the rank test ran on the logs */
 	struct paired_ratio pr;	/* --paired */
+	struct log_change lc;	/* the log-scale test: Welch on logs, or --paired's */
+	bool log_scale;		/* p and interval from lc */
 };
 
 static double pct_change(double base, double new)
@@ -977,24 +988,38 @@ static int rank_obs(double *a, int na, double *b, int nb, struct metric_test *mt
 	return 0;
 }
 
-/* --paired on observations a[i], b[i]: the paired t-test on log(b/a) */
-static void paired_obs(const double *a, const double *b, int n, struct metric_test *mt)
+/*
+ * --paired on observations a[i], b[i]: the paired t-test on log(b/a), or
+ * with --rank Wilcoxon's signed-rank test and the Hodges-Lehmann estimate
+ * of the log ratios with its interval
+ */
+static void paired_obs(const struct compare_params *prm, const double *a, const double *b, int n,
+		       struct metric_test *mt)
 {
+	struct log_change *c = &mt->lc;
+
 	paired_log_ratio(a, b, n, 0.05, &mt->pr);
-	mt->how = "paired t";
-	mt->na = mt->nb = mt->pr.n;
-	mt->p = mt->pr.n >= 2 ? mt->pr.p : NAN;
-	mt->df = mt->pr.df;
+	if (prm->rank)
+		paired_log_hl(a, b, n, 0.05, c);
+	else if (prm->trimmed)
+		paired_log_trimmed(a, b, n, SEQ_TRIM, 0.05, c);
+	else
+		paired_log_t(a, b, n, 0.05, c);
+	mt->how = prm->rank ? "signed rank" : prm->trimmed ? "trimmed t" : "paired t";
+	mt->log_scale = true;
+	mt->na = mt->nb = c->na;
+	mt->p = c->na >= 2 ? c->p : NAN;
+	mt->df = prm->rank ? NAN : c->df;
 	mt->lo_pct = mt->hi_pct = NAN;
-	if (!mt->pr.n) {
+	if (!c->na) {
 		/* no pair of positive values (e.g. drops, 0 on both sides) */
 		mt->change_pct = pct_change(mt->base, mt->new);
 		return;
 	}
-	mt->new = mt->base * mt->pr.ratio;
-	mt->change_pct = (mt->pr.ratio - 1) * 100.0;
-	if (mt->pr.n >= 2)
-		set_ratio_pct(mt, mt->pr.lo, mt->pr.hi);
+	mt->new = mt->base * c->ratio;
+	mt->change_pct = (c->ratio - 1) * 100.0;
+	if (c->na >= 2 && !isnan(c->lo))
+		set_ratio_pct(mt, c->lo, c->hi);
 }
 
 /* --rank or --paired on the unit's observations of the metric */
@@ -1011,7 +1036,7 @@ static int robust_metric(const struct compare_params *prm, enum compare_unit uni
 	if (na < 0 || nb < 0)
 		err = -ENOMEM;
 	else if (unit == COMPARE_UNIT_PAIR)
-		paired_obs(a, b, na, mt);
+		paired_obs(prm, a, b, na, mt);
 	else if (prm->rank)
 		err = rank_obs(a, na, b, nb, mt);
 	free(a);
@@ -1019,7 +1044,42 @@ static int robust_metric(const struct compare_params *prm, enum compare_unit uni
 	return err;
 }
 
-/* Welch's test on the unit's observations (the default), then --rank or --paired */
+/*
+ * Welch's test on the logs of the unit's observations: the p-value and the
+ * interval of one test on one scale, the ratio of the geometric means.
+ * Observations that are not all above 0 keep the linear test and the
+ * difference's interval already in mt.  0, or -ENOMEM.
+ */
+static int log_welch_metric(enum compare_unit unit, const struct compare_side *sa,
+			    const struct compare_side *sb, const struct side_obs *oa,
+			    const struct side_obs *ob, struct metric_test *mt)
+{
+	double *a = NULL, *b = NULL;
+	int na, nb, err = 0;
+
+	na = unit_obs(unit, sa, oa, &a);
+	nb = unit_obs(unit, sb, ob, &b);
+	if (na < 0 || nb < 0) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (!all_positive(a, na) || !all_positive(b, nb))
+		goto out;
+	if (welch_log(a, na, b, nb, 0.05, &mt->lc))
+		goto out;	/* too few observations: untested, as the linear test */
+	mt->log_scale = true;
+	mt->p = mt->lc.p;
+	mt->df = mt->lc.df;
+	mt->new = mt->base * mt->lc.ratio;
+	mt->change_pct = (mt->lc.ratio - 1) * 100.0;
+	set_ratio_pct(mt, mt->lc.lo, mt->lc.hi);
+out:
+	free(a);
+	free(b);
+	return err;
+}
+
+/* Welch's test on the unit's observations (the default, on logs), then --rank or --paired */
 static int test_metric(const struct compare_params *prm, enum compare_unit unit,
 		       const struct compare_side *sa, const struct compare_side *sb,
 		       const struct side_obs *oa, const struct side_obs *ob,
@@ -1058,6 +1118,8 @@ static int test_metric(const struct compare_params *prm, enum compare_unit unit,
 	mean_change_interval(a, b, mt);
 	if (unit == COMPARE_UNIT_PAIR || prm->rank)
 		return robust_metric(prm, unit, sa, sb, oa, ob, mt);
+	if (!isnan(mt->p))
+		return log_welch_metric(unit, sa, sb, oa, ob, mt);
 	return 0;
 }
 
@@ -1175,13 +1237,23 @@ static int peak_test(const struct compare_params *prm, const struct compare_side
 	if (sa->n < 2 || sb->n < 2)
 		goto out;
 	if (prm->paired) {
-		paired_obs(a, b, sa->n, mt);
+		paired_obs(prm, a, b, sa->n, mt);
 	} else if (prm->rank) {
 		err = rank_obs(a, sa->n, b, sb->n, mt);
 	} else {
 		mt->p = welch_test(&st_a, &st_b, &t, &mt->df);
 		mt->how = "Welch";
 		mean_change_interval(&st_a, &st_b, mt);
+		/* the peaks are above 0: the test on their logs, as every metric's */
+		if (all_positive(a, sa->n) && all_positive(b, sb->n) &&
+		    !welch_log(a, sa->n, b, sb->n, 0.05, &mt->lc)) {
+			mt->log_scale = true;
+			mt->p = mt->lc.p;
+			mt->df = mt->lc.df;
+			mt->new = mt->base * mt->lc.ratio;
+			mt->change_pct = (mt->lc.ratio - 1) * 100.0;
+			set_ratio_pct(mt, mt->lc.lo, mt->lc.hi);
+		}
 	}
 out:
 	free(a);
@@ -1325,9 +1397,31 @@ static void print_rank_note(const char *name, enum compare_unit unit, const stru
 /* --paired's line under a metric */
 static void print_pair_note(const char *name, const struct metric_test *mt)
 {
-	if (mt->pr.n < 2) {
+	const struct log_change *c = &mt->lc;
+
+	if (c->na < 2) {
 		printf("  %s: no paired test: %d pairs with positive values on both sides%s\n", name,
-		       mt->pr.n, mt->pr.skipped ? " (the others have a value not above 0)" : "");
+		       c->na, c->skipped ? " (the others have a value not above 0)" : "");
+		return;
+	}
+	if (!strcmp(mt->how, "signed rank")) {
+		char ci[96];
+
+		if (isnan(c->lo))
+			snprintf(ci, sizeof(ci), "none: too few pairs for a 95%% interval (%d needed)",
+				 min_obs_for_level(0.05));
+		else
+			snprintf(ci, sizeof(ci), "%+.2f%% .. %+.2f%%, coverage %.1f%%",
+				 (c->lo - 1) * 100, (c->hi - 1) * 100, c->conf * 100);
+		printf("  %s: Wilcoxon's signed-rank test on %d pairs of invocation means (base file i with new file i: the pair is the unit; %s), T %.0f; Hodges-Lehmann estimate of log(new/base) %+.4f (the median of the pairs' Walsh averages), interval %s%s\n",
+		       name, c->na, c->exact ? "exact" : "normal approximation", c->t, c->est, ci,
+		       c->skipped ? "; pairs with a value not above 0 left out" : "");
+		return;
+	}
+	if (!strcmp(mt->how, "trimmed t")) {
+		printf("  %s: trimmed t-test (Tukey-McLaughlin) on %d pairs of invocation means (base file i with new file i: the pair is the unit), %.0f%% trimmed mean of log(new/base) %+.4f (%d pairs trimmed from each end), se %.4f, df %.0f%s\n",
+		       name, c->na, SEQ_TRIM * 100, c->est, (int)floor(SEQ_TRIM * c->na), c->se,
+		       c->df, c->skipped ? "; pairs with a value not above 0 left out" : "");
 		return;
 	}
 	printf("  %s: paired t-test on %d pairs of invocation means (base file i with new file i: the pair is the unit), mean log(new/base) %+.4f, stddev %.4f, df %.0f%s\n",
@@ -1371,12 +1465,15 @@ static void print_test_note(const char *name, enum compare_unit unit,
 			    const struct metric_test *mt, const char *dfs)
 {
 	if (unit == COMPARE_UNIT_FILE)
-		print_invocations_detail(name, oa, ob, &mt->ia, &mt->ib, dfs);
+		print_invocations_detail(name, oa, ob, &mt->ia, &mt->ib, dfs, mt->log_scale);
 	else if (unit == COMPARE_UNIT_REPEAT)
 		printf("  %s: %s on %d + %d repeat means (the effective sample size; from %d + %d per-second samples)%s; between-repeat CV %.2f%% / %.2f%%, within-repeat CV %.2f%% / %.2f%%\n",
 		       name,
-		       !strcmp(mt->how, "Welch") ? "Welch's t-test" :
-		       !strcmp(mt->how, "pooled") ? "t-test assuming the single-repeat side has the other side's between-repeat spread" :
+		       !strcmp(mt->how, "Welch") ?
+		       (mt->log_scale ? "Welch's t-test (logs)" : "Welch's t-test") :
+		       !strcmp(mt->how, "pooled") ?
+		       (mt->log_scale ? "t-test (logs) assuming the single-repeat side has the other side's between-repeat spread" :
+			"t-test assuming the single-repeat side has the other side's between-repeat spread") :
 		       "no test",
 		       oa->means.n, ob->means.n, oa->samples.n, ob->samples.n, dfs,
 		       oa->tl.between_cv * 100, ob->tl.between_cv * 100,
@@ -1445,7 +1542,11 @@ static int compare_metric(enum compare_unit unit, const struct compare_side *sa,
 /* what the test was on, once under the table */
 static void print_unit_note(enum compare_unit unit)
 {
-	if (unit == COMPARE_UNIT_PAIR) {
+	if (unit == COMPARE_UNIT_PAIR && copts.prm.rank) {
+		printf("Test: pairs of invocations are the observations (base file i with new file i, in the order given, as bench ab writes them): Wilcoxon's signed-rank test on log(new/base) of the files' means, so the drift adjacent invocations share cancels; the change is the Hodges-Lehmann estimate (the median of the Walsh averages of the log ratios), which one far-out pair cannot move by its size.\n");
+	} else if (unit == COMPARE_UNIT_PAIR && copts.prm.trimmed) {
+		printf("Test: pairs of invocations are the observations (base file i with new file i, in the order given, as bench ab writes them): the 20%% trimmed mean of log(new/base) of the files' means and its t-test (Tukey-McLaughlin, bench ab's default statistic), so the drift adjacent invocations share cancels and a starved invocation among the trimmed pairs does not move the change.\n");
+	} else if (unit == COMPARE_UNIT_PAIR) {
 		printf("Test: pairs of invocations are the observations (base file i with new file i, in the order given, as bench ab writes them): the paired t-test on log(new/base) of the files' means, so the drift adjacent invocations share cancels; the change is the geometric mean ratio.\n");
 	} else if (unit == COMPARE_UNIT_FILE) {
 		printf("Test: the per-invocation means are the observations (the invocation, one result file, is the unit: mean ± stddev between the files' means above; test named per metric), not the repeat means or per-second samples: the repeats of one invocation share its drift.\n");
@@ -1453,11 +1554,15 @@ static void print_unit_note(enum compare_unit unit)
 		printf("Test: the per-repeat means are the observations (the repeat is the unit: mean ± stddev between repeats above; test named per metric), not the per-second samples.\n");
 		printf("Not covered: the spread between invocations.  Runs of one configuration minutes apart can differ by more than their repeats show; interleave several invocations per side (A B A B ...) and give them all: with 2 or more files on each side the invocation is the unit.\n");
 	} else {
-		printf("Test: Welch's t-test on the per-second samples of one run per side.  The variance between runs is unknown here, so the p-value covers within-run noise only; runs of one configuration can differ by more.  Use --repeat N, or several files per side (BASE1.json BASE2.json -- NEW1.json NEW2.json).\n");
+		printf("Test: Welch's t-test on the logs of the per-second samples of one run per side.  The variance between runs is unknown here, so the p-value covers within-run noise only; runs of one configuration can differ by more.  Use --repeat N, or several files per side (BASE1.json BASE2.json -- NEW1.json NEW2.json).\n");
 	}
 	if (copts.prm.rank && unit != COMPARE_UNIT_PAIR)
 		printf("--rank: the p-values are Mann-Whitney's and the changes the Hodges-Lehmann shifts of the same observations (the medians above), with their distribution-free intervals.\n");
-	printf("95%% CI: the interval of the change; of the ratio new/base (log scale) wherever both are positive, so it never reaches below -100%%.\n");
+	printf("95%% CI: the interval of the change from the same test as the p-value, on the same scale: of the ratio new/base (the logs) wherever every observation is above 0, so it never reaches below -100%%, and p < 0.05 exactly when it leaves out 0; the change is then %s.\n",
+	       copts.prm.rank ? "the Hodges-Lehmann estimate" :
+	       unit == COMPARE_UNIT_PAIR && copts.prm.trimmed ? "the ratio of the trimmed mean log ratio" :
+	       unit == COMPARE_UNIT_PAIR ? "the pairs' geometric mean ratio" :
+	       "the ratio of the geometric means (the means above are arithmetic)");
 }
 
 /* the whole comparison: refusals, notes, a row per shared metric, peak memory, the notes under it */

@@ -64,6 +64,7 @@ struct compare_params {
 	bool force;
 	bool rank;		/* Mann-Whitney and Hodges-Lehmann instead of Welch */
 	bool paired;		/* file i of base with file i of new */
+	bool trimmed;		/* --paired: the 20% trimmed mean of the log ratios */
 };
 
 /* the unit of replication, the most independent observations the files allow */

@@ -897,7 +897,8 @@ static int compare_rows(FILE *f, const struct plot_opts *o, struct plot_run *run
 			double *lo, double *hi, enum compare_unit *unit, int *na, int *nb)
 {
 	struct compare_params prm = { .verb = "plot", .threshold_pct = o->threshold_pct,
-				      .force = o->force, .rank = o->rank, .paired = o->paired };
+				      .force = o->force, .rank = o->rank, .paired = o->paired,
+				      .trimmed = o->trimmed };
 	struct compare_side sa = {}, sb = {};
 	struct compare_row *rows = NULL, *r;
 	int nbase = o->nbase ? o->nbase : 1, i, nrows = 0, err;
@@ -965,10 +966,15 @@ static void compare_title(FILE *f, const struct plot_opts *o, struct plot_run *r
 	else if (na >= 0)
 		snprintf(count, sizeof(count), "%d+%d ", na, nb);
 	fprintf(f, "set title ");
+	/* compare's test and estimate, all on the log scale: the chart names them */
 	snprintf(title, sizeof(title), "%s compare: change %s, new vs base; %s%s, %s",
-		 benchmark_of(&runs[0]), o->rank ? "(Hodges-Lehmann)" : "of the mean", count,
-		 compare_unit_name(unit), unit == COMPARE_UNIT_PAIR ? "paired t-test" :
-		 o->rank ? "Mann-Whitney" : "Welch");
+		 benchmark_of(&runs[0]),
+		 o->rank ? "(Hodges-Lehmann)" : o->trimmed ? "(trimmed mean of log ratios)" :
+		 "(ratio of geometric means)", count,
+		 compare_unit_name(unit),
+		 unit == COMPARE_UNIT_PAIR ? (o->rank ? "signed-rank test" :
+					      o->trimmed ? "trimmed t-test" : "paired t-test on logs") :
+		 o->rank ? "Mann-Whitney" : "Welch on logs");
 	put_line(f, o, title);
 	fprintf(f, " . \"\\n\" . ");
 	side_label(a, sizeof(a), &runs[nbase], n - nbase);
@@ -1523,7 +1529,7 @@ static struct plot_cli {
 } cli;
 
 enum { ARG_TEXT = 1000, ARG_LABEL, ARG_ZOOM, ARG_FORCE, ARG_THRESHOLD, ARG_SIZE, ARG_TABLE,
-       ARG_RANK, ARG_PAIRED };
+       ARG_RANK, ARG_PAIRED, ARG_TRIMMED };
 
 static const struct argp_option plot_options[] = {
 	{ "output", 'o', "FILE", 0, "Write the chart to FILE: .svg, .png, .txt (text), - (text on stdout)" },
@@ -1536,6 +1542,7 @@ static const struct argp_option plot_options[] = {
 	{ "table", ARG_TABLE, NULL, 0, "scaling: print the scaling table instead of a chart" },
 	{ "rank", ARG_RANK, NULL, 0, "compare: as compare's --rank (Mann-Whitney, Hodges-Lehmann)" },
 	{ "paired", ARG_PAIRED, NULL, 0, "compare: as compare's --paired (file i of base with file i of new)" },
+	{ "trimmed", ARG_TRIMMED, NULL, 0, "compare: as compare's --trimmed (with --paired: the 20% trimmed mean of the log ratios, bench ab's default)" },
 	{},
 };
 
@@ -1630,6 +1637,9 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case ARG_PAIRED:
 		cli.o.paired = true;
+		break;
+	case ARG_TRIMMED:
+		cli.o.trimmed = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (arg == sides_mark)
@@ -1806,8 +1816,8 @@ int bench_plot_main(int argc, char **argv)
 		fprintf(stderr, "plot compare: no NEW result file after '--' (usage: BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...])\n");
 		return 2;
 	}
-	if ((cli.o.rank || cli.o.paired) && cli.o.kind != PLOT_COMPARE) {
-		fprintf(stderr, "--rank and --paired are for compare charts only\n");
+	if ((cli.o.rank || cli.o.paired || cli.o.trimmed) && cli.o.kind != PLOT_COMPARE) {
+		fprintf(stderr, "--rank, --paired and --trimmed are for compare charts only\n");
 		return 2;
 	}
 	if (cli.table && cli.o.kind != PLOT_SCALING) {

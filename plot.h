@@ -26,6 +26,7 @@ struct plot_opts {
 	bool force;		/* as compare's --force */
 	double threshold_pct;	/* as compare's --threshold */
 	bool rank, paired;	/* as compare's --rank, --paired */
+	bool trimmed;		/* as compare's --trimmed */
 	int nbase;		/* compare: base files before "--"; 0: two files, one a side */
 	int width, height;	/* pixels (svg, png) or characters (text) */
 };

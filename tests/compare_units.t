@@ -84,6 +84,17 @@ like "$TEST_TMP/is_exit.err" 'pairs need as many files on each side' "paired: un
 is_exit 2 "paired: plot refuses unequal sides too" "$BENCH" plot compare --force --paired l1.json l2.json -- g1.json -o bad.svg
 assert "paired: no chart left from a refusal" [ ! -e bad.svg ]
 
+# ---- --paired --rank and --paired --trimmed: bench ab's statistics ----
+agree prank --force --paired --rank "${L[@]}" -- "${G[@]}"
+like prank.cmp "^  hits: Wilcoxon's signed-rank test on 3 pairs of invocation means" "paired rank: the signed-rank test"
+like prank.cmp "interval none: too few pairs for a 95% interval \\(6 needed\\)" "paired rank: 3 pairs have no 95% interval, and it says so"
+like prank.svg 'signed-rank test' "paired rank: the chart says so"
+agree ptrim --force --paired --trimmed "${L[@]}" -- "${G[@]}"
+like ptrim.cmp "^  hits: trimmed t-test \\(Tukey-McLaughlin\\) on 3 pairs" "paired trimmed: the trimmed t-test"
+like ptrim.svg 'trimmed t-test' "paired trimmed: the chart says so"
+is_exit 2 "--trimmed without --paired refused" "$BENCH" compare --force --trimmed "${L[@]}" -- "${G[@]}"
+like "$TEST_TMP/is_exit.err" "^compare: --trimmed is a test of pairs: give it with --paired and without --rank$" "... says why"
+
 # ---- --rank ----
 agree rank --force --rank "${L[@]}" -- "${G[@]}"
 like rank.cmp "^  hits: Mann-Whitney's rank-sum test on 3 \\+ 3 invocation means \\(exact\\)" "rank: compare runs Mann-Whitney"
@@ -95,7 +106,9 @@ agree aa "${L[@]::2}" -- "${L[2]}"
 
 # ---- a ratio interval where the difference's would reach below -100% ----
 # samples 50, 150, 100 (CV 50%) against a tenth of them: the difference's
-# Welch interval is -90% +- 124%, the ratio's stays within -97% .. -69%
+# Welch interval is -90% +- 124%; the test on the logs (ln 50, ln 150,
+# ln 100: mean 4.5094, variance 0.3086 a side, se sqrt(2 x 0.3086 / 3) =
+# 0.4536 on 4 df) gives the ratio 0.1 exp(-+2.776 x 0.4536): -97.2% .. -64.8%
 run_bench s.out -q -w0 -d3 --json s.json count-local
 is $? 0 "count-local -d3: a run of three samples"
 jq '.samples |= [to_entries[] | .value.metrics.hits = ([50, 150, 100][.key % 3]) | .value] |
@@ -114,8 +127,8 @@ is $? 0 "a tenth: compare exits 0"
 read -r ch lo hi < <(sed -nE 's/^hits \(M\/s\) .* ([-+][0-9.]+)% +\[([-+][0-9.]+), ([-+][0-9.]+)\]%.*/\1 \2 \3/p' tenth.cmp)
 is "$ch" "-90.00" "a tenth: -90%"
 cmp_num "$lo" '>' -100 "a tenth: the interval stays above -100% ($lo)"
-is_near "$lo" -96.8 0.3 "a tenth: the ratio's low end, 0.1 exp(-2.776 x 0.408) - 1 = -96.8%"
-is_near "$hi" -69.0 0.5 "a tenth: the ratio's high end, 0.1 exp(2.776 x 0.408) - 1 = -69.0%"
+is_near "$lo" -97.16 0.02 "a tenth: the ratio's low end, 0.1 exp(-2.776 x 0.4536) - 1 = -97.16%"
+is_near "$hi" -64.77 0.02 "a tenth: the ratio's high end, 0.1 exp(2.776 x 0.4536) - 1 = -64.77%"
 "$BENCH" plot compare wide.json tenth.json -o tenth.svg 2>tenth.err
 is $? 0 "a tenth: plot compare exits 0"
 
@@ -134,9 +147,11 @@ for i in 1 2 3; do
 	    .summary.peak_memory_resolution_mib = 0.5" "l$i.json" >"mg$i.json"
 done
 agree memory ml1.json ml2.json ml3.json -- mg1.json mg2.json mg3.json
-# 12 +- 1 against 22 +- 1 MiB: Welch t = 10 / sqrt(2/3) = 12.25 on 4 df
-like memory.cmp '^peak_memory \(MiB\) +12\.000 ± 1\.000 +22\.000 ± 1\.000 +\+83\.33% +\[\+5[0-9.]+, \+1[12][0-9.]+\]% +0\.000[0-9] +worse$' \
-	"memory: 12 against 22 MiB over 3 + 3 files: +83.33%, a ratio's interval, worse"
+# 12 +- 1 against 22 +- 1 MiB, tested on the logs: the geometric means
+# 11.972 and 21.985, ratio exp(0.60777) = +83.63%; se 0.05492 on 3.09 df,
+# t 11.07, p about 0.0014; interval exp(0.60777 -+ 3.15 x 0.05492)
+like memory.cmp '^peak_memory \(MiB\) +12\.000 ± 1\.000 +22\.000 ± 1\.000 +\+83\.63% +\[\+5[0-9.]+, \+1[12][0-9.]+\]% +0\.00[0-9]+ +worse$' \
+	"memory: 12 against 22 MiB over 3 + 3 files: +83.63% (geometric means), a ratio's interval, worse"
 like memory.svg '3\+3 invocations' "memory: the chart counts the files, its memory bar's too"
 "$BENCH" compare ml1.json mg1.json >memory1.cmp 2>&1
 like memory1.cmp '^peak_memory \(MiB\) +11\.000 +21\.000 +\+90\.91% +- +- +higher \(one value, untested\)$' \

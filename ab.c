@@ -64,6 +64,8 @@
 #define AB_MAX_LEFT_OUT(blocks) (3 + (blocks))
 #define AB_POWER 0.80
 #define AB_MAX_BUDGET (7 * 86400.0)
+/* the statistic by default: see README's "Which statistic bench ab uses" */
+#define AB_DEFAULT_STAT SEQ_STAT_TRIMMED
 
 /* the slots of a block: A B B A */
 static const int block_order[4] = { 0, 1, 1, 0 };
@@ -92,14 +94,16 @@ static struct ab_opts {
 	double alpha;
 	enum seq_spending spending;
 	bool fixed;		/* --no-early-stop: one look, at the end */
+	enum seq_stat stat;	/* --test */
 	struct ab_side side[2];
 } aopts;
 
 /* what the last look saw */
 struct ab_look {
 	int blocks;
-	double est, lo, hi;	/* log ratio B/A and its repeated interval */
-	double tstat, tcrit, nominal, sd;
+	struct seq_est e;	/* log ratio B/A and its repeated interval (lo, hi NaN: none) */
+	double nominal;		/* the look's level; NaN: no sequential look, 0: it spends nothing */
+	double sd;		/* between the blocks */
 	const char *verdict;	/* "better", "worse", "within", or NULL: undecided */
 };
 
@@ -193,7 +197,8 @@ int ab_parse_duration(const char *s, double *sec)
 
 /* ---- the command line ---- */
 
-enum { ARG_BLOCKS = 1000, ARG_SPENDING, ARG_NO_EARLY_STOP, ARG_CMD_A, ARG_CMD_B, ARG_METRIC };
+enum { ARG_BLOCKS = 1000, ARG_SPENDING, ARG_NO_EARLY_STOP, ARG_CMD_A, ARG_CMD_B, ARG_METRIC,
+       ARG_TEST };
 
 static const struct argp_option ab_options[] = {
 	{ "budget", 'b', "TIME", 0,
@@ -201,7 +206,7 @@ static const struct argp_option ab_options[] = {
 	{ "blocks", ARG_BLOCKS, "N", 0,
 	  "At most N blocks (A B B A each); the information fraction is then blocks / N instead of the share of the budget" },
 	{ "out", 'o', "DIR", 0,
-	  "Keep the result files in DIR (created; default ab-DATE-TIME in the current directory)" },
+	  "Keep the result files in DIR (created; default a new bench-ab-DATE-TIME-XXXXXX under $TMPDIR, or /tmp)" },
 	{ "metric", ARG_METRIC, "NAME", 0,
 	  "The metric to test (default: the first one measured per sample, e.g. per_prod_op, hits)" },
 	{ "threshold", 't', "PCT", 0,
@@ -209,6 +214,8 @@ static const struct argp_option ab_options[] = {
 	{ "alpha", 'a', "P", 0, "False-positive rate over all looks (default 0.05)" },
 	{ "spending", ARG_SPENDING, "FN", 0,
 	  "Alpha spending: obf (O'Brien-Fleming type, the default) or pocock" },
+	{ "test", ARG_TEST, "STAT", 0,
+	  "The statistic of the block log ratios: trimmed (the 20% trimmed mean and its t-test, the default), rank (Hodges-Lehmann and Wilcoxon's signed-rank test) or t (the mean, Student's t)" },
 	{ "no-early-stop", ARG_NO_EARLY_STOP, NULL, 0,
 	  "Run the whole budget (or --blocks) and test once at the end: a fixed design, e.g. to establish a change's size" },
 	{ "cmd-a", ARG_CMD_A, "COMMAND", 0,
@@ -272,6 +279,16 @@ static error_t ab_parse(int key, char *arg, struct argp_state *state)
 	case ARG_NO_EARLY_STOP:
 		aopts.fixed = true;
 		break;
+	case ARG_TEST:
+		if (!strcmp(arg, "t"))
+			aopts.stat = SEQ_STAT_T;
+		else if (!strcmp(arg, "trimmed"))
+			aopts.stat = SEQ_STAT_TRIMMED;
+		else if (!strcmp(arg, "rank"))
+			aopts.stat = SEQ_STAT_RANK;
+		else
+			return bad_arg("--test", arg, "rank, trimmed or t");
+		break;
 	case ARG_CMD_A:
 	case ARG_CMD_B:
 		if (!*arg)
@@ -291,18 +308,24 @@ static error_t ab_parse(int key, char *arg, struct argp_state *state)
 static const struct argp ab_argp = {
 	.options = ab_options,
 	.parser = ab_parse,
-	.args_doc = "-- A-OPTIONS... -- B-OPTIONS...\n--cmd-a 'COMMAND A' --cmd-b 'COMMAND B'",
+	.args_doc = "[AB-OPTIONS] -- A-OPTIONS... -- B-OPTIONS...\n[AB-OPTIONS] --cmd-a 'COMMAND A' --cmd-b 'COMMAND B'",
 	.doc = "Is B better or worse than A, and by how much?  Runs A and B in blocks of "
 	       "A B B A (a linear drift cancels in each block), takes each block's mean "
 	       "paired log ratio log(B/A) of the invocations' means as one observation, "
 	       "and after every block from the third tests it with a group-sequential "
-	       "t-test (Lan-DeMets alpha spending, O'Brien-Fleming type), stopping as soon "
-	       "as the change is significant, or its interval lies within ±threshold, or "
-	       "the budget is spent.  A-OPTIONS and B-OPTIONS are options of this bench "
-	       "binary (it adds --json FILE); --cmd-a and --cmd-b take any shell command "
+	       "test (Lan-DeMets alpha spending, O'Brien-Fleming type; by default the 20% "
+	       "trimmed mean of the blocks and its t-test, which a starved invocation "
+	       "cannot move by its size: --test), stopping as soon as "
+	       "the interval of the change leaves out 0 (significant), or lies within "
+	       "±threshold, or the budget is spent; the interval and the verdict come "
+	       "from one test on the log ratios.  Where the options go: ab's own options (below) come "
+	       "first; the runs' options (-w, -d, -p, -a, the benchmark and its options) go "
+	       "after '--', A's, then after a second '--', B's.  A-OPTIONS and B-OPTIONS "
+	       "are options of this bench binary (it adds --json FILE); --cmd-a and --cmd-b take any shell command "
 	       "that writes a result file to \"$BENCH_AB_JSON\" (also set: BENCH_AB_DIR, "
 	       "BENCH_AB_SIDE).  Every result file (pair-NNN-A.json, pair-NNN-B.json) and "
-	       "each invocation's output (.log) stay in the directory."
+	       "each invocation's output (.log) stay in the directory (default: a new "
+	       "bench-ab-DATE-TIME-XXXXXX under $TMPDIR or /tmp, not the current directory)."
 	       "\vEXAMPLES:\n"
 	       "  bench ab --budget 5m -- -w1 -d2 -p2 -a htab-mem --value-size 8 \\\n"
 	       "           -- -w1 -d2 -p2 -a htab-mem --value-size 16\n"
@@ -313,6 +336,30 @@ static const struct argp ab_argp = {
 	       "Exit status: 0 when it ran (any verdict); 1 when an invocation failed; 2 on "
 	       "bad arguments; 128 + N after signal N (what it had is printed, the files stay).",
 };
+
+/*
+ * Is arg one of ab's own options?  The runs' options (-w1, -d2, ...)
+ * given before the first '--' get one line saying where they go, not
+ * argp's "invalid option".
+ */
+static bool ab_option(const char *arg)
+{
+	const struct argp_option *o;
+	size_t len;
+
+	if (arg[0] != '-' || !arg[1])
+		return true;
+	if (arg[1] != '-')
+		return strchr("bta?V", arg[1]) || arg[1] == 'o';
+	arg += 2;
+	len = strcspn(arg, "=");
+	if ((len == 4 && !strncmp(arg, "help", 4)) || (len == 5 && !strncmp(arg, "usage", 5)))
+		return true;
+	for (o = ab_options; o->name || o->key; o++)
+		if (o->name && strlen(o->name) == len && !strncmp(o->name, arg, len))
+			return true;
+	return false;
+}
 
 /* split "OPTIONS -- A... -- B..." and parse OPTIONS; 0 or 2 */
 static int parse_cmdline(int argc, char **argv)
@@ -326,6 +373,14 @@ static int parse_cmdline(int argc, char **argv)
 			first = i;
 		else if (!second)
 			second = i;
+	}
+	for (i = 1; i < (first ? first : argc); i++) {
+		/* an option's value (--budget 5m) is not an option */
+		if (argv[i][0] != '-' || ab_option(argv[i]))
+			continue;
+		fprintf(stderr, "ab: '%s' is not an option of ab: the runs' options go after '--', A's first, then B's after a second '--': bench ab [AB-OPTIONS] -- %s ... BENCHMARK -- %s ... BENCHMARK (see bench ab --help)\n",
+			argv[i], argv[i], argv[i]);
+		return 2;
 	}
 	argp_err_exit_status = 2;
 	if (argp_parse(&ab_argp, first ? first : argc, argv, 0, NULL, NULL))
@@ -350,6 +405,75 @@ static int parse_cmdline(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The least time an invocation of a side of bench options takes: repeats
+ * x (-w + -d) seconds (the runner's defaults 1, 5 and 1), set-up not
+ * counted; NaN for a shell command, whose time is known after a block.
+ */
+static double side_min_secs(const struct ab_side *sd)
+{
+	double w = 1, d = 5, rep = 1, *v;
+	const char *a, *val;
+	int i;
+
+	if (sd->shell)
+		return NAN;
+	for (i = 0; i < sd->nargs; i++) {
+		a = sd->args[i];
+		v = NULL;
+		val = NULL;
+		if (!strncmp(a, "-w", 2) || !strncmp(a, "--warmup", 8))
+			v = &w;
+		else if (!strncmp(a, "-d", 2) || !strncmp(a, "--duration", 10))
+			v = &d;
+		else if (!strncmp(a, "--repeat", 8))
+			v = &rep;
+		if (!v)
+			continue;
+		if (a[1] != '-' && a[2])
+			val = a + 2;			/* -w1 */
+		else if (strchr(a, '='))
+			val = strchr(a, '=') + 1;	/* --warmup=1 */
+		else if (i + 1 < sd->nargs)
+			val = sd->args[++i];		/* -w 1, --warmup 1 */
+		if (val)
+			*v = atof(val);
+	}
+	return rep * (w + d);
+}
+
+/* blocks the first look that can decide needs: an interval at alpha (min_obs_for_level) */
+static int blocks_needed(void)
+{
+	int n = min_obs_for_level(aopts.alpha);
+
+	return n > AB_MIN_BLOCKS ? n : AB_MIN_BLOCKS;
+}
+
+/*
+ * A budget or --blocks that cannot reach a look that decides is refused
+ * before anything runs, with the least it needs (set-up not counted).
+ * 0, or 2 after one line.
+ */
+static int check_budget(void)
+{
+	double inv = fmax(side_min_secs(&aopts.side[0]), side_min_secs(&aopts.side[1]));
+	int need = blocks_needed();
+	char b[32];
+
+	if (aopts.max_blocks && aopts.max_blocks < need) {
+		fprintf(stderr, "invalid --blocks %d: a test at alpha %g needs %d blocks or more (with n blocks no test without an assumed distribution gets below 2^(1-n))\n",
+			aopts.max_blocks, aopts.alpha, need);
+		return 2;
+	}
+	if (isnan(inv) || aopts.budget >= need * 4 * inv)
+		return 0;
+	fmt_time(aopts.budget, b, sizeof(b));
+	fprintf(stderr, "invalid --budget %s: too short for the first look that can decide: %d blocks of 4 invocations of at least %g s each (repeats x (-w + -d)) need %.0f s and their set-up; give --budget %.0fs or more\n",
+		b, need, inv, need * 4 * inv, ceil(need * 4 * inv * 1.25));
+	return 2;
+}
+
 /* the result directory: new, or existing without results */
 static int make_dir(struct ab_run *r)
 {
@@ -360,9 +484,18 @@ static int make_dir(struct ab_run *r)
 	char probe[PATH_MAX + 32];
 
 	if (!aopts.dir) {
+		/* not the current directory, which is often the source tree */
+		const char *tmp = getenv("TMPDIR");
+
 		localtime_r(&now, &tm);
-		strftime(name, sizeof(name), "ab-%Y%m%d-%H%M%S", &tm);
-		aopts.dir = strdup(name);
+		strftime(name, sizeof(name), "bench-ab-%Y%m%d-%H%M%S-XXXXXX", &tm);
+		snprintf(probe, sizeof(probe), "%s/%s", tmp && *tmp ? tmp : "/tmp", name);
+		if (!mkdtemp(probe)) {
+			fprintf(stderr, "failed to create a directory for the results, %s: %s (give -o DIR)\n",
+				probe, strerror(errno));
+			return -errno;
+		}
+		aopts.dir = strdup(probe);
 		if (!aopts.dir)
 			return -ENOMEM;
 	}
@@ -559,9 +692,16 @@ static int invocation_value(struct ab_run *r, const char *json, double *value)
 		result_file_left_out(&rf, "ab");
 		ret = -EAGAIN;
 	} else if (!m) {
-		fprintf(stderr, "ab: %s: summary.metrics.%s: missing: the metric to test (--metric)\n",
-			json, r->metric[0] ? r->metric : aopts.metric ? aopts.metric : "?");
-		ret = -EINVAL;
+		char names[512] = "";
+		int i;
+
+		for (i = 0; i < rf.nmetrics && strlen(names) < sizeof(names) - 64; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", rf.metrics[i].name);
+		fprintf(stderr, "invalid --metric '%s': %s has no such metric; it has: %s\n",
+			r->metric[0] ? r->metric : aopts.metric ? aopts.metric : "?", json,
+			*names ? names : "none");
+		ret = -ENOENT;
 	} else if (!(m->tl.mean > 0) || !isfinite(m->tl.mean)) {
 		fprintf(stderr, "ab: %s: summary.metrics.%s: mean %g: a ratio needs a positive figure\n",
 			json, m->name, m->tl.mean);
@@ -605,7 +745,7 @@ static int run_side(struct ab_run *r, int pair, int side, double *value)
 		return -EIO;
 	}
 	status = invocation_value(r, json, value);
-	return status == -EAGAIN ? status : status ? -EIO : 0;
+	return status == -EAGAIN || status == -ENOENT ? status : status ? -EIO : 0;
 }
 
 /*
@@ -640,83 +780,133 @@ static void leave_out_block(struct ab_run *r, int first_pair)
  * The look after a block (final: the last one, which spends what is
  * left); sets r->look and returns true when the answer is decided.
  * Before the third block, and with --no-early-stop before the end, it
- * only fills in the fixed-sample interval for the progress line.
+ * only fills in the fixed-sample interval for the progress line.  The
+ * verdict is the interval's (sequential.c): significant exactly when it
+ * leaves out 0, and no verdict from fewer blocks than an interval at the
+ * look's level needs.
  */
 static bool take_look(struct ab_run *r, bool final)
 {
 	struct ab_look *lk = &r->look;
-	double t, se, thr = aopts.threshold_pct / 100;
+	double t, thr = aopts.threshold_pct / 100;
 	struct stats st;
-	int n = r->blocks;
+	int n = r->blocks, v;
 
 	stats_compute(r->block, n, &st);
-	*lk = (struct ab_look){ .blocks = n, .est = st.mean, .sd = st.stddev, .nominal = NAN };
-	se = n > 1 ? st.stddev / sqrt(n) : NAN;
+	*lk = (struct ab_look){ .blocks = n, .sd = st.stddev, .nominal = NAN };
 	if (n < AB_MIN_BLOCKS || (aopts.fixed && !final)) {
-		lk->tcrit = n > 1 ? t_crit(0.05, n - 1) : NAN;
-		lk->lo = st.mean - lk->tcrit * se;
-		lk->hi = st.mean + lk->tcrit * se;
-		lk->tstat = se > 0 ? st.mean / se : NAN;
+		seq_estimate(aopts.stat, r->block, n, 0.05, &lk->e);
 		return false;
 	}
 	t = final ? 1 : aopts.max_blocks ? (double)n / aopts.max_blocks : elapsed(r) / aopts.budget;
 	seq_look(&r->seq, n, fmin(t, 1), &lk->nominal);
+	seq_estimate(aopts.stat, r->block, n, lk->nominal > 0 ? lk->nominal : 0.05, &lk->e);
 	if (!(lk->nominal > 0)) {
 		/* this look spends nothing: it can decide nothing */
 		lk->nominal = 0;
-		lk->tcrit = INFINITY;
-		lk->lo = -INFINITY;
-		lk->hi = INFINITY;
-		lk->tstat = se > 0 ? st.mean / se : NAN;
+		lk->e.lo = lk->e.hi = NAN;
 		return false;
 	}
-	lk->tcrit = t_crit(lk->nominal, n - 1);
-	if (se == 0) {
-		/* every block alike: the interval is the point */
-		lk->tstat = st.mean == 0 ? 0 : copysign(INFINITY, st.mean);
-		lk->lo = lk->hi = st.mean;
-	} else {
-		lk->tstat = st.mean / se;
-		lk->lo = st.mean - lk->tcrit * se;
-		lk->hi = st.mean + lk->tcrit * se;
-	}
-	if (fabs(lk->tstat) >= lk->tcrit)
-		lk->verdict = (st.mean > 0) == r->higher_is_better ? "better" : "worse";
-	else if (lk->lo > log1p(-thr) && lk->hi < log1p(thr))
+	v = seq_verdict(&lk->e, log1p(-thr), log1p(thr));
+	if (v == 1 || v == -1)
+		lk->verdict = (v > 0) == r->higher_is_better ? "better" : "worse";
+	else if (v == 2)
 		lk->verdict = "within";
 	return lk->verdict != NULL;
+}
+
+/* "95% RCI -1.00% .. +2.00%", or why there is none */
+static void fmt_interval(const struct ab_look *lk, const char *what, char *buf, size_t sz)
+{
+	if (!isnan(lk->e.lo))
+		snprintf(buf, sz, "%s %+.2f%% .. %+.2f%%", what, pct(lk->e.lo), pct(lk->e.hi));
+	else if (lk->blocks < lk->e.need)
+		snprintf(buf, sz, "too few pairs for a %s: %d blocks, an interval at level %.3g needs %d",
+			 what, lk->blocks, lk->e.level, lk->e.need);
+	else
+		snprintf(buf, sz, "no %s: the rank test has none at level %.3g from %d blocks", what,
+			 lk->e.level, lk->blocks);
+}
+
+/* the test's statistic against its bound */
+static void fmt_stat(const struct ab_look *lk, char *buf, size_t sz)
+{
+	if (aopts.stat == SEQ_STAT_RANK)
+		snprintf(buf, sz, "signed-rank p %.3g against %.3g", lk->e.p, lk->nominal);
+	else
+		snprintf(buf, sz, "|t| %.2f against %.2f, level %.3g", lk->e.stat, lk->e.crit,
+			 lk->nominal);
 }
 
 static void print_progress(const struct ab_run *r)
 {
 	const struct ab_look *lk = &r->look;
-	char when[32], iv[96];
+	char when[32], iv[160], st[96];
 
 	fmt_time(elapsed(r), when, sizeof(when));
-	if (r->blocks < 2)
+	fmt_stat(lk, st, sizeof(st));
+	if (r->blocks < 2) {
 		snprintf(iv, sizeof(iv), "no interval before block 2");
-	else if (isnan(lk->nominal))
-		snprintf(iv, sizeof(iv), "fixed-sample 95%% CI %+.2f%% .. %+.2f%%, %s", pct(lk->lo),
-			 pct(lk->hi), r->blocks < AB_MIN_BLOCKS ? "first look at block 3" :
-			 "tested once at the end");
-	else if (lk->nominal == 0)
+	} else if (isnan(lk->nominal)) {
+		fmt_interval(lk, "fixed-sample 95% CI", iv, sizeof(iv));
+		snprintf(iv + strlen(iv), sizeof(iv) - strlen(iv), ", %s",
+			 r->blocks < AB_MIN_BLOCKS ? "first look at block 3" : "tested once at the end");
+	} else if (lk->nominal == 0) {
 		snprintf(iv, sizeof(iv), "this look spends no alpha");
-	else
-		snprintf(iv, sizeof(iv), "95%% RCI %+.2f%% .. %+.2f%%; |t| %.2f against %.2f, level %.2g",
-			 pct(lk->lo), pct(lk->hi), fabs(lk->tstat), lk->tcrit, lk->nominal);
+	} else {
+		fmt_interval(lk, "95% RCI", iv, sizeof(iv));
+		snprintf(iv + strlen(iv), sizeof(iv) - strlen(iv), "; %s", st);
+	}
 	fprintf(stderr, "ab: block %d: %d pairs, %d invocations, %s: B/A %+.2f%% (%s)\n", r->blocks,
-		r->pairs, r->invocations, when, pct(lk->est), iv);
+		r->pairs, r->invocations, when, pct(lk->e.est), iv);
 }
 
-/* the smallest change the last look's level detects with 80% power, as a percent */
+/* the smallest change the last look's test detects with 80% power, as a percent */
 static double detectable(const struct ab_run *r)
 {
-	const struct ab_look *lk = &r->look;
-	int n = lk->blocks;
+	return pct(seq_detectable(&r->look.e, AB_POWER));
+}
 
-	if (n < 2 || !isfinite(lk->tcrit) || !isfinite(lk->sd))
-		return NAN;
-	return pct((lk->tcrit + t_crit(2 * (1 - AB_POWER), n - 1)) * lk->sd / sqrt(n));
+/* what the statistic estimates, and its test */
+static const char *stat_estimate(void)
+{
+	return aopts.stat == SEQ_STAT_RANK ? "Hodges-Lehmann estimate (median of the blocks' Walsh averages)" :
+	       aopts.stat == SEQ_STAT_TRIMMED ? "20% trimmed mean of the blocks" : "mean of the blocks";
+}
+
+static const char *stat_test(void)
+{
+	return aopts.stat == SEQ_STAT_RANK ? "Wilcoxon's signed-rank test (--test rank)" :
+	       aopts.stat == SEQ_STAT_TRIMMED ? "Tukey-McLaughlin's trimmed t-test (--test trimmed)" :
+	       "Student's t-test (--test t)";
+}
+
+/*
+ * The smallest change the run's test finds 4 times in 5 at the spread
+ * seen: its resolution, which says nothing of a change found beyond it
+ */
+static void print_detectable(FILE *f, const struct ab_run *r, double d)
+{
+	const struct ab_look *lk = &r->look;
+	double est = fabs(pct(lk->e.est));
+	char lvl[64];
+
+	if (isnan(d)) {
+		fprintf(f, "smallest change detectable: n/a (%s)\n",
+			lk->blocks < AB_MIN_BLOCKS ? "no test was taken" : "no interval at the last look");
+		return;
+	}
+	if (isnan(lk->nominal))
+		snprintf(lvl, sizeof(lvl), "a fixed test at p < 0.05");
+	else
+		snprintf(lvl, sizeof(lvl), "the last look's level %.3g", lk->nominal);
+	fprintf(f, "smallest change detectable in what it ran: %.2f%% (found 4 times in 5 by this test at %s, %d blocks, at the spread seen: between-block stddev of log(B/A) %.4f)\n",
+		d, lvl, lk->blocks, lk->sd);
+	if (lk->verdict && strcmp(lk->verdict, "within"))
+		fprintf(f, "  that is the run's resolution, not a bound on the change: the change found, %.2f%%, is %s it and significant; its size is the interval above\n",
+			est, est >= d ? "larger than" : "smaller than");
+	else
+		fprintf(f, "  a change of that size or more would have been found 4 times in 5; a smaller one could go unseen here\n");
 }
 
 static void print_side(FILE *f, int side)
@@ -738,7 +928,7 @@ static void print_side(FILE *f, int side)
 static void print_report(FILE *f, const struct ab_run *r)
 {
 	const struct ab_look *lk = &r->look;
-	char used[32], budget[32];
+	char used[32], budget[32], iv[192], st[96];
 	double d = detectable(r);
 	int unused = r->pairs - 2 * r->blocks;
 
@@ -748,31 +938,37 @@ static void print_report(FILE *f, const struct ab_run *r)
 		r->metric[0] ? r->metric : "?", r->unit, r->higher_is_better ? "higher" : "lower",
 		!strcmp(r->metric, "op_ns") ? "median batch of all its measured seconds, per op" :
 		"mean of its repeat means");
-	fprintf(f, "design: blocks of A B B A, each block's mean log(B/A) one observation; %s, %s; two-sided alpha %g; information: %s\n",
-		aopts.spending == SEQ_POCOCK ? "Pocock-type alpha spending" :
+	fprintf(f, "design: blocks of A B B A, each block's mean log(B/A) one observation; %s; %s, %s; two-sided alpha %g; information: %s\n",
+		stat_test(), aopts.spending == SEQ_POCOCK ? "Pocock-type alpha spending" :
 		"O'Brien-Fleming-type alpha spending (Lan-DeMets)",
 		aopts.fixed ? "one look, at the end (--no-early-stop)" :
 		"a look after every block from the 3rd",
 		aopts.alpha, aopts.max_blocks ? "blocks done / --blocks" : "share of the budget used");
+	fmt_interval(lk, isnan(lk->nominal) ? "fixed-sample 95% interval" :
+		     "95% repeated confidence interval", iv, sizeof(iv));
+	fmt_stat(lk, st, sizeof(st));
 	if (!lk->blocks)
 		fprintf(f, "change: n/a: no block finished\n");
 	else if (lk->blocks < AB_MIN_BLOCKS)
 		fprintf(f, "change: B vs A %+.2f%% over %d block%s, untested: the first look is at block %d\n",
-			pct(lk->est), lk->blocks, lk->blocks == 1 ? "" : "s", AB_MIN_BLOCKS);
+			pct(lk->e.est), lk->blocks, lk->blocks == 1 ? "" : "s", AB_MIN_BLOCKS);
 	else if (!isnan(lk->nominal))
-		fprintf(f, "change: B vs A %+.2f%% (95%% repeated confidence interval %+.2f%% .. %+.2f%%; |t| %.2f against %.2f, the level %.3g of look %d)\n",
-			pct(lk->est), pct(lk->lo), pct(lk->hi), fabs(lk->tstat), lk->tcrit,
-			lk->nominal, r->seq.looks);
+		fprintf(f, "change: B vs A %+.2f%%, the %s (%s; %s of look %d)\n", pct(lk->e.est),
+			stat_estimate(), iv, st, r->seq.looks);
 	else
-		fprintf(f, "change: B vs A %+.2f%% (fixed-sample 95%% interval %+.2f%% .. %+.2f%%: no sequential look was taken)\n",
-			pct(lk->est), pct(lk->lo), pct(lk->hi));
+		fprintf(f, "change: B vs A %+.2f%%, the %s (%s: no sequential look was taken)\n",
+			pct(lk->e.est), stat_estimate(), iv);
 	if (lk->verdict && !strcmp(lk->verdict, "within"))
 		fprintf(f, "verdict: within ±%g%%: no change of %g%% or more (the interval lies inside)\n",
 			aopts.threshold_pct, aopts.threshold_pct);
 	else if (lk->verdict)
-		fprintf(f, "verdict: %s (significant; %s the %g%% threshold)\n", lk->verdict,
-			fabs(pct(lk->est)) >= aopts.threshold_pct ? "at least" : "but smaller than",
+		fprintf(f, "verdict: %s (significant: the interval leaves out 0; %s the %g%% threshold)\n",
+			lk->verdict,
+			fabs(pct(lk->e.est)) >= aopts.threshold_pct ? "at least" : "but smaller than",
 			aopts.threshold_pct);
+	else if (lk->blocks >= AB_MIN_BLOCKS && isnan(lk->e.lo) && lk->blocks < lk->e.need)
+		fprintf(f, "verdict: undecided: too few pairs: %d blocks, and a test at the last look's level %.3g needs %d\n",
+			lk->blocks, lk->e.level, lk->e.need);
 	else
 		fprintf(f, "verdict: undecided: neither a change nor its absence (±%g%%) shown in what it ran\n",
 			aopts.threshold_pct);
@@ -789,16 +985,10 @@ static void print_report(FILE *f, const struct ab_run *r)
 	if (r->left_out)
 		fprintf(f, "left out: %d block%s with an invalid invocation (producers starved: the machine was busy); their files are %s/invalid-pair-*\n",
 			r->left_out, r->left_out == 1 ? "" : "s", r->dir);
-	if (isnan(d))
-		fprintf(f, "smallest change detectable: n/a (no test was taken)\n");
-	else if (isnan(lk->nominal))
-		fprintf(f, "smallest change detectable in what it ran: %.2f%% (80%% power of a fixed test at p < 0.05, %d blocks, between-block stddev of log(B/A) %.4f)\n",
-			d, lk->blocks, lk->sd);
-	else
-		fprintf(f, "smallest change detectable in what it ran: %.2f%% (80%% power at the last look's level %.3g, %d blocks, between-block stddev of log(B/A) %.4f)\n",
-			d, lk->nominal, lk->blocks, lk->sd);
-	fprintf(f, "files: %s (bench compare --paired --force %s/pair-*-A.json -- %s/pair-*-B.json)\n", r->dir,
-		r->dir, r->dir);
+	print_detectable(f, r, d);
+	fprintf(f, "files: %s (bench compare --paired%s --force %s/pair-*-A.json -- %s/pair-*-B.json: the same test on the pairs rather than the blocks)\n",
+		r->dir, aopts.stat == SEQ_STAT_RANK ? " --rank" :
+		aopts.stat == SEQ_STAT_TRIMMED ? " --trimmed" : "", r->dir, r->dir);
 }
 
 /* the report on stdout, and into the directory with the files */
@@ -880,9 +1070,26 @@ static int run_blocks(struct ab_run *r)
 				     ab_signal == SIGHUP ? "interrupted by SIGHUP" : "interrupted by SIGINT";
 			return err;
 		}
+		if (err == -ENOENT) {
+			r->stopped = "no such metric";
+			return err;
+		}
 		if (err) {
 			r->stopped = "an invocation failed";
 			return err;
+		}
+		/* a block's time (left-out blocks took theirs too) x the blocks a test needs */
+		if (r->blocks == 1 &&
+		    elapsed(r) / (1 + r->left_out) * blocks_needed() > aopts.budget) {
+			double bt = elapsed(r) / (1 + r->left_out);
+			char b[32];
+
+			fmt_time(aopts.budget, b, sizeof(b));
+			fprintf(stderr, "invalid --budget %s: too short for the first look that can decide: the first block took %.1f s and a test at alpha %g needs %d blocks; give --budget %.0fs or more\n",
+				b, bt, aopts.alpha, blocks_needed(), ceil(bt * blocks_needed() * 1.25));
+			r->stopped = "the budget is too short for a test";
+			take_look(r, false);
+			return -E2BIG;
 		}
 		more = room_for_block(r);
 		if (take_look(r, !more)) {
@@ -908,9 +1115,11 @@ int bench_ab_main(int argc, char **argv)
 	int err, i;
 
 	aopts = (struct ab_opts){ .budget = 300, .threshold_pct = 2, .alpha = 0.05,
-				  .spending = SEQ_OBRIEN_FLEMING };
+				  .spending = SEQ_OBRIEN_FLEMING, .stat = AB_DEFAULT_STAT };
 	ab_signal = 0;
 	err = parse_cmdline(argc, argv);
+	if (!err)
+		err = check_budget();
 	if (err)
 		return err;
 	r = calloc(1, sizeof(*r));
@@ -943,5 +1152,8 @@ int bench_ab_main(int argc, char **argv)
 	free(r);
 	if (err == -EINTR)
 		return 128 + ab_signal;
+	/* a --metric or --budget that cannot work is a bad argument, found late */
+	if (err == -ENOENT || err == -E2BIG)
+		return 2;
 	return err ? 1 : 0;
 }

@@ -27,38 +27,63 @@ field() {
 	sed -nE "s/^$2 ([-+]?[0-9.]+)%.*/\1/p" "$1"
 }
 
-# 1. a clear change: A 100 throughout, B about 110.  Blocks (A B B A) of
-# log ratios: ln 1.10 = 0.0953102; (ln 1.105 + ln 1.095) / 2 = 0.0952998;
-# (ln 1.098 + ln 1.102) / 2 = 0.0953085; mean 0.0953062, +9.9996%.  With
-# --blocks 6 the first look (block 3) is at t = 0.5: O'Brien-Fleming
-# spends 2 (2 - 2 Phi(2.2414 / sqrt 0.5)) = 0.00305, and t on 2 df at that
-# level is 18.06, far below these blocks' t: it stops at block 3.
-rates a 100 100 100 100 100 100
-rates b 110 110 110.5 109.5 109.8 110.2
-ab "$TEST_TMP/clear" --blocks 6 -o "$TEST_TMP/clear.d" \
+# 1. a clear change: A 100 throughout, B about 110, with --test rank.
+# Blocks (A B B A) of log ratios: ln 1.10 = 0.0953102; (ln 1.105 + ln
+# 1.095) / 2 = 0.0952998; (ln 1.098 + ln 1.102) / 2 = 0.0953085; ...
+# all near 0.0953, +10.00%.  With --blocks 6 the first look (block 3) is
+# at t = 0.5: O'Brien-Fleming spends 2 (2 - 2 Phi(2.2414 / sqrt 0.5)) =
+# 0.00305, and below 2^(1 - n) no interval rests on the data: 0.00305
+# needs 10 blocks (2^-9 = 0.00195), so blocks 3 to 5 give no interval
+# ("too few pairs") and cannot decide.  At block 6 (the last, which spends
+# what is left) six blocks all above 0 have signed-rank p = 2 / 2^6 =
+# 0.03125 and the interval [W(1), W(21)] = [smallest, largest block]
+# (P(T <= 0) = 1/64 <= level / 2): better, both ends about +10%.
+# shellcheck disable=SC2046
+rates a $(yes 100 | head -12)
+rates b 110 110 110.5 109.5 109.8 110.2 110.1 109.9 110.3 109.7 110 110
+ab "$TEST_TMP/clear" --test rank --blocks 6 -o "$TEST_TMP/clear.d" \
 	--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
 is $? 0 "a clear change: exit 0"
-is "$(field "$TEST_TMP/clear" 'change: B vs A')" "+10.00" "the estimate is the mean block log ratio, +10.00%"
-like "$TEST_TMP/clear" '^verdict: better \(significant; at least the 2% threshold\)$' "verdict: better"
-like "$TEST_TMP/clear" '^used: 3 blocks, 6 pairs, 12 invocations, .*; stopped: decided$' \
-	"stopped at the first look, block 3, after 12 invocations"
-like "$TEST_TMP/clear" 'against 18\.06, the level 0\.00305 of look 1\)$' \
-	"the first look's level (0.00305) and t bound (18.06) as worked out by hand"
-is "$(grep -c '^ab: block [0-9]*: ' "$TEST_TMP/clear.err")" 3 "one progress line per block on stderr"
-like "$TEST_TMP/clear.err" '^ab: block 3: 6 pairs, 12 invocations, [0-9]+m[0-9]+s: B/A \+10\.00% \(95% RCI \+9\.99% \.\. \+10\.01%; ' \
-	"a progress line: n, estimate, interval"
-is "$(find "$TEST_TMP/clear.d" -name 'pair-*.json' | wc -l)" 12 "every result file is kept"
-is "$(cat "$TEST_TMP/b.pos")" 6 "B ran exactly 6 times"
-is_exit 0 "bench compare reads the directory's files" \
-	"$BENCH" compare "$TEST_TMP"/clear.d/pair-*-A.json -- "$TEST_TMP"/clear.d/pair-*-B.json
-like "$TEST_TMP/is_exit.out" '^hits \(M/s\) .* \+10\.00% .* better$' "and finds the same +10.00%"
+is "$(field "$TEST_TMP/clear" 'change: B vs A')" "+10.00" "the estimate is the blocks' Hodges-Lehmann estimate, +10.00%"
+like "$TEST_TMP/clear" '^verdict: better \(significant: the interval leaves out 0; at least the 2% threshold\)$' "verdict: better"
+like "$TEST_TMP/clear" '^used: 6 blocks, 12 pairs, 24 invocations, .*; stopped: decided$' \
+	"decided at block 6, the first with an interval at its level"
+like "$TEST_TMP/clear" 'repeated confidence interval \+(9\.9[0-9]|10\.00)% \.\. \+10\.0[0-9]%; signed-rank p 0\.0312 against ' \
+	"the interval is [smallest, largest block], p 2/64"
+like "$TEST_TMP/clear.err" '^ab: block 3: 6 pairs, 12 invocations, [0-9]+m[0-9]+s: B/A \+10\.00% \(too few pairs for a 95% RCI: 3 blocks, an interval at level 0\.00305 needs 10; ' \
+	"block 3: the first look's level 0.00305 as worked out by hand, and no interval at it from 3 blocks"
+is "$(grep -c '^ab: block [0-9]*: ' "$TEST_TMP/clear.err")" 6 "one progress line per block on stderr"
+like "$TEST_TMP/clear" "^  that is the run's resolution, not a bound on the change: the change found, 10\.00%, is (larger|smaller) than it and significant" \
+	"the smallest change detectable says what it means beside a change found"
+is "$(find "$TEST_TMP/clear.d" -name 'pair-*.json' | wc -l)" 24 "every result file is kept"
+is "$(cat "$TEST_TMP/b.pos")" 12 "B ran exactly 12 times"
 is "$(cat "$TEST_TMP/clear.d/ab.txt")" "$(tail -n +2 "$TEST_TMP/clear")" "the report is kept in the directory too"
 
-# 2. no change: A/A with noise; the blocks' log ratios average near 0
-# and the interval closes inside ±2% by the last look at the latest
-rates a 100 100 100 100 100 100 100 100 100 100 100 100
+# the same verdict everywhere: bench compare (Welch on the logs), compare
+# --paired, compare --paired --rank and plot compare on ab's files
+A_FILES=("$TEST_TMP"/clear.d/pair-*-A.json)
+B_FILES=("$TEST_TMP"/clear.d/pair-*-B.json)
+for how in "" "--paired" "--paired --rank" "--paired --trimmed"; do
+	# shellcheck disable=SC2086
+	is_exit 0 "compare $how reads ab's files" "$BENCH" compare $how "${A_FILES[@]}" -- "${B_FILES[@]}"
+	like "$TEST_TMP/is_exit.out" '^hits \(M/s\) .* \+10\.00% +\[\+[0-9.]+, \+[0-9.]+\]% +<?[0-9.]+ +better$' \
+		"compare $how: better, +10.00%, an interval above 0, as ab"
+done
+if command -v gnuplot >/dev/null; then
+	for how in "--paired --rank" "--paired --trimmed"; do
+		# shellcheck disable=SC2086
+		is_exit 0 "plot compare $how draws them" \
+			"$BENCH" plot compare $how "${A_FILES[@]}" -- "${B_FILES[@]}" -o "$TEST_TMP/clear.svg"
+		like "$TEST_TMP/clear.svg" '>better<' "plot compare $how: better, as ab and compare"
+	done
+fi
+
+# 2. no change: A/A with noise, --test t.  Six blocks: the interval of
+# their mean at the last look lies inside ±2%: within
+# shellcheck disable=SC2046
+rates a $(yes 100 | head -12)
 rates b 101 99 102 98.5 98 101.5 100.5 99.8 99.4 100.9 100.2 99.7
-ab "$TEST_TMP/same" --blocks 6 -o "$TEST_TMP/same.d" \
+ab "$TEST_TMP/same" --test t --blocks 6 -o "$TEST_TMP/same.d" \
 	--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
 is $? 0 "no change: exit 0"
 like "$TEST_TMP/same" '^verdict: within ±2%: no change of 2% or more' "verdict: within ±2%"
@@ -67,28 +92,30 @@ want=$(head -n $((2 * n)) "$TEST_TMP/b" | awk -v n="$n" '{ s += log($1 / 100) } 
 is "$(field "$TEST_TMP/same" 'change: B vs A')" "$want" "the estimate is the mean log ratio of the $n blocks used ($want%)"
 read -r lo hi < <(sed -nE 's/^change: .*interval ([-+][0-9.]+)% \.\. ([-+][0-9.]+)%.*/\1 \2/p' "$TEST_TMP/same")
 assert "its interval $lo .. $hi lies inside ±2%" awk -v l="$lo" -v h="$hi" 'BEGIN { exit !(l > -2 && h < 2 && l < h) }'
+like "$TEST_TMP/same" "^  a change of that size or more would have been found 4 times in 5" \
+	"beside no change found, the smallest change detectable says what it means"
 
 # 3. drift cancels: every invocation 1% faster than the one before, B 5%
 # above A.  In a block at a, A runs at a and a + 3, B at a + 1 and a + 2,
 # so each block's two log ratios carry +1% and -1% of drift: the estimate
 # stays at 5.00% (within 0.02%), where A B pairs alone would say about 6%.
 rm -f "$TEST_TMP/a" "$TEST_TMP/b"
-for b in 0 1 2 3; do
+for b in 0 1 2 3 4 5; do
 	g=$((4 * b))
 	echo "$((100 + g))" >>"$TEST_TMP/a"
 	echo "$((100 + g + 3))" >>"$TEST_TMP/a"
 	awk -v g=$g 'BEGIN { printf "%.6f\n%.6f\n", 1.05 * (100 + g + 1), 1.05 * (100 + g + 2) }' >>"$TEST_TMP/b"
 done
 rm -f "$TEST_TMP"/[ab].pos
-ab "$TEST_TMP/drift" --blocks 4 --no-early-stop -o "$TEST_TMP/drift.d" \
+ab "$TEST_TMP/drift" --blocks 6 --no-early-stop -o "$TEST_TMP/drift.d" \
 	--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
 is $? 0 "a drifting machine: exit 0"
 est=$(field "$TEST_TMP/drift" 'change: B vs A')
 assert "the drift cancels: +5% estimated as $est%" awk -v e="$est" 'BEGIN { exit !(e >= 4.98 && e <= 5.02) }'
-like "$TEST_TMP/drift" '^used: 4 blocks, 8 pairs, 16 invocations, .*; stopped: decided$' \
+like "$TEST_TMP/drift" '^used: 6 blocks, 12 pairs, 24 invocations, .*; stopped: decided$' \
 	"--no-early-stop runs every block, and decides at the last"
 like "$TEST_TMP/drift" 'one look, at the end \(--no-early-stop\)' "and says it tested once"
-like "$TEST_TMP/drift" 'the level 0\.05 of look 1\)$' "the one look is the fixed test at 0.05"
+like "$TEST_TMP/drift" '(against|level) 0\.05 of look 1\)$' "the one look is the fixed test at 0.05"
 
 # 3b. a starved invocation: A's second call (the last of block 1) is
 # marked invalid; the whole block is left out, its four files renamed
@@ -96,7 +123,8 @@ like "$TEST_TMP/drift" 'the level 0\.05 of look 1\)$' "the one look is the fixed
 # A's calls 3-8 and B's 3-8, so the starved rate (50) moves nothing
 rates a 100 50 100 100 100 100 100 100 100 100
 rates b 110 110 110 110 110 110 110 110 110 110
-ab "$TEST_TMP/starved" --blocks 3 --no-early-stop -o "$TEST_TMP/starved.d" \
+# (--alpha 0.25: a test from 3 blocks, 2^-2 <= 0.25; at 0.05 it needs 6)
+ab "$TEST_TMP/starved" --alpha 0.25 --blocks 3 --no-early-stop -o "$TEST_TMP/starved.d" \
 	--cmd-a "STANDIN_INVALID=2 $STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
 is $? 0 "a starved invocation: exit 0"
 like "$TEST_TMP/starved.err" "^ab: left out $TEST_TMP/starved.d/pair-002-A.json: invalid run: producers starved" \
@@ -111,19 +139,63 @@ is "$(find "$TEST_TMP/starved.d" -name 'pair-*.json' | wc -l)" 12 "12 tested fil
 is_exit 0 "bench compare --paired reads the tested pairs" \
 	"$BENCH" compare --paired "$TEST_TMP"/starved.d/pair-*-A.json -- "$TEST_TMP"/starved.d/pair-*-B.json
 
-# 4. the budget: invocations of at least 0.4 s, a budget of 4 s.  A block
-# starts when the time so far plus the mean block time fits: after block
-# 1 (>= 1.6 s) one more may start, after block 2 (>= 3.2 s) none can, so
-# at most 2 blocks whatever the machine's speed; undecided without a look
+# 3c. a starved invocation that is not marked (kept, e.g. with
+# --min-cpu-share 1): A/A near 100, one B at 0.44 (its producer
+# hardly ran).  Its pair's log ratio is ln 0.0044 = -5.43, its block's
+# -2.7: the mean of 9 blocks moves by -0.30 (-26%), the Hodges-Lehmann
+# estimate by one rank of the Walsh averages
+# shellcheck disable=SC2046
+rates a $(yes 100 | head -18)
+rates b 100.5 99.6 100.2 99.9 0.44 100.3 99.7 100.1 100.4 99.8 100 100.2 99.9 100.1 99.5 100.6 100 99.9
+for t in t rank trimmed; do
+	rm -f "$TEST_TMP"/[ab].pos
+	ab "$TEST_TMP/starved.$t" --test $t --blocks 9 --no-early-stop -o "$TEST_TMP/starved.$t.d" \
+		--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
+	is $? 0 "a starved invocation, --test $t: exit 0"
+done
+est=$(field "$TEST_TMP/starved.t" 'change: B vs A')
+assert "the mean of the blocks moves by the starved one: $est%" awk -v e="$est" 'BEGIN { exit !(e < -20) }'
+est=$(field "$TEST_TMP/starved.rank" 'change: B vs A')
+assert "the Hodges-Lehmann estimate does not: $est%" awk -v e="$est" 'BEGIN { exit !(e > -1 && e < 1) }'
+# its interval reaches far down (9 of the 45 Walsh averages hold the
+# starved block): no false alarm, and not "within" either
+like "$TEST_TMP/starved.rank" '^verdict: undecided' "and it raises no false alarm"
+# the 20% trimmed mean of 9 blocks leaves out the lowest and the highest:
+# the starved block is gone, and the interval closes inside ±2%
+est=$(field "$TEST_TMP/starved.trimmed" 'change: B vs A')
+assert "the trimmed mean does not move either: $est%" awk -v e="$est" 'BEGIN { exit !(e > -1 && e < 1) }'
+like "$TEST_TMP/starved.trimmed" '^verdict: within ±2%' "and its interval says within ±2%"
+
+# 4. the budget: invocations of at least 0.4 s, a budget of 4 s.  After
+# the first block (>= 1.6 s) the 6 blocks a test at 0.05 needs cannot fit
+# (>= 9.6 s): refused as a bad argument, with the budget it needs
 rates a $(seq 100 140)
 rates b $(seq 100 140)
 STANDIN_SLEEP=0.4 ab "$TEST_TMP/budget" --budget 4 -o "$TEST_TMP/budget.d" \
 	--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
-is $? 0 "a budget: exit 0"
-like "$TEST_TMP/budget" '; stopped: the budget leaves no room for another block$' "stopped by the budget"
-blocks=$(sed -nE 's/^used: ([0-9]+) blocks, .* of a 0m04s budget;.*/\1/p' "$TEST_TMP/budget")
-cmp_ok "$blocks" -le 2 "no block started that the budget had no room for ($blocks blocks)"
-like "$TEST_TMP/budget" '^smallest change detectable' "it says what it could have detected"
+is $? 2 "a budget too short for a test: exit 2"
+like "$TEST_TMP/budget.err" '^invalid --budget 0m04s: too short for the first look that can decide: the first block took [0-9.]+ s and a test at alpha 0\.05 needs 6 blocks; give --budget [0-9]+s or more$' \
+	"it says the budget it needs"
+like "$TEST_TMP/budget" '^used: 1 blocks, .*; stopped: the budget is too short for a test$' "after one block"
+is_exit 2 "bench options: a short budget is refused before anything runs" \
+	"$BENCH" ab --budget 10 -o "$TEST_TMP/short.d" -- -w1 -d2 count-local -- -w1 -d2 count-local
+is "$(cat "$TEST_TMP/is_exit.err")" "invalid --budget 0m10s: too short for the first look that can decide: 6 blocks of 4 invocations of at least 3 s each (repeats x (-w + -d)) need 72 s and their set-up; give --budget 90s or more" \
+	"the least it needs, from -w and -d: 6 x 4 x 3 s"
+assert "nothing ran" [ ! -e "$TEST_TMP/short.d/pair-001-A.json" ]
+
+# 4b. --metric that does not exist: the metrics that do; the default
+# directory is a new one under TMPDIR, not the current one
+rates a $(seq 100 140)
+rates b $(seq 100 140)
+mkdir "$TEST_TMP/cwd"
+(cd "$TEST_TMP/cwd" && TMPDIR="$TEST_TMP" "$BENCH" ab --metric bogus \
+	--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b" >"$TEST_TMP/metric" 2>"$TEST_TMP/metric.err")
+is $? 2 "--metric bogus: exit 2"
+like "$TEST_TMP/metric.err" "^invalid --metric 'bogus': .*pair-001-A\.json has no such metric; it has: hits$" \
+	"it lists the metrics there are"
+is "$(find "$TEST_TMP/cwd" -mindepth 1 | wc -l)" 0 "nothing written in the current directory"
+is "$(find "$TEST_TMP" -maxdepth 1 -name 'bench-ab-*' -type d | wc -l)" 1 "the results went to a new directory under TMPDIR"
+like "$TEST_TMP/metric" "^ab: A and B in blocks of A B B A, result files in $TEST_TMP/bench-ab-" "and it says where"
 
 # 5. Ctrl-C: what it has so far is printed, the files stay, the child got
 # SIGINT and was reaped
@@ -160,17 +232,24 @@ like "$TEST_TMP/fail.err" 'failing call 2 as asked' "and shows the log's tail"
 # 7. bad arguments: exit 2 and one line, nothing run
 for args in "" "--budget 0 --cmd-a true --cmd-b true" "--budget 5x --cmd-a true --cmd-b true" \
 	"--blocks 2 --cmd-a true --cmd-b true" "--cmd-a true" "-- -w0 -d1 count-local --" \
-	"--cmd-a true --cmd-b true -- -d1 count-local -- -d1 count-local" "--spending wald --cmd-a true --cmd-b true"; do
+	"--cmd-a true --cmd-b true -- -d1 count-local -- -d1 count-local" "--spending wald --cmd-a true --cmd-b true" \
+	"--test mean --cmd-a true --cmd-b true" "--blocks 4 --cmd-a true --cmd-b true" \
+	"-w1 -d2 count-local -- -w1 count-local -- -w1 count-local"; do
 	# shellcheck disable=SC2086
 	is_exit 2 "bench ab $args: exit 2" "$BENCH" ab -o "$TEST_TMP/bad.d" $args
 	is "$(wc -l <"$TEST_TMP/is_exit.err")" 1 "bench ab $args: one line: $(head -1 "$TEST_TMP/is_exit.err")"
 done
 ok "$(! test -e "$TEST_TMP/bad.d/pair-001-A.json"; echo $?)" "bad arguments ran nothing"
+is_exit 2 "a run's option before '--'" "$BENCH" ab -w1 -d2 htab-mem
+like "$TEST_TMP/is_exit.err" "^ab: '-w1' is not an option of ab: the runs' options go after '--'" "... says where the options go"
+"$BENCH" ab --help >"$TEST_TMP/help"
+like "$TEST_TMP/help" "Where the options go:" "ab --help says where the options go"
 mkdir "$TEST_TMP/used.d" && touch "$TEST_TMP/used.d/pair-001-A.json"
 is_exit 2 "a directory that holds results is refused" "$BENCH" ab -o "$TEST_TMP/used.d" --cmd-a true --cmd-b true
 
 # 8. a real short run: count-local against itself
-ab "$TEST_TMP/real" --budget 16s -o "$TEST_TMP/real.d" -- -w0 -d1 count-local -- -w0 -d1 count-local
+# (--alpha 0.25: a test from 3 blocks, 2^-2 <= 0.25, so that it stays short)
+ab "$TEST_TMP/real" --alpha 0.25 --blocks 3 --budget 1m -o "$TEST_TMP/real.d" -- -w0 -d1 count-local -- -w0 -d1 count-local
 is $? 0 "a real run of count-local: exit 0"
 diag "$(cat "$TEST_TMP/real")"
 like "$TEST_TMP/real" '^A: bench -w0 -d1 count-local$' "it names A"

@@ -988,13 +988,14 @@ int trimmed_t(const double *d, int n, double gamma, double alpha, struct log_cha
 		return m;
 	out->na = out->nb = m;
 	g = (int)floor(gamma * m);
+	for (i = g; i < m - g; i++)
+		sum += s[i];
+	/* one value left: an estimate, without a spread to test it by */
+	out->est = m - 2 * g > 0 ? sum / (m - 2 * g) : NAN;
 	if (m - 2 * g < 2) {
 		free(s);
 		return -EDOM;
 	}
-	for (i = g; i < m - g; i++)
-		sum += s[i];
-	out->est = sum / (m - 2 * g);
 	/* winsorized: the g lowest set to s[g], the g highest to s[m - g - 1] */
 	for (i = 0; i < m; i++)
 		wsum += s[i < g ? g : i >= m - g ? m - g - 1 : i];

@@ -371,6 +371,8 @@ static void test_log_change(void)
 	is_near(c.p, 0.056544, 1e-6, "trimmed: p 0.056544");
 	is_near(c.lo, -0.207008, 1e-6, "trimmed: interval low");
 	is_near(c.hi, 6.207008, 1e-6, "trimmed: interval high");
+	is_int(trimmed_t(y + 2, 1, 0.2, 0.05, &c), -EDOM, "trimmed: one value: no test");
+	is_near(c.est, 100, 0, "trimmed: ... but its estimate (bench ab's first block)");
 	is_int(min_obs_for_level(0.05), 6, "support: 95%% needs 6 pairs (2^-5 = 0.031)");
 	is_int(min_obs_for_level(0.00305), 10, "support: level 0.00305 needs 10 (2^-9 = 0.00195)");
 }

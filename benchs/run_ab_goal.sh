@@ -29,6 +29,8 @@
 #   CHANGE_A, CHANGE_B  what "long" and "real" add to A and B (default
 #               "--value-size 8" and "--value-size 16")
 #   LOCK        a file every invocation is wrapped in flock(1) on
+#   ALPHA       every bench ab's --alpha (default 0.05)
+#   AB_OPTS     more bench ab options for every run (e.g. "--blocks 3")
 #
 # Run it on a quiet machine: on a loaded one the spread is the load's.
 # Exit status: 0, 1 when a bench ab run failed, 2 for bad arguments.
@@ -41,6 +43,8 @@ BENCH=${BENCH:-$ROOT/bench}
 ARGS=${ARGS:--w1 -d2 -p2 -a htab-mem --use-case overwrite}
 CHANGE_A=${CHANGE_A:---value-size 8}
 CHANGE_B=${CHANGE_B:---value-size 16}
+ALPHA=${ALPHA:-0.05}
+AB_OPTS=${AB_OPTS:-}
 
 die_usage() {
 	echo "$PROG: $*" >&2
@@ -84,11 +88,13 @@ done
 [ -n "$DIR" ] || DIR=$(mktemp -d "${TMPDIR:-/tmp}/ab-goal.XXXXXX")
 mkdir -p "$DIR" || die_usage "cannot create '$DIR' for -o"
 read -r -a args <<<"$ARGS"
+read -r -a abopts <<<"$AB_OPTS"
 
 # bench ab on A and B (word lists of bench options), into DIR/NAME
 ab() {	# ab <name> <budget> <a-extra> <b-extra> [bench ab options...]
 	local name=$1 budget=$2 xa=$3 xb=$4 q
 	shift 4
+	set -- --alpha "$ALPHA" "${abopts[@]}" "$@"
 	if [ -n "${LOCK:-}" ]; then
 		q=$(printf '%q ' flock "$LOCK" "$BENCH" --json)
 		# shellcheck disable=SC2016,SC2086
@@ -119,7 +125,7 @@ for s in "${steps[@]}"; do
 				"$(sed -nE 's/^change: B vs A (.*)$/\1/p' "$DIR/aa-$i.out")" \
 				"$(sed -nE 's/^smallest change detectable in what it ran: ([0-9.]+%).*/detectable \1/p' "$DIR/aa-$i.out")"
 		done
-		echo "A/A: $fp false positive(s) in $N runs of bench ab --budget $BUDGET (expected about $(awk -v n="$N" 'BEGIN { printf "%.1f", n * 0.05 }') at alpha 0.05)"
+		echo "A/A: $fp false positive(s) in $N runs of bench ab --budget $BUDGET (expected about $(awk -v n="$N" -v a="$ALPHA" 'BEGIN { printf "%.1f", n * a }') at alpha $ALPHA)"
 		;;
 	five)
 		ab five "$FIVE" "" "" >"$DIR/five.out" 2>"$DIR/five.err" || failed=1

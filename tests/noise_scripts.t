@@ -40,12 +40,14 @@ is "$(jq -r '.options.runner.affinity' "$TEST_TMP/noise-pin/base-count-local-1.j
 is_exit 2 "run_noise_sources.sh: an unknown condition is refused" "$NOISE" -c nope
 is_exit 2 "run_noise_sources.sh: a bad round count is refused" "$NOISE" -r 0
 
-BENCH=$BENCH ARGS="-w0 -d1 count-local" "$GOAL" -o "$TEST_TMP/goal" -n 2 -b 5s aa \
+# bench ab refuses a budget too short for a test (6 blocks at alpha 0.05):
+# alpha 0.25 tests from 3 blocks (2^-2 <= 0.25), and --blocks 3 keeps it short
+BENCH=$BENCH ARGS="-w0 -d1 count-local" ALPHA=0.25 AB_OPTS="--blocks 3" "$GOAL" -o "$TEST_TMP/goal" -n 2 -b 30s aa \
 	>"$TEST_TMP/goal.out" 2>"$TEST_TMP/goal.err"
 ok $? "run_ab_goal.sh aa, 2 A/A runs: exit 0"
 diag "$(cat "$TEST_TMP/goal.out")"
 is "$(grep -cE '^A/A [12]: (better|worse|within|undecided) ' "$TEST_TMP/goal.out")" 2 "one line per A/A run"
-like "$TEST_TMP/goal.out" '^A/A: [0-2] false positive\(s\) in 2 runs of bench ab --budget 5s \(expected about 0\.1 at alpha 0\.05\)$' \
+like "$TEST_TMP/goal.out" '^A/A: [0-2] false positive\(s\) in 2 runs of bench ab --budget 30s \(expected about 0\.5 at alpha 0\.25\)$' \
 	"the false-positive count"
 ok "$(test -s "$TEST_TMP/goal/aa-1/ab.txt"; echo $?)" "each run's files are kept"
 is_exit 2 "run_ab_goal.sh: an unknown step is refused" "$GOAL" nope

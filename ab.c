@@ -26,14 +26,18 @@
  *   large changes sooner and pays for it at the end.  An SPRT would need
  *   the spread known in advance; the spread between invocations is
  *   exactly what changes with the hour here.
- * - With the spread estimated, each look compares the t statistic of the
- *   block means with the t quantile at the boundary's nominal level, and
- *   the interval printed is the repeated confidence interval (mean ± that
- *   quantile × its standard error), which covers the change at every look
- *   at once: it stays honest although the test stopped where it did.
- * - It stops when the boundary is crossed (better or worse), when the
- *   interval lies inside ±--threshold (no change that large: within), or
- *   when the budget, or --blocks, leaves no room for another block.
+ * - Each look computes one statistic of the block means (--test: the 20%
+ *   trimmed mean and its t-test by default, which a starved invocation
+ *   cannot move by its size; the signed-rank test and Hodges-Lehmann; or
+ *   the mean and Student's t) and its interval at the boundary's nominal
+ *   level: the repeated confidence interval, which covers the change at
+ *   every look at once, so it stays honest although the test stopped
+ *   where it did.  The verdict is the interval's (significant exactly
+ *   when it leaves out 0), and a look at a level below 2^(1 - n) from n
+ *   blocks gives no interval and no verdict: "too few pairs".
+ * - It stops when the interval leaves out 0 (better or worse), when it
+ *   lies inside ±--threshold (no change that large: within), or when the
+ *   budget, or --blocks, leaves no room for another block.
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -934,10 +938,13 @@ static void print_report(FILE *f, const struct ab_run *r)
 
 	print_side(f, 0);
 	print_side(f, 1);
-	fprintf(f, "metric: %s (%s, %s is better): each invocation's %s\n",
-		r->metric[0] ? r->metric : "?", r->unit, r->higher_is_better ? "higher" : "lower",
-		!strcmp(r->metric, "op_ns") ? "median batch of all its measured seconds, per op" :
-		"mean of its repeat means");
+	if (!r->metric[0])
+		fprintf(f, "metric: %s: not in the result files\n", aopts.metric ? aopts.metric : "?");
+	else
+		fprintf(f, "metric: %s (%s, %s is better): each invocation's %s\n", r->metric,
+			r->unit, r->higher_is_better ? "higher" : "lower",
+			!strcmp(r->metric, "op_ns") ? "median batch of all its measured seconds, per op" :
+			"mean of its repeat means");
 	fprintf(f, "design: blocks of A B B A, each block's mean log(B/A) one observation; %s; %s, %s; two-sided alpha %g; information: %s\n",
 		stat_test(), aopts.spending == SEQ_POCOCK ? "Pocock-type alpha spending" :
 		"O'Brien-Fleming-type alpha spending (Lan-DeMets)",

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench compare BASE.json NEW.json: is NEW better, worse, or the same
- * within noise?  A change counts only when Welch's t-test says it is
+ * within noise?  A change counts only when Welch's t-test on the logs
+ * (the p-value and the interval of one test on one scale) says it is
  * significant at 95% AND it is larger than a practical threshold: one
  * run's per-second samples are correlated, so two runs of the same
  * configuration can differ "significantly" by a fraction of a percent, and

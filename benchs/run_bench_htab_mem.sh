@@ -118,14 +118,27 @@ htab_mem_line() {
 		"$fails"
 }
 
-# markdown_row <name> <json>: one table row from a run's JSON results
+# markdown_row <name> <json>: one table row from a run's JSON results; with
+# --repeat, the mean of the repeats ± their standard deviation
 markdown_row() {
 	jq -r --arg name "$1" '
 		def f: if . == null then "n/a" else (. * 100 | round / 100 | tostring
 			| if test("\\.") then . else . + ".0" end
 			| if test("\\.[0-9]$") then . + "0" else . end) end;
-		"| \($name | . + " " * (19 - length)) | \(.summary.metrics.per_prod_op | (.repeats.mean // .mean) | f | . + " " * (10 - length)) | \(.summary.metrics.memory | (.repeats.mean // .mean) | f | . + " " * (20 - length)) | \(.summary.peak_memory_mib | f | . + " " * (17 - length)) |"
+		def v: if .repeats then "\(.repeats.mean | f) ± \(.repeats.between_stddev | f)" else .mean | f end;
+		"| \($name | . + " " * (19 - length)) | \(.summary.metrics.per_prod_op | v | . + " " * (10 - length)) | \(.summary.metrics.memory | v | . + " " * (20 - length)) | \(.summary.peak_memory_mib | f | . + " " * (17 - length)) |"
 		+ (if .summary.fails > 0 then " FAILED operations: \(.summary.fails)" else "" end)' "$2"
+}
+
+# markdown_kernel <json>: the line above a table: the kernel the runs ran
+# on (release, build, tag), -p and the CPU count, from a run's JSON
+markdown_kernel() {
+	jq -r '.context as $c | "Kernel \($c.kernel_release)"
+		+ (if $c.kernel_build_id then ", build \($c.kernel_build_id[0:12])"
+		   elif $c.kernel_version then ", \($c.kernel_version)" else "" end)
+		+ (if $c.tag then ", tag \($c.tag)" else "" end)
+		+ "; -p\(.options.runner.producers); \($c.nr_online_cpus) CPUs"
+		+ (if .options.runner.repeat > 1 then "; \(.options.runner.repeat) repeats a row (mean ± stddev between them)" else "" end)' "$1"
 }
 
 markdown_header() {
@@ -137,7 +150,7 @@ htab_mem_flavour() {
 	local flavour=$1 name out status json=()
 
 	shift
-	[ "$MARKDOWN" -eq 1 ] && markdown_header
+	local rows=""
 	for name in $USE_CASES; do
 		# a failed run must not leave the last run's file looking like its own
 		[ -n "$JSON_DIR" ] && rm -f "$JSON_DIR/$flavour-$name.json"
@@ -160,14 +173,20 @@ htab_mem_flavour() {
 			continue
 		fi
 		if [ "$MARKDOWN" -eq 1 ]; then
-			markdown_row "$name" "$JSON_DIR/$flavour-$name.json" ||
+			rows+=$(markdown_row "$name" "$JSON_DIR/$flavour-$name.json")$'\n' ||
 				bench_failed "$name" "$? from jq"
 		else
 			htab_mem_line "$name" "$out"
 		fi
 	done
 	if [ "$MARKDOWN" -eq 1 ]; then
-		local warnings="" w
+		local warnings="" w first=""
+		for name in $USE_CASES; do
+			[ -f "$JSON_DIR/$flavour-$name.json" ] && { first=$JSON_DIR/$flavour-$name.json; break; }
+		done
+		[ -z "$first" ] || emit printf '%s\n\n' "$(markdown_kernel "$first")"
+		markdown_header
+		[ -z "$rows" ] || emit printf '%s' "$rows"
 		for name in $USE_CASES; do
 			[ -f "$JSON_DIR/$flavour-$name.json" ] || continue
 			w=$(jq -r --arg n "$name" '.warnings[] | "warning (\($n)): \(.)"' \

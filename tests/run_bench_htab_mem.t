@@ -61,6 +61,17 @@ done
 # the rate and the peak of each row are positive
 is "$(awk '/^\| (overwrite|no_op) / { split($0, f, "|"); n++; if (f[3] + 0 > 0 && f[5] + 0 > 0) good++ }
 	END { print good + 0 " of " n + 0 }' "$out.md")" "4 of 4" "--markdown: rates and peaks are positive"
+# the line above each table: the kernel (release, build), -p and the CPUs
+kline="^Kernel $(uname -r | sed 's/[.+]/\\&/g')(, build [0-9a-f]{12}|, #.*)?; -p2; $(nproc) CPUs\$"
+is "$(grep -cE "$kline" "$out.md")" 2 "--markdown: a kernel line above each flavour's table"
+# with --repeat the rows keep their ± (between repeats), and the kernel line says so
+(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES=overwrite \
+	"$SCRIPT" --markdown --repeat 2) >"$out.mdr" 2>"$out.mdr.err"
+is $? 0 "--markdown --repeat 2: exit 0"
+n=$(grep -cE '^\| overwrite +\| [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2} +\| [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2} +\| [0-9]+\.[0-9]{2} +\|$' "$out.mdr")
+is "$n" 2 "--markdown --repeat 2: rate and memory keep their ± in both tables"
+[ "$TAP_LAST_FAILED" -eq 0 ] || diag "$(cat "$out.mdr")"
+is "$(grep -c '; 2 repeats a row (mean ± stddev between them)$' "$out.mdr")" 2 "--markdown --repeat 2: the kernel line says what the ± is"
 "$SCRIPT" --json-dir >/dev/null 2>"$out.noarg.err"
 is $? 2 "--json-dir without a directory: exit 2"
 

@@ -270,7 +270,8 @@ test: deps
 VMTEST_TESTS ?= tests/htab_mem.t tests/map_perf.t tests/local_storage_create.t \
 	tests/bpf_hashmap_lookup.t tests/lpm_trie.t tests/results_bpf.t \
 	tests/bpf_hashmap_full_update.t tests/mem_breakdown.t tests/htab_mem_cgroup.t tests/bpf_ma.t \
-	tests/bloom_filter_map.t
+	tests/bloom_filter_map.t \
+	tests/local_storage_rcu_tasks_trace.t tests/local_storage.t
 VMTEST_FENTRY ?= 1
 VMTEST_VMS ?= 2
 VMTEST_TIMEOUT ?= 1500

@@ -59,6 +59,8 @@ extern const struct bench bench_bpf_hashmap_full_update;
 extern const struct bench bench_local_storage_create;
 extern const struct bench bench_bloom_lookup, bench_bloom_update, bench_bloom_false_positive,
 	bench_hashmap_without_bloom, bench_hashmap_with_bloom;
+extern const struct bench bench_local_storage_cache_seq_get, bench_local_storage_cache_interleaved_get,
+	bench_local_storage_cache_hashmap_control, bench_local_storage_tasks_trace;
 
 static const struct bench *const benchs[] = {
 	&bench_count_global,
@@ -81,6 +83,8 @@ static const struct bench *const benchs[] = {
 	&bench_local_storage_create,
 	&bench_bloom_lookup, &bench_bloom_update, &bench_bloom_false_positive,
 	&bench_hashmap_without_bloom, &bench_hashmap_with_bloom,
+	&bench_local_storage_cache_seq_get, &bench_local_storage_cache_interleaved_get,
+	&bench_local_storage_cache_hashmap_control, &bench_local_storage_tasks_trace,
 };
 
 _Static_assert(ARRAY_SIZE(benchs) <= BENCH_MAX_BENCHS, "raise BENCH_MAX_BENCHS");

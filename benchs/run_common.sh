@@ -15,6 +15,7 @@
 #   run_bench ARGS...        run $RUN_BENCH ARGS...; stdout is the bench's
 #                            output, stderr passes through
 #   header TITLE             a blank line, TITLE, and a line of '=' under it
+#   subtitle TITLE           a tab and TITLE, as upstream's
 #   default_producers        the even number of CPUs available, 2..8
 #
 # The parser of a bench's output, the one every wrapper script (and the
@@ -31,6 +32,10 @@
 #   repeats_field OUTPUT METRIC  a --repeat run's two levels of METRIC, from its
 #                            "Repeats: METRIC ..." line: "93.56 ± 1.20k/s (8
 #                            repeats; within ± 0.30k/s)"; fails when there is none
+#
+#   summarize_local_storage NAME OUTPUT  upstream's row for local-storage-cache-*:
+#                            "NAME hits throughput: X ± Y M ops/s, hits latency:
+#                            Z ns/op, important_hits throughput: X ± Y M ops/s"
 #
 #   bench_failed NAME STATUS print "NAME<pad> FAILED (exit STATUS)" and remember
 #                            it; finish returns non-zero afterwards
@@ -132,6 +137,10 @@ repeats_field() {
 		grep .
 }
 
+subtitle() {
+	emit printf '\t%s\n' "$1"
+}
+
 # summarize <name> <output>: one table row, the run's Summary without its
 # label; a run without one counts as a failure
 summarize() {
@@ -143,6 +152,19 @@ summarize() {
 		return 1
 	fi
 	emit printf '%-*s %s\n' "$NAME_WIDTH" "$name" "${s#Summary: }"
+}
+
+summarize_local_storage() {
+	local name=$1 s
+
+	if ! s=$(summary_line "$2"); then
+		emit printf '%-*s no Summary line in the output\n' "$NAME_WIDTH" "$name"
+		BENCH_FAILURES=$((BENCH_FAILURES + 1))
+		return 1
+	fi
+	emit printf '%-*s hits throughput: %s, hits latency: %s, important_hits throughput: %s\n' \
+		"$NAME_WIDTH" "$name" "$(field "$s" 'hits throughput')" "$(field "$s" 'hits latency')" \
+		"$(field "$s" 'important_hits throughput')"
 }
 
 bench_failed() {

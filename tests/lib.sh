@@ -243,11 +243,14 @@ lkp_contract() {
 
 # bench_representatives: the benchmarks bench -l lists, but of the
 # families that are one source file each (lpm-trie-*, map_perf_test's
-# tests, the bloom filter five) the first member only; lpm_trie.t,
-# map_perf.t and bloom_filter_map.t run every member
+# tests, the bloom filter five, local-storage-cache-*) the first member
+# only; lpm_trie.t, map_perf.t, bloom_filter_map.t and local_storage.t run
+# every member
 bench_representatives() {
 	"$BENCH" -l | awk 'NR > 1 {
 		fam = $1 ~ /^lpm-trie-/ ? "lpm" : $2 == "map_perf_test" ? "perf" : $1 ~ /bloom/ ? "bloom" : ""
+		if ($1 ~ /^local-storage-cache-/)
+			fam = "lsc"
 		if (fam == "" || !seen[fam]++)
 			print $1
 	}'
@@ -257,6 +260,10 @@ bench_needs_opts() {
 	case $1 in
 	lpm-trie-insert | lpm-trie-delete | lpm-trie-free) echo "--nr_entries 1000 -p1" ;;
 	lpm-trie-*) echo "--nr_entries 1000" ;;
+	# one producer, as upstream's; one 4M-entry hash map, a few sleepers
+	local-storage-cache-hashmap-control) echo "-p1 --nr_maps 1 --hashmap_nr_keys_used 10" ;;
+	local-storage-cache-*) echo "-p1 --nr_maps 17" ;;
+	local-storage-tasks-trace) echo "-p1 --nr_procs 10" ;;
 	esac
 }
 
@@ -372,15 +379,21 @@ HOOK_LINE='^hook: (fentry/[a-z0-9_]*sys_getpgid|tp/syscalls/sys_enter_getpgid \(
 HOOK_LINE+='|lsm\.s/socket_post_create|tp_btf/sched_process_fork'
 HOOK_LINE+='|cgroup/sock_create \((lsm\.s/socket_post_create unavailable: .+|--socket-hook cgroup)\))$'
 
-# strip_hook_line <stderr file>: the file without the one
-# well-formed "hook:" line; fails on several or on a malformed one
+# local-storage-tasks-trace's second line: where its grace periods are timed
+GP_LINE='^grace periods: (fentry/rcu_tasks_trace_pregp_step to fentry/rcu_tasks_trace_postgp|not measured \(.+\))$'
+
+# strip_hook_line <stderr file>: the file without the one well-formed
+# "hook:" line (and "grace periods:" line); fails on several or on a
+# malformed one
 strip_hook_line() {
-	local n
+	local n g
 
 	n=$(grep -c '^hook: ' "$1")
-	[ "$n" -le 1 ] || return 1
+	g=$(grep -c '^grace periods: ' "$1")
+	[ "$n" -le 1 ] && [ "$g" -le "$n" ] || return 1
 	[ "$n" -eq 0 ] || grep -Eq "$HOOK_LINE" "$1" || return 1
-	grep -v '^hook: ' "$1"
+	[ "$g" -eq 0 ] || grep -Eq "$GP_LINE" "$1" || return 1
+	grep -Ev '^(hook|grace periods): ' "$1"
 	return 0
 }
 

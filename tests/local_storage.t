@@ -1,0 +1,181 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# local-storage-cache-seq-get, -int-get and -hashmap-control on the real
+# kernel: the hook that ran (upstream's fentry where the kernel allows
+# it, else the tracepoint), upstream's Iter and Summary formats, what the
+# program's walk over the maps must count, the hash maps' memory,
+# refusals, a signal mid-run, and that nothing is left behind.  The
+# wrapper's table on the host.  -w0 -d1 runs: behaviour, not speed.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+require_bpf
+
+PROGS='get_(local|hash)_[a-z]*'
+CG_PARENT=$(own_mem_cgroup)
+inner_maps() { bpftool map show 2>/dev/null | grep -Ec 'name (ls_task_storage|ls_hashmap) ' || true; }
+left_behind() {
+	local left=""
+
+	[ "$(loaded_bench_progs "$PROGS")" -eq 0 ] || left+="program; "
+	[ "$(inner_maps)" -eq 0 ] || left+="inner map; "
+	if [ -n "$CG_PARENT" ] && compgen -G "$CG_PARENT/bench-local-storage-cache*" >/dev/null; then
+		left+="memory cgroup; "
+	fi
+	printf '%s' "$left"
+}
+nothing_left() { [ -z "$(left_behind)" ]; }
+check_clean() {	# check_clean <what>
+	eventually nothing_left
+	ok $? "$1: nothing left behind (no program, inner map or cgroup)"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "left: $(left_behind)"
+}
+
+# upstream's printf formats
+ITER_RE='^Iter +[0-9]+ \( *-?[0-9]+\.[0-9]{3}us\): hits +[0-9]+\.[0-9]{3}M/s important_hits +[0-9]+\.[0-9]{3}M/s$'
+SUMMARY_RE='^Summary: hits throughput +[0-9]+\.[0-9]{3} ± [0-9]+\.[0-9]{3} M ops/s, hits latency +[0-9]+\.[0-9]{3} ns/op, important_hits throughput +[0-9]+\.[0-9]{3} ± [0-9]+\.[0-9]{3} M ops/s$'
+
+# the hook auto must pick: fentry where it loads (make vmtest's guests
+# must have it: BENCH_TEST_FENTRY=1), else the tracepoint
+HOOK=tp/syscalls/sys_enter_getpgid
+if BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d1 --nr_maps 1 --hook fentry \
+	local-storage-cache-seq-get >/dev/null 2>&1; then
+	HOOK=fentry/
+fi
+if [ "${BENCH_TEST_FENTRY:-}" = 1 ]; then
+	is "$HOOK" fentry/ "--hook fentry loads on this kernel, as BENCH_TEST_FENTRY=1 says it must"
+fi
+diag "hook here: $HOOK"
+
+# the important share per trigger of 10000 gets over 17 maps: seq-get
+# gets map 0 for indexes 0, 17, ... (589 of 10000); int-get also after
+# every map whose index is a multiple of 3 (0, 3, ..., 15: 3530 more
+# gets, all of map 0), so 4119 of 13530
+RATIO_SEQ=$(awk 'BEGIN { printf "%.9f", 589 / 10000 }')
+RATIO_INT=$(awk 'BEGIN { printf "%.9f", 4119 / 13530 }')
+
+run_case() {	# run_case <name> <important/hits> <bench args...>: one -w0 -d1 run, checked
+	local name=$1 ratio=$2 out="$TEST_TMP/${1// /_}" rc=0 line
+	shift 2
+
+	"$BENCH" -w0 -d1 --json "$out.json" "$@" >"$out" 2>"$out.err" & RUN_PID=$!
+	watchdog "$RUN_PID"
+	reap "$RUN_PID" || rc=$?
+	is "$rc" 0 "$name: exit status 0"
+	[ "$rc" -eq 0 ] || diag "$(cat "$out.err")"
+	line=$(grep '^hook: ' "$out.err")
+	[[ $line == "hook: $HOOK"* ]] && stderr_clean "$out.err" &&
+		jq -e --arg h "${HOOK%%/*}" '.options.benchmark.hook == ($h | sub("^tp$"; "tracepoint"))' \
+			"$out.json" >/dev/null
+	ok $? "$name: one hook line, $HOOK, as in the JSON options"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(cat "$out.err")"
+	like "$out" "$ITER_RE" "$name: upstream's Iter line"
+	like "$out" "$SUMMARY_RE" "$name: upstream's Summary line"
+	# every trigger adds its gets at once, so each sample holds whole triggers
+	is_near "$(jq '.summary.metrics.important_hits.mean / .summary.metrics.hits.mean' "$out.json")" \
+		"$ratio" 0.0001% "$name: important_hits / hits is the walk's ($ratio)"
+	schema_ok "$out.json" "$name: the JSON passes the schema check"
+	check_clean "$name"
+}
+
+# results_bpf.t runs seq-get in make vmtest's guests; int-get is the same program
+if host_only "seq-get's run (results_bpf.t runs it in the guests)"; then
+	run_case "seq-get --nr_maps 17" "$RATIO_SEQ" local-storage-cache-seq-get --nr_maps 17
+fi
+run_case "int-get --nr_maps 17" "$RATIO_INT" local-storage-cache-int-get --nr_maps 17
+jq -e '.options.benchmark == {"nr_maps": 17, "hook": .options.benchmark.hook}' \
+	"$TEST_TMP/int-get_--nr_maps_17.json" >/dev/null
+ok $? "int-get: its options in the JSON, defaults included"
+
+# its figures as lkp-tests and KCIDB read them (userspace alone)
+if host_only "int-get's figures through lkp-tests' parse and export kcidb"; then
+	j=$TEST_TMP/int-get_--nr_maps_17.json
+	"$LKP_PARSE" "$j" >"$j.parsed" 2>&1
+	ok $? "lkp-tests' parse exits 0"
+	lkp_contract "$j.parsed" local-storage-cache-int-get
+	is "$(sed -nE 's/^local-storage-cache-int-get\.nr_maps17-(fentry|tracepoint)\.(hits|important_hits|hits_latency|peak_memory_mib): [0-9.e+-]+$/\2/p' "$j.parsed" | sort | tr '\n' ' ')" \
+		"hits hits_latency important_hits peak_memory_mib " "lkp-tests' parse: hits, important_hits, hits_latency and peak memory"
+	"$BENCH" export kcidb --origin lkp_test "$j" >"$j.kcidb" 2>"$j.kcidb.err"
+	is $? 0 "export kcidb: exit status 0"
+	jq -e --argjson m "$(jq '.summary.metrics.hits.mean' "$j")" '[.tests[] | select(.path | endswith(".hits"))][0] |
+		.status == "DONE" and .number.unit == "op/s" and ((.number.value / ($m * 1e6)) - 1 | fabs) < 1e-9' \
+		"$j.kcidb" >/dev/null
+	ok $? "export kcidb: hits as a DONE test in op/s"
+fi
+
+# the control fills a preallocated 4M-entry hash map: minutes under TCG
+if [ "${BENCH_TEST_IN_VM:-0}" = 1 ]; then
+	skip "a 4M-entry hash map filled under TCG takes minutes: make test runs it" \
+		"hashmap-control: one map of 4194304 entries"
+else
+	run_case "hashmap-control --nr_maps 1" 1 local-storage-cache-hashmap-control --nr_maps 1 \
+		--hashmap_nr_keys_used 10
+	# 4194304 preallocated elements of at least 64 bytes: 256 MiB at least
+	cmp_num "$(jq '.summary.peak_memory_mib' "$TEST_TMP/hashmap-control_--nr_maps_1.json")" '>=' 256 \
+		"hashmap-control: the run's cgroup holds the 4M-entry map (peak memory >= 256 MiB)"
+	like "$TEST_TMP/hashmap-control_--nr_maps_1" '^Memory: kmem [0-9.]+ MiB' \
+		"hashmap-control: the Memory: breakdown after the Summary"
+fi
+
+# a signal mid-run: the program, its maps and the cgroup all go (the
+# runner's teardown, the same on every kernel)
+if host_only "SIGTERM mid-run"; then
+	out=$TEST_TMP/sig
+	"$BENCH" -w0 -d60 --json "$out.json" local-storage-cache-int-get --nr_maps 20 >"$out" 2>"$out.err" &
+	pid=$!
+	watchdog "$pid"
+	wait_iter "$out" "$pid" 30
+	ok $? "SIGTERM: the run got going"
+	[ "$(loaded_bench_progs "$PROGS")" -eq 1 ] && [ "$(inner_maps)" -eq 20 ]
+	ok $? "SIGTERM: mid-run, its program and its 20 task storage maps are loaded"
+	kill -TERM "$pid"
+	reap "$pid"
+	is $? 143 "SIGTERM: exit status 143"
+	assert "SIGTERM: no Summary, no JSON file" eval "! grep -q '^Summary' '$out' && [ ! -e '$out.json' ]"
+	check_clean "SIGTERM"
+fi
+
+if host_only "bad values refused in one line; the wrapper's table"; then
+	refused 'invalid producer count 2: local-storage-cache-seq-get runs one producer \(-p1\)' \
+		-p2 local-storage-cache-seq-get
+	refused '^invalid --nr_maps 1001: nr_maps must be <= 1000$' --nr_maps 1001 local-storage-cache-int-get
+	refused "^invalid --nr_maps '0': expected an integer in 1..1000$" --nr_maps 0 local-storage-cache-seq-get
+	refused '^invalid --hashmap_nr_keys_used 4194305: hashmap_nr_keys_used must be <= 4194304$' \
+		--hashmap_nr_keys_used 4194305 local-storage-cache-hashmap-control
+	refused "^invalid --hook 'kprobe': expected auto, fentry or tracepoint$" --hook kprobe \
+		local-storage-cache-seq-get
+	is_exit 64 "--nr_maps x: exit 64, as upstream's argp_usage()" "$BENCH" --nr_maps x local-storage-cache-seq-get
+	is_exit 1 "--nr_maps 1001: exit 1, as upstream's validate()" "$BENCH" --nr_maps 1001 local-storage-cache-seq-get
+	# 1000 maps of 4M entries (upstream's default) do not fit here: refused before anything is made
+	if [ "$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)" -lt 320000 ]; then
+		refused '^invalid --nr_maps 1000 for local-storage-cache-hashmap-control: 1000 hash maps of 4194304 entries need about 320000 MiB, more than the [0-9]+ MiB available' \
+			local-storage-cache-hashmap-control
+	fi
+	check_clean "refusals"
+
+	# the wrapper: upstream's headers, subtitles and rows (hashmap-control's
+	# row is its run_case's Summary, read by the same parser)
+	out=$TEST_TMP/wrapper
+	NUM_KEYS='' NUM_MAPS=17 RUN_BENCH="$BENCH -w0 -d1" "$(dirname "$0")/../benchs/run_bench_local_storage.sh" \
+		>"$out" 2>"$out.err"
+	is $? 0 "run_bench_local_storage.sh: exit status 0"
+	ROW_RE='hits throughput: [0-9.]+ ± [0-9.]+ M ops/s, hits latency: [0-9.]+ ns/op, important_hits throughput: [0-9.]+ ± [0-9.]+ M ops/s$'
+	is "$(grep -Ec "^local_storage cache (sequential |interleaved) get:  $ROW_RE" "$out")" 2 \
+		"run_bench_local_storage.sh: upstream's two rows"
+	is "$(grep -cE '^(Hashmap Control|Local Storage)$|^	num_maps: 17$' "$out")" 3 \
+		"run_bench_local_storage.sh: upstream's headers and subtitle"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(cat "$out" "$out.err")"
+	if [ -e "$TEST_TMP/hashmap-control_--nr_maps_1" ]; then
+		is "$(run_common summarize_local_storage "hashmap (control) sequential    get: " \
+			"$(cat "$TEST_TMP/hashmap-control_--nr_maps_1")" | grep -Ec "^hashmap \(control\) sequential    get:  $ROW_RE")" 1 \
+			"summarize_local_storage: hashmap-control's row"
+	fi
+	# a run that fails is a FAILED row and a failing script, never a row of numbers
+	NUM_KEYS=10 NUM_MAPS=17 RUN_BENCH="$BENCH -w0 -d1 -p2" "$(dirname "$0")/../benchs/run_bench_local_storage.sh" \
+		>"$out.fail" 2>/dev/null
+	is $? 1 "run_bench_local_storage.sh: a failing run fails the script"
+	is "$(grep -c 'FAILED (exit 1)$' "$out.fail")" 3 "run_bench_local_storage.sh: each failed run is a FAILED row"
+	check_clean "the wrapper"
+fi
+
+done_testing

@@ -90,6 +90,8 @@ enum ls_variant { LS_SEQ, LS_INT, LS_HASHMAP };
 
 static struct {
 	struct local_storage_bench *skel;
+	/* the chosen program's attachment; teardown detaches it */
+	struct bpf_link *link;
 	struct bench_producers prod;
 	enum ls_variant variant;
 	enum bench_hook ran;
@@ -315,7 +317,8 @@ static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
 		err = create_inner_maps(msg, msg_sz);
 	if (err)
 		return err;
-	if (!bpf_program__attach(prog)) {
+	ctx.link = bpf_program__attach(prog);
+	if (!ctx.link) {
 		err = -errno;
 		snprintf(msg, msg_sz, "failed to attach %s's BPF program to %s: %s",
 			 env.bench_name, bench_prog_target(prog), strerror(-err));
@@ -327,7 +330,8 @@ static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
 static void unload(void)
 {
 	bench_producers_close(&ctx.prod);
-	/* destroying the skeleton detaches the program (its link) */
+	bpf_link__destroy(ctx.link);
+	ctx.link = NULL;
 	local_storage_bench__destroy(ctx.skel);
 	ctx.skel = NULL;
 	close_inner_maps();

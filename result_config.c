@@ -67,6 +67,10 @@ static const struct config_default {
 	{ "bpf_ma", "memory_source", "\"/proc/meminfo Percpu\"", "percpu", "true" },
 	{ "local-storage-create", "storage_type", "\"socket\"" },
 	{ "local-storage-create", "batch_size", "32" },
+	{ "local-storage-cache-*", "nr_maps", "1000" },
+	{ "local-storage-cache-hashmap-control", "hashmap_nr_keys_used", "1000" },
+	{ "local-storage-tasks-trace", "nr_procs", "1000" },
+	{ "local-storage-tasks-trace", "kthread_ticks", "false" },
 	{ "lpm-trie-*", "prefix_len", "32" },
 	{ "lpm-trie-*", "random", "false" },
 	/* before the options, the loop was inlined and each producer had its cursor */

@@ -93,7 +93,7 @@ if host_only "int-get's figures through lkp-tests' parse and export kcidb"; then
 	"$LKP_PARSE" "$j" >"$j.parsed" 2>&1
 	ok $? "lkp-tests' parse exits 0"
 	lkp_contract "$j.parsed" local-storage-cache-int-get
-	is "$(sed -nE 's/^local-storage-cache-int-get\.nr_maps17-(fentry|tracepoint)\.(hits|important_hits|hits_latency|peak_memory_mib): [0-9.e+-]+$/\2/p' "$j.parsed" | sort | tr '\n' ' ')" \
+	is "$(sed -nE 's/^local-storage-cache-int-get\.hook_(fentry|tracepoint)-nr_maps_17\.(hits|important_hits|hits_latency|peak_memory_mib): [0-9.e+-]+$/\2/p' "$j.parsed" | sort | tr '\n' ' ')" \
 		"hits hits_latency important_hits peak_memory_mib " "lkp-tests' parse: hits, important_hits, hits_latency and peak memory"
 	"$BENCH" export kcidb --origin lkp_test "$j" >"$j.kcidb" 2>"$j.kcidb.err"
 	is $? 0 "export kcidb: exit status 0"
@@ -121,7 +121,7 @@ fi
 # runner's teardown, the same on every kernel)
 if host_only "SIGTERM mid-run"; then
 	out=$TEST_TMP/sig
-	"$BENCH" -w0 -d60 --json "$out.json" local-storage-cache-int-get --nr_maps 20 >"$out" 2>"$out.err" &
+	"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d60 --json "$out.json" local-storage-cache-int-get --nr_maps 20 >"$out" 2>"$out.err" &
 	pid=$!
 	watchdog "$pid"
 	wait_iter "$out" "$pid" 30

@@ -109,7 +109,7 @@ check_clean "a run"
 # else (the runner's teardown, the same on every kernel)
 if host_only "SIGINT mid-run"; then
 	out=$TEST_TMP/sig
-	"$BENCH" -w0 -d60 --json "$out.json" $B --nr_procs 7 >"$out" 2>"$out.err" &
+	"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d60 --json "$out.json" $B --nr_procs 7 >"$out" 2>"$out.err" &
 	pid=$!
 	watchdog "$pid"
 	wait_iter "$out" "$pid" 30

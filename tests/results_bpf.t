@@ -35,7 +35,7 @@ for b in "${benchs[@]}"; do
 	# run given only -p2 and what it needs names nothing else
 	label=$("$BENCH" config "$j")
 	rest=$(tr ' ' '\n' <<<"$label" |
-		grep -Ev '^(overwrite|default|producers=[12]|hook=.*|nr_loops=20000|nr_entries=1000)$')
+		grep -Ev '^(overwrite|default|producers=[12]|hook=.*|grace_periods=.*|nr_loops=20000|nr_entries=1000|nr_maps=17|nr_procs=10)$')
 	is "$rest" "" "$b: the configuration label ($label) names no option at its default"
 	"$LKP_PARSE" "$j" >"$j.parsed" 2>"$j.parse.err"
 	ok $? "$b: lkp-tests' parse exits 0"

@@ -146,6 +146,7 @@ enum bench_counted_by {
 	BENCH_COUNTED_BY_NONE,	/* not checked */
 	BENCH_COUNTED_BY_USER,	/* the producer threads themselves */
 	BENCH_COUNTED_BY_BPF,	/* a BPF program that recognises the producers */
+	BENCH_COUNTED_BY_CONSUMER,	/* the consumer threads, from what they received */
 };
 
 /* key/value sink for a benchmark's effective options */
@@ -235,6 +236,10 @@ struct bench {
 	 * on calls bench_producer_fail() and returns; the runner ends the run.
 	 */
 	void *(*producer_thread)(void *ctx);
+	/*
+	 * Consumers run until the runner stops them, before teardown():
+	 * see bench_consumers_stopping().
+	 */
 	void *(*consumer_thread)(void *ctx);
 	/* once per sample tick */
 	int (*measure)(struct bench_res *res);
@@ -246,6 +251,9 @@ struct bench {
 	 * The runner calls it exactly once when setup() was called, whether
 	 * it succeeded or not, so it must cope with a half-done set-up.
 	 * Producers may still be running: never free memory they use.
+	 * Consumers have been stopped and joined, unless
+	 * bench_consumers_joined() says one would not stop: then what
+	 * they use must stay too.
 	 */
 	void (*teardown)(void);
 	/*
@@ -283,6 +291,20 @@ struct bench {
  * 0, or a negative errno after one line on stderr.
  */
 int bench_latency_register(int map_fd, unsigned int ops_per_trigger);
+
+/*
+ * Consumers: the runner stops them before teardown() on every path (the
+ * end of the run, a failure, a signal), by setting a flag and joining
+ * them.  A consumer loop ends once bench_consumers_stopping() is true;
+ * it never blocks longer than BENCH_CONSUMER_WAIT_MS at a time (the
+ * timeout of its epoll_wait() or ring_buffer__poll()), so that it sees
+ * the flag when nothing arrives any more, as after a detach.  A signal
+ * handler does no more than the runner's sigwait() loop: nothing.
+ */
+#define BENCH_CONSUMER_WAIT_MS 100
+bool bench_consumers_stopping(void);
+/* true when every consumer that started was joined (or none started) */
+bool bench_consumers_joined(void);
 
 /* shared counters, one per cache line */
 struct counter {

@@ -46,6 +46,8 @@ static struct runner_state {
 		bool producer;
 	} *args;
 	int nr_started;		/* consumers then producers, in that order */
+	int consumers_stop;	/* set once, before teardown: consumers return */
+	int nr_joined;		/* consumers joined after consumers_stop */
 	const struct bench_metric *metrics[64];
 } state;
 
@@ -212,7 +214,8 @@ static void park_threads(void)
 	struct timespec ms = { .tv_nsec = 1000 * 1000 };
 	int i, sent = 0;
 
-	for (i = 0; i < state.nr_started; i++) {
+	/* joined consumers are gone */
+	for (i = state.nr_joined; i < state.nr_started; i++) {
 		pthread_t t = i < run.consumer_cnt ? state.consumers[i] :
 			      state.producers[i - run.consumer_cnt];
 
@@ -220,6 +223,69 @@ static void park_threads(void)
 	}
 	for (i = 0; i < PARK_WAIT_MS && __atomic_load_n(&nr_parked, __ATOMIC_ACQUIRE) < sent; i++)
 		nanosleep(&ms, NULL);
+}
+
+/* the consumers that were started (they start first) */
+static int nr_consumers_started(void)
+{
+	return state.nr_started < run.consumer_cnt ? state.nr_started : run.consumer_cnt;
+}
+
+bool bench_consumers_stopping(void)
+{
+	return __atomic_load_n(&state.consumers_stop, __ATOMIC_ACQUIRE);
+}
+
+bool bench_consumers_joined(void)
+{
+	return state.nr_joined == nr_consumers_started();
+}
+
+/*
+ * Before teardown, whatever ended the run: a consumer may be waiting in
+ * epoll for records that will never come once the program is detached,
+ * and teardown frees what it reads.  It waits BENCH_CONSUMER_WAIT_MS at
+ * most, so it sees the flag; one that does not return in
+ * CONSUMER_JOIN_MS is a bug of its benchmark, said and failed.
+ */
+#define CONSUMER_JOIN_MS 2000
+
+static int stop_consumers(void)
+{
+	int i, n = nr_consumers_started(), err;
+	struct timespec deadline;
+
+	__atomic_store_n(&state.consumers_stop, 1, __ATOMIC_RELEASE);
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += CONSUMER_JOIN_MS / 1000;
+	for (i = 0; i < n; i++) {
+		err = pthread_timedjoin_np(state.consumers[i], NULL, &deadline);
+		if (err) {
+			fprintf(stderr, "failed to stop consumer thread #%d within %d ms: %s\n", i,
+				CONSUMER_JOIN_MS, strerror(err));
+			return -err;
+		}
+		state.nr_joined++;
+	}
+	return 0;
+}
+
+/*
+ * Upstream's placement: consumers first; producers without a CPU set of
+ * their own continue after the last consumer's CPU, also when the
+ * consumers had a set (--cons-affinity 0 puts the first producer on the
+ * CPU after 0, not beside the consumer).
+ */
+static void continue_after_consumers(void)
+{
+	int last, i;
+
+	if (!run.consumer_cnt || !env.cons_cpus.cnt || env.prod_cpus.cnt)
+		return;
+	last = run.cons_cpu[run.consumer_cnt - 1];
+	for (i = 0; i < state.allowed.cnt; i++)
+		if (state.allowed.cpus[i] == last)
+			state.next_cpu = i + 1;
 }
 
 static int start_threads(const struct bench *bench)
@@ -238,6 +304,8 @@ static int start_threads(const struct bench *bench)
 		state.nr_started++;
 		run.cons_cpu[i] = cpu;
 	}
+	if (env.affinity)
+		continue_after_consumers();
 	for (i = 0; i < run.producer_cnt; i++) {
 		cpu = env.affinity ? pick_cpu(&env.prod_cpus, i) : -1;
 		state.args[run.consumer_cnt + i] = (struct thread_arg){ bench->producer_thread, i, true };
@@ -611,7 +679,10 @@ static int check_counted(const struct bench *bench)
 		return 0;
 	if (run.repeat_cnt > 1)
 		fprintf(stderr, "repeat %d/%d: ", r + 1, run.repeat_cnt);
-	if (bench->counted_by == BENCH_COUNTED_BY_BPF)
+	if (bench->counted_by == BENCH_COUNTED_BY_CONSUMER)
+		fprintf(stderr, "%s measured nothing: no record was received in %d measured sample%s (likely causes: the BPF program never ran for this process, e.g. a seccomp filter denies the syscall; every record was dropped, e.g. by a buffer nobody reads; or the consumer stopped)\n",
+			bench->name, res_cnt, res_cnt == 1 ? "" : "s");
+	else if (bench->counted_by == BENCH_COUNTED_BY_BPF)
 		fprintf(stderr, "%s measured nothing: its BPF program saw none of the producers' triggers in %d measured sample%s (likely causes: the program does not recognise the producer threads, e.g. ids taken in another pid namespace; the tracepoint never fires for them, e.g. a seccomp filter denies the syscall; or the program was detached)\n",
 			bench->name, res_cnt, res_cnt == 1 ? "" : "s");
 	else
@@ -919,6 +990,8 @@ int runner_run(const struct bench *bench)
 	set_up(bench, &sigs, &end, &setup_called);
 	if (!run_ended(&end) && !exit_after_setup())
 		measure(bench, &sigs, &end, &json_text);
+	if (stop_consumers() && !run_ended(&end))
+		end.err = -ETIMEDOUT;
 	if (bench->caps & BENCH_CAP_PARK_THREADS)
 		park_threads();
 	if (setup_called && bench->teardown)

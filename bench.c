@@ -61,6 +61,7 @@ extern const struct bench bench_bloom_lookup, bench_bloom_update, bench_bloom_fa
 	bench_hashmap_without_bloom, bench_hashmap_with_bloom;
 extern const struct bench bench_local_storage_cache_seq_get, bench_local_storage_cache_interleaved_get,
 	bench_local_storage_cache_hashmap_control, bench_local_storage_tasks_trace;
+extern const struct bench bench_rb_libbpf, bench_rb_custom, bench_pb_libbpf, bench_pb_custom;
 
 static const struct bench *const benchs[] = {
 	&bench_count_global,
@@ -85,6 +86,7 @@ static const struct bench *const benchs[] = {
 	&bench_hashmap_without_bloom, &bench_hashmap_with_bloom,
 	&bench_local_storage_cache_seq_get, &bench_local_storage_cache_interleaved_get,
 	&bench_local_storage_cache_hashmap_control, &bench_local_storage_tasks_trace,
+	&bench_rb_libbpf, &bench_rb_custom, &bench_pb_libbpf, &bench_pb_custom,
 };
 
 _Static_assert(ARRAY_SIZE(benchs) <= BENCH_MAX_BENCHS, "raise BENCH_MAX_BENCHS");

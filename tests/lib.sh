@@ -219,7 +219,8 @@ is_exit() {
 
 # bench_needs_opts <benchmark>: what a run of every listed benchmark in one
 # loop must add for this one (lpm-trie-*: the trie's size, which has no
-# default, and one producer for those whose passes change the trie)
+# default, and one producer for those whose passes change the trie; the
+# ring buffer ones: their one consumer, which upstream's runs name too)
 # contrib/lkp-tests' parse: bench's result document (the log lkp's run
 # writes) in, lkp stats ("key: value") out
 # shellcheck disable=SC2034 # for the test files that source this one
@@ -243,14 +244,16 @@ lkp_contract() {
 
 # bench_representatives: the benchmarks bench -l lists, but of the
 # families that are one source file each (lpm-trie-*, map_perf_test's
-# tests, the bloom filter five, local-storage-cache-*) the first member
-# only; lpm_trie.t, map_perf.t, bloom_filter_map.t and local_storage.t run
-# every member
+# tests, the bloom filter five, local-storage-cache-*, the ring buffer
+# four) the first member only; lpm_trie.t, map_perf.t,
+# bloom_filter_map.t, local_storage.t and ringbufs.t run every member
 bench_representatives() {
 	"$BENCH" -l | awk 'NR > 1 {
 		fam = $1 ~ /^lpm-trie-/ ? "lpm" : $2 == "map_perf_test" ? "perf" : $1 ~ /bloom/ ? "bloom" : ""
 		if ($1 ~ /^local-storage-cache-/)
 			fam = "lsc"
+		if ($1 ~ /^(rb|pb)-(libbpf|custom)$/)
+			fam = "ringbufs"
 		if (fam == "" || !seen[fam]++)
 			print $1
 	}'
@@ -264,6 +267,7 @@ bench_needs_opts() {
 	local-storage-cache-hashmap-control) echo "-p1 --nr_maps 1 --hashmap_nr_keys_used 10" ;;
 	local-storage-cache-*) echo "-p1 --nr_maps 17" ;;
 	local-storage-tasks-trace) echo "-p1 --nr_procs 10" ;;
+	rb-* | pb-*) echo "-c1" ;;
 	esac
 }
 

@@ -119,15 +119,14 @@ fi
 
 # a signal mid-run, with the consumer busy and with it blocked in epoll:
 # 128 + the signal, no Summary, the consumer joined, nothing left.  The
-# dispositions are set here, not inherited: a background job of a
-# script starts with SIGINT and SIGQUIT ignored.
+# runs start with the signals' default action (lib.sh's SIG_DEFAULT).
 declare -A SIGNAME=([INT]=Interrupt [QUIT]=Quit [TERM]=Terminated)
 for run in INT:busy TERM:asleep QUIT:asleep; do
 	sig=${run%:*} mode=${run#*:}
 	[ "$sig" = TERM ] || host_only "SIG$sig mid-run" || continue
 	[ "$mode" = asleep ] && extra=(--rb-sampled --rb-sample-rate 1000000) || extra=()
 	out=$TEST_TMP/sig-$sig-$mode
-	env --default-signal=INT,QUIT,TERM "$BENCH" -w0 -d60 -c1 --json "$out.json" \
+	"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d60 -c1 --json "$out.json" \
 		rb-custom "${extra[@]}" >"$out" 2>"$out.err" &
 	pid=$!
 	watchdog "$pid"

@@ -96,6 +96,15 @@ jq -e '.options.benchmark == {"rb_b2b": false, "rb_batch_cnt": 500, "rb_sampled"
 	"rb_bench_producer": false, "ringbuf_sz": 524288, "hook": .options.benchmark.hook}' \
 	"$TEST_TMP/rb-libbpf.json" >/dev/null
 ok $? "rb-libbpf: upstream's defaults in the JSON options"
+# the configuration (result_config.c's table): upstream's defaults left out
+if host_only "bench config of the runs"; then
+	h=$(jq -r .options.benchmark.hook "$TEST_TMP/rb-libbpf.json")
+	is "$("$BENCH" config "$TEST_TMP/rb-libbpf.json" 2>&1)" "consumers=1 hook=$h" \
+		"bench config: rb-libbpf's defaults are not in its label"
+	is "$("$BENCH" config "$TEST_TMP/pb-custom_--rb-b2b_--rb-sampled.json" 2>&1)" \
+		"consumers=1 hook=$h rb_b2b rb_batch_cnt=50 rb_sample_rate=50 rb_sampled" \
+		"bench config: the options set, and only those, in pb-custom's label"
+fi
 
 # a consumer that is never woken (the threshold is beyond the ring's
 # size): every record is a drop, the run measured nothing and says so,

@@ -29,6 +29,12 @@ for b in "${benchs[@]}"; do
 	fi
 	is "$rc" 0 "$b --json: exit status 0"
 	schema_ok "$j" "$b: JSON validates against the schema"
+	# the ring buffer family on upstream's hook where the kernel loads
+	# fentry (make vmtest's guests; ringbufs.t runs the family on the host)
+	if [ "$b" = rb-libbpf ] && [ "${BENCH_TEST_FENTRY:-}" = 1 ]; then
+		like "$TEST_TMP/all-$b.err" '^hook: fentry/[a-z0-9_]*sys_getpgid$' \
+			"$b: upstream's fentry hook, as BENCH_TEST_FENTRY=1 says it must"
+	fi
 	# what readers outside bench make of the file does not depend on the kernel
 	host_only "$b: the configuration's label, lkp-tests' parse and export kcidb's configuration" || continue
 	# result_config.c's defaults agree with the benchmark's: the label of a

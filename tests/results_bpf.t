@@ -38,10 +38,11 @@ for b in "${benchs[@]}"; do
 	# what readers outside bench make of the file does not depend on the kernel
 	host_only "$b: the configuration's label, lkp-tests' parse and export kcidb's configuration" || continue
 	# result_config.c's defaults agree with the benchmark's: the label of a
-	# run given only -p2 and what it needs names nothing else
+	# run given only -p2 and what it needs (bench_needs_opts: the ring
+	# buffers' -c1 too) names nothing else
 	label=$("$BENCH" config "$j")
 	rest=$(tr ' ' '\n' <<<"$label" |
-		grep -Ev '^(overwrite|default|producers=[12]|hook=.*|grace_periods=.*|nr_loops=20000|nr_entries=1000|nr_maps=17|nr_procs=10)$')
+		grep -Ev '^(overwrite|default|producers=[12]|hook=.*|grace_periods=.*|nr_loops=20000|nr_entries=1000|nr_maps=17|nr_procs=10|consumers=1)$')
 	is "$rest" "" "$b: the configuration label ($label) names no option at its default"
 	"$LKP_PARSE" "$j" >"$j.parsed" 2>"$j.parse.err"
 	ok $? "$b: lkp-tests' parse exits 0"

@@ -20,8 +20,6 @@
 # Exit status 1 if any run failed.
 
 set -uo pipefail
-# -h, --help: the comment above is the usage
-case ${1:-} in -h | --help) sed -n '4,${ /^#/!q; s/^# \{0,1\}//p }' "$0"; exit 0 ;; esac
 
 # shellcheck source=benchs/run_common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/run_common.sh"

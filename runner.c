@@ -669,9 +669,13 @@ static int check_counted(const struct bench *bench)
 		return 0;
 	for (r = 0; r < run.repeat_cnt; r++) {
 		res = run_measured(&run) + r * run.repeat_len;
-		/* a drop is a counted operation too (a lookup that missed) */
+		/*
+		 * a drop is a counted operation too (a lookup that missed),
+		 * but not a record that never reached a consumer
+		 */
 		for (i = 0, total = 0; i < res_cnt; i++)
-			total += res[i].hits + res[i].drops;
+			total += res[i].hits +
+				 (bench->counted_by == BENCH_COUNTED_BY_CONSUMER ? 0 : res[i].drops);
 		if (!total)
 			break;
 	}

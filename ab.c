@@ -56,6 +56,7 @@
 #include <unistd.h>
 
 #include "ab.h"
+#include "cli_json.h"
 #include "latency.h"
 #include "result_file.h"
 #include "sequential.h"
@@ -99,6 +100,7 @@ static struct ab_opts {
 	enum seq_spending spending;
 	bool fixed;		/* --no-early-stop: one look, at the end */
 	enum seq_stat stat;	/* --test */
+	bool json;		/* --json: stdout carries the report as JSON */
 	struct ab_side side[2];
 } aopts;
 
@@ -202,7 +204,7 @@ int ab_parse_duration(const char *s, double *sec)
 /* ---- the command line ---- */
 
 enum { ARG_BLOCKS = 1000, ARG_SPENDING, ARG_NO_EARLY_STOP, ARG_CMD_A, ARG_CMD_B, ARG_METRIC,
-       ARG_TEST };
+       ARG_TEST, ARG_JSON };
 
 static const struct argp_option ab_options[] = {
 	{ "budget", 'b', "TIME", 0,
@@ -225,6 +227,8 @@ static const struct argp_option ab_options[] = {
 	{ "cmd-a", ARG_CMD_A, "COMMAND", 0,
 	  "A as a shell command that writes its result to \"$BENCH_AB_JSON\" (another bench binary, a VM boot)" },
 	{ "cmd-b", ARG_CMD_B, "COMMAND", 0, "B as a shell command, likewise" },
+	{ "json", ARG_JSON, NULL, 0,
+	  "Print the report as JSON (the bench-cli envelope, README \"JSON of the commands\") instead of text; ab.json beside ab.txt holds it either way" },
 	{},
 };
 
@@ -282,6 +286,9 @@ static error_t ab_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case ARG_NO_EARLY_STOP:
 		aopts.fixed = true;
+		break;
+	case ARG_JSON:
+		aopts.json = true;
 		break;
 	case ARG_TEST:
 		if (!strcmp(arg, "t"))
@@ -998,18 +1005,86 @@ static void print_report(FILE *f, const struct ab_run *r)
 		aopts.stat == SEQ_STAT_TRIMMED ? " --trimmed" : "", r->dir, r->dir);
 }
 
-/* the report on stdout, and into the directory with the files */
+/* a side as its report line gives it: the shell command, or bench's options */
+static json_t *side_json(int side)
+{
+	const struct ab_side *sd = &aopts.side[side];
+	json_t *a;
+	int i;
+
+	if (sd->shell)
+		return json_pack("{s:s}", "shell", sd->shell);
+	a = json_array();
+	for (i = 0; i < sd->nargs; i++)
+		json_array_append_new(a, json_string(sd->args[i]));
+	if (adds_latency(sd))
+		json_array_append_new(a, json_string("--latency"));
+	return json_pack("{s:o}", "bench_args", a);
+}
+
+static json_t *pct_json(double log_ratio)
+{
+	return isfinite(log_ratio) ? json_real(pct(log_ratio)) : json_null();
+}
+
+/* the report as data: what print_report() says, in the bench-cli envelope */
+static json_t *report_json(const struct ab_run *r)
+{
+	const struct ab_look *lk = &r->look;
+	json_t *o = cli_json_new("ab");
+	double d = detectable(r);
+
+	if (!o)
+		return NULL;
+	json_object_update_new(o, json_pack("{s:o, s:o, s:s, s:s, s:b, s:s, s:f, s:f}",
+		"a", side_json(0), "b", side_json(1),
+		"metric", r->metric[0] ? r->metric : "", "unit", r->unit,
+		"higher_is_better", r->higher_is_better, "test", seq_stat_name(aopts.stat),
+		"alpha", aopts.alpha, "threshold_pct", aopts.threshold_pct));
+	json_object_update_new(o, json_pack("{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:s}",
+		"blocks", r->blocks, "pairs", r->pairs, "invocations", r->invocations,
+		"left_out_blocks", r->left_out, "kept_starved", r->kept_starved,
+		"elapsed_sec", elapsed(r), "budget_sec", aopts.budget,
+		"stopped", r->stopped ? r->stopped : ""));
+	json_object_update_new(o, json_pack("{s:o, s:[o, o], s:o, s:o, s:s, s:o, s:s}",
+		"change_pct", lk->blocks ? pct_json(lk->e.est) : json_null(),
+		"interval_pct", pct_json(lk->e.lo), pct_json(lk->e.hi),
+		"p", isfinite(lk->e.p) ? json_real(lk->e.p) : json_null(),
+		"level", isfinite(lk->nominal) ? json_real(lk->nominal) : json_null(),
+		"verdict", lk->verdict ? lk->verdict : "undecided",
+		"detectable_pct", isfinite(d) ? json_real(d) : json_null(), "dir", r->dir));
+	return o;
+}
+
+/* the report on stdout (text, or --json), and both into the directory with the files */
 static void report(const struct ab_run *r)
 {
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 16], *text;
+	json_t *o = report_json(r);
 	FILE *f;
 
-	print_report(stdout, r);
+	if (!aopts.json)
+		print_report(stdout, r);
 	snprintf(path, sizeof(path), "%s/ab.txt", r->dir);
 	f = fopen(path, "w");
-	if (!f || (print_report(f, r), fclose(f))) {
+	if (!f || (print_report(f, r), fclose(f)))
 		fprintf(stderr, "failed to write %s: %s\n", path, strerror(errno));
+	text = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
+	snprintf(path, sizeof(path), "%s/ab.json", r->dir);
+	f = text ? fopen(path, "w") : NULL;
+	if (!f) {
+		fprintf(stderr, "failed to write %s: %s\n", path, strerror(text ? errno : ENOMEM));
+	} else {
+		bool bad = fprintf(f, "%s\n", text) < 0;
+
+		if (fclose(f) || bad)
+			fprintf(stderr, "failed to write %s: %s\n", path, strerror(EIO));
 	}
+	free(text);
+	if (aopts.json && cli_json_print(o))
+		fprintf(stderr, "failed to write the JSON report: %s\n", strerror(EIO));
+	else if (!aopts.json)
+		json_decref(o);
 }
 
 /* one block, A B B A; 0, -EINTR or -EIO */
@@ -1150,7 +1225,8 @@ int bench_ab_main(int argc, char **argv)
 	/* the handler only sets a flag: the wait loop passes it on to the child */
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
-	printf("ab: A and B in blocks of A B B A, result files in %s\n", r->dir);
+	fprintf(aopts.json ? stderr : stdout, "ab: A and B in blocks of A B B A, result files in %s\n",
+		r->dir);
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
 	err = run_blocks(r);
 	report(r);

@@ -58,6 +58,24 @@ like "$TEST_TMP/clear" "^  that is the run's resolution, not a bound on the chan
 is "$(find "$TEST_TMP/clear.d" -name 'pair-*.json' | wc -l)" 24 "every result file is kept"
 is "$(cat "$TEST_TMP/b.pos")" 12 "B ran exactly 12 times"
 is "$(cat "$TEST_TMP/clear.d/ab.txt")" "$(tail -n +2 "$TEST_TMP/clear")" "the report is kept in the directory too"
+# the report as JSON: ab.json beside ab.txt, with the text's verdict and figures
+j=$TEST_TMP/clear.d/ab.json
+is "$(jq -r '[.schema, .schema_version, .command, .verdict, .test, .blocks, .pairs, .invocations, .stopped] | join(" ")' "$j")" \
+	"bench-cli 1 ab better rank 6 12 24 decided" "ab.json: the envelope, the verdict, the test and the counts as the text's"
+is "$(jq -r '.change_pct * 100 | round / 100' "$j")" "10" "ab.json: the change, +10%"
+jq -e '.interval_pct[0] > 0 and .interval_pct[1] >= .interval_pct[0] and .p < 0.05' "$j" >/dev/null
+is $? 0 "ab.json: an interval above 0 and p below 0.05, as the verdict"
+is "$(jq -r '.a.shell' "$j")" "$STANDIN $TEST_TMP/a" "ab.json: A's command"
+rates a $(yes 100 | head -12)
+rates b 110 110 110.5 109.5 109.8 110.2 110.1 109.9 110.3 109.7 110 110
+ab "$TEST_TMP/clearj" --json --test rank --blocks 6 -o "$TEST_TMP/clearj.d" \
+	--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
+is $? 0 "--json: exit 0"
+is "$(wc -l <"$TEST_TMP/clearj")" 1 "--json: stdout is one line"
+is "$(jq -r '.verdict' "$TEST_TMP/clearj")" "better" "--json: the report as JSON"
+like "$TEST_TMP/clearj.err" '^ab: block 6: ' "--json: the progress lines stay on stderr"
+grep -q '^verdict:' "$TEST_TMP/clearj"
+is $? 1 "--json: no text report on stdout"
 
 # the same verdict everywhere: bench compare (Welch on the logs), compare
 # --paired, compare --paired --rank and plot compare on ab's files

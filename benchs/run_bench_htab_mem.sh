@@ -132,15 +132,6 @@ markdown_row() {
 
 # markdown_kernel <json>: the line above a table: the kernel the runs ran
 # on (release, build, tag), -p and the CPU count, from a run's JSON
-markdown_kernel() {
-	jq -r '.context as $c | "Kernel \($c.kernel_release)"
-		+ (if $c.kernel_build_id then ", build \($c.kernel_build_id[0:12])"
-		   elif $c.kernel_version then ", \($c.kernel_version)" else "" end)
-		+ (if $c.tag then ", tag \($c.tag)" else "" end)
-		+ "; -p\(.options.runner.producers); \($c.nr_online_cpus) CPUs"
-		+ (if .options.runner.repeat > 1 then "; \(.options.runner.repeat) repeats a row (mean ± stddev between them)" else "" end)' "$1"
-}
-
 markdown_header() {
 	emit echo "| name                | loop (k/s) | average memory (MiB) | peak memory (MiB) |"
 	emit echo "| --                  | --         | --                   | --                |"

@@ -128,7 +128,8 @@ hook_of() {
 lsc_storage_type() {
 	local type=$1 b out status json
 
-	[ "$MARKDOWN" -eq 1 ] && markdown_header
+	local rows="" first=""
+
 	for b in $BATCH_SIZES; do
 		json=$JSON_DIR/$type-$b.json
 		# a failed run must not leave the last run's file looking like its own
@@ -144,12 +145,19 @@ lsc_storage_type() {
 			continue
 		fi
 		if [ "$MARKDOWN" -eq 1 ]; then
-			markdown_row "$b" "$json" || bench_failed "batch $b" "$? from jq"
+			[ -n "$first" ] || first=$json
+			rows+=$(markdown_row "$b" "$json")$'\n' || bench_failed "batch $b" "$? from jq"
 		else
 			lsc_line "batch $b" "$out"
 		fi
 	done
-	[ "$MARKDOWN" -eq 1 ] && emit echo
+	if [ "$MARKDOWN" -eq 1 ]; then
+		# the kernel line needs a run's result: the table follows the runs
+		[ -z "$first" ] || emit printf '%s\n\n' "$(markdown_kernel "$first")"
+		markdown_header
+		[ -z "$rows" ] || emit printf '%s' "$rows"
+		emit echo
+	fi
 	emit printf '%s storage on %s, %s producer(s)\n' "$type" "$(hook_of "$type")" "$PRODUCERS"
 }
 

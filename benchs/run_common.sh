@@ -175,3 +175,14 @@ bench_failed() {
 finish() {
 	[ "$BENCH_FAILURES" -eq 0 ]
 }
+
+# markdown_kernel <json>: the line above a --markdown table: the kernel (release,
+# build, tag), -p, the CPUs and the repeats behind each row's ±
+markdown_kernel() {
+	jq -r '.context as $c | "Kernel \($c.kernel_release)"
+		+ (if $c.kernel_build_id then ", build \($c.kernel_build_id[0:12])"
+		   elif $c.kernel_version then ", \($c.kernel_version)" else "" end)
+		+ (if $c.tag then ", tag \($c.tag)" else "" end)
+		+ "; -p\(.options.runner.producers); \($c.nr_online_cpus) CPUs"
+		+ (if .options.runner.repeat > 1 then "; \(.options.runner.repeat) repeats a row (mean ± stddev between them)" else "" end)' "$1"
+}

@@ -32,6 +32,8 @@ row='^\| 16    \| [0-9]+\.[0-9]{2} +\| [0-9]+\.[0-9]{2} +\| [0-9]+\.[0-9]{2} +\|
 like "$out" '^\| batch \| creates \(k/s\) \| per producer \(k/s\) \| kmallocs/create \| peak memory \(MiB\) \|$' \
 	"--markdown: the table header"
 like "$out" "$row" "--markdown: a row for batch 16"
+kline="^Kernel $(uname -r | sed 's/[.+]/\\&/g')(, build [0-9a-f]{12}|, #.*)?; -p2; $(nproc) CPUs\$"
+like "$out" "$kline" "--markdown: the kernel line (release, build, -p, CPUs) above the table"
 like "$out" '^task storage on tp_btf/sched_process_fork, 2 producer\(s\)$' "--markdown: the hook under the table"
 [ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(cat "$out" "$out.err")"
 jq -e '.options.benchmark == {"storage_type": "task", "batch_size": 16, "hook": "tp_btf/sched_process_fork"}

@@ -264,26 +264,24 @@ void run_contention_judge(struct bench_run *run)
 		 "compare, ab, history and plot leave it out", run->invalid_reason);
 }
 
+/*
+ * What the sampler alone uses goes; what a producer thread touches
+ * (run->cont, its files) stays until exit(): producers spin until then,
+ * and one may open its files after the run ended at its first line.
+ */
 void run_contention_free(struct bench_run *run)
 {
 	struct run_contention *c = run->cont;
-	int i;
 
 	if (c) {
-		for (i = 0; c->prod && i < c->nr; i++) {
-			if (c->prod[i].sched_fd >= 0)
-				close(c->prod[i].sched_fd);
-			if (c->prod[i].status_fd >= 0)
-				close(c->prod[i].status_fd);
-		}
 		if (c->proc_stat_fd >= 0)
 			close(c->proc_stat_fd);
-		free(c->prod);
+		c->proc_stat_fd = -1;
 		free(c->share_store);
 		free(c->nivcsw_store);
-		free(c);
+		c->share_store = NULL;
+		c->nivcsw_store = NULL;
 	}
-	run->cont = NULL;
 	free(run->prod_share);
 	run->prod_share = NULL;
 }

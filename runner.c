@@ -32,6 +32,18 @@ static struct bench_run run = {
 	.peak_mem_bytes = -1,
 };
 
+/*
+ * Each thread's start: its function and index, read by thread_start().
+ * Static, never freed: a thread may first run after the run has ended and
+ * the runner's state is gone (a closed stdout ends a run at its first line),
+ * and producers spin until exit().
+ */
+static struct thread_arg {
+	void *(*fn)(void *);
+	long idx;
+	bool producer;
+} thread_args[2 * BENCH_MAX_THREADS];
+
 static struct runner_state {
 	long *prod_hits_store;
 	pthread_t *consumers;
@@ -39,12 +51,6 @@ static struct runner_state {
 	struct cpu_list allowed;
 	int next_cpu;
 	pthread_t sampler;
-	/* each thread's start: its function and index, read by thread_start() */
-	struct thread_arg {
-		void *(*fn)(void *);
-		long idx;
-		bool producer;
-	} *args;
 	int nr_started;		/* consumers then producers, in that order */
 	int consumers_stop;	/* set once, before teardown: consumers return */
 	int nr_joined;		/* consumers joined after consumers_stop */
@@ -294,8 +300,8 @@ static int start_threads(const struct bench *bench)
 
 	for (i = 0; i < run.consumer_cnt; i++) {
 		cpu = env.affinity ? pick_cpu(&env.cons_cpus, i) : -1;
-		state.args[i] = (struct thread_arg){ bench->consumer_thread, i, false };
-		err = create_thread(&state.consumers[i], &state.args[i], cpu);
+		thread_args[i] = (struct thread_arg){ bench->consumer_thread, i, false };
+		err = create_thread(&state.consumers[i], &thread_args[i], cpu);
 		if (err) {
 			fprintf(stderr, "failed to create consumer thread #%d: %s\n", i,
 				strerror(-err));
@@ -308,8 +314,8 @@ static int start_threads(const struct bench *bench)
 		continue_after_consumers();
 	for (i = 0; i < run.producer_cnt; i++) {
 		cpu = env.affinity ? pick_cpu(&env.prod_cpus, i) : -1;
-		state.args[run.consumer_cnt + i] = (struct thread_arg){ bench->producer_thread, i, true };
-		err = create_thread(&state.producers[i], &state.args[run.consumer_cnt + i], cpu);
+		thread_args[run.consumer_cnt + i] = (struct thread_arg){ bench->producer_thread, i, true };
+		err = create_thread(&state.producers[i], &thread_args[run.consumer_cnt + i], cpu);
 		if (err) {
 			fprintf(stderr, "failed to create producer thread #%d: %s\n", i,
 				strerror(-err));
@@ -333,8 +339,7 @@ static int alloc_state(void)
 	state.prod_hits_store = calloc((size_t)(n + 1) * run.producer_cnt, sizeof(long));
 	run.prod_cpu = malloc(run.producer_cnt * sizeof(int));
 	run.cons_cpu = malloc((run.consumer_cnt ? run.consumer_cnt : 1) * sizeof(int));
-	state.args = calloc(run.consumer_cnt + run.producer_cnt, sizeof(*state.args));
-	if (!state.producers || !state.consumers || !run.res || !state.args ||
+	if (!state.producers || !state.consumers || !run.res ||
 	    !state.prod_hits_store || !run.prod_cpu || !run.cons_cpu) {
 		fprintf(stderr, "failed to allocate runner state: %s\n", strerror(ENOMEM));
 		return -ENOMEM;
@@ -362,7 +367,6 @@ static void free_state(void)
 	free(state.prod_hits_store);
 	free(run.prod_cpu);
 	free(run.cons_cpu);
-	free(state.args);
 	run_contention_free(&run);
 	cpu_list_free(&state.allowed);
 	run_notes_free(&run);

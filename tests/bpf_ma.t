@@ -199,7 +199,7 @@ if host_only "export kcidb of a run below its floor"; then
 	m=$(jq -r 'if .options.benchmark.percpu then "sys_percpu_growth" else "sys_slab_growth" end' "$TEST_TMP/a.json")
 	is "$(jq -r --arg m "$m" '.tests[] | select(.path | endswith("." + $m)) | "\(.status) \(.number != null) \(.misc.invalid != null)"' "$TEST_TMP/below.kcidb")" \
 		"ERROR false true" "below the floor: $m is an ERROR without a number, misc.invalid says why"
-	like "$TEST_TMP/below.kcidb" "$m below the memory its stashed objects occupy" "below the floor: the comment says so"
+	like "$TEST_TMP/below.kcidb" "\"comment\": \"bpf_ma [^\"]*: $m: below the memory its stashed objects occupy" "below the floor: the comment says so"
 	is "$(jq '[.tests[] | select(.status == "DONE" and (.path | test("\\.(alloc|free)$")))] | length' "$TEST_TMP/below.kcidb")" 2 \
 		"below the floor: its rates are still DONE"
 fi

@@ -104,9 +104,15 @@ out=$(BENCH_TEST_IN_VM=1 BENCH=/bin/true bash -c 'source "$1"; host_only "the th
 is "$out" "ok 1 - the thing # SKIP userspace alone: make test checks it on the host
 no" "host_only: in a guest, one skip line and false"
 
-# tests run from any clone: none reads what sits beside the checkout
+# tests run from any clone: none reads what sits beside the checkout, but
+# lkp_bpf_bench.t, which runs lkp's own run-stats from an lkp-tests checkout
+# (LKP_SRC, else the snapshot in ../shared: lkp-tests is not vendored), skips
+# without one outside CI and fails without one under CI=true
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-is "$(cd "$ROOT" && grep -rlF '../shared' tests scripts benchs Makefile .ci | grep -v '^tests/lib_sh.t$')" "" \
-	"no test, script or build file reads ../shared"
+is "$(cd "$ROOT" && grep -rlF '../shared' tests scripts benchs Makefile .ci |
+	grep -v -e '^tests/lib_sh.t$' -e '^tests/lkp_bpf_bench.t$')" "" \
+	"no test, script or build file reads ../shared, but the lkp-tests one"
+grep -q 'CI:-}" = "true"' "$ROOT/tests/lkp_bpf_bench.t"
+is $? 0 "lkp_bpf_bench.t fails under CI=true when it finds no lkp-tests"
 
 done_testing

@@ -66,6 +66,7 @@ is "$(jq -r '.change_pct * 100 | round / 100' "$j")" "10" "ab.json: the change, 
 jq -e '.interval_pct[0] > 0 and .interval_pct[1] >= .interval_pct[0] and .p < 0.05' "$j" >/dev/null
 is $? 0 "ab.json: an interval above 0 and p below 0.05, as the verdict"
 is "$(jq -r '.a.shell' "$j")" "$STANDIN $TEST_TMP/a" "ab.json: A's command"
+# shellcheck disable=SC2046
 rates a $(yes 100 | head -12)
 rates b 110 110 110.5 109.5 109.8 110.2 110.1 109.9 110.3 109.7 110 110
 ab "$TEST_TMP/clearj" --json --test rank --blocks 6 -o "$TEST_TMP/clearj.d" \

@@ -7,12 +7,13 @@
 # of a batch, and A against A itself.  The A/A runs count false positives,
 # the others the power.
 #
-#   benchs/run_ab_calibrate.sh [-o DIR] [-n ROUNDS] [-b BUDGET] [-m METRIC]
-#                              [-H none|on|toggle] PCT
+#   benchs/run_ab_calibrate.sh [-o DIR] [-n AA[,CHANGE]] [-b BUDGET]
+#                              [-m METRIC] [-H none|on|toggle] PCT
 #
 #   PCT        the change to detect, in percent of a batch's time (0.1..50)
 #   -o DIR     where every run's files go (default: a new directory under $TMPDIR)
-#   -n ROUNDS  A/A runs and A/A+PCT runs, each (default 5)
+#   -n AA[,CHANGE]  AA A/A runs and CHANGE A/A+PCT runs (default 5,5; one
+#              number for both), alternating while both last
 #   -b BUDGET  each bench ab run's --budget (default 2m)
 #   -m METRIC  the metric bench ab tests (default op_ns: the robust per-op
 #              time, --latency; per_prod_op: the rate)
@@ -47,7 +48,8 @@ die_usage() {
 }
 
 DIR=""
-ROUNDS=5
+AA_RUNS=5
+CHANGE_RUNS=5
 BUDGET=2m
 METRIC=op_ns
 HOG=none
@@ -56,8 +58,10 @@ while getopts ':o:n:b:m:H:h' opt; do
 	case $opt in
 	o) DIR=$OPTARG ;;
 	n)
-		[[ $OPTARG =~ ^[1-9][0-9]{0,2}$ ]] || die_usage "bad round count '$OPTARG' for -n (accepted: 1..999)"
-		ROUNDS=$OPTARG
+		[[ $OPTARG =~ ^([1-9][0-9]{0,2})(,([0-9]{1,3}))?$ ]] ||
+			die_usage "bad round count '$OPTARG' for -n (accepted: AA or AA,CHANGE, AA in 1..999, CHANGE in 0..999)"
+		AA_RUNS=${BASH_REMATCH[1]}
+		CHANGE_RUNS=${BASH_REMATCH[3]:-$AA_RUNS}
 		;;
 	b) BUDGET=$OPTARG ;;
 	m) METRIC=$OPTARG ;;
@@ -68,7 +72,7 @@ while getopts ':o:n:b:m:H:h' opt; do
 		;;
 	h) usage; exit 0 ;;
 	:) die_usage "option -$OPTARG needs a value" ;;
-	*) die_usage "unknown option '-$OPTARG' (accepted: -o DIR, -n ROUNDS, -b BUDGET, -m METRIC, -H MODE, -h)" ;;
+	*) die_usage "unknown option '-$OPTARG' (accepted: -o DIR, -n AA[,CHANGE], -b BUDGET, -m METRIC, -H MODE, -h)" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -153,10 +157,13 @@ for m in op_ns "$METRIC"; do
 		printf "check: %s B/A median %+.2f%% over %d pairs (range %+.2f%% .. %+.2f%%)\n", m, 100 * (med - 1), n, 100 * (r[1] - 1), 100 * (r[n] - 1) }'
 done | sort -u
 
-# the rounds: A/A, then A/A+PCT, alternating
+# the rounds: A/A, then A/A+PCT, alternating while both last
 fp=0 found=0 wrong=0
-for r in $(seq "$ROUNDS"); do
+rounds=$((AA_RUNS > CHANGE_RUNS ? AA_RUNS : CHANGE_RUNS))
+for r in $(seq "$rounds"); do
 	for kind in aa change; do
+		[ $kind = aa ] && [ "$r" -gt "$AA_RUNS" ] && continue
+		[ $kind = change ] && [ "$r" -gt "$CHANGE_RUNS" ] && continue
 		extra=""
 		[ $kind = change ] && extra="--extra-work $loops"
 		out="$DIR/$kind-$(printf %02d "$r")"
@@ -166,14 +173,16 @@ for r in $(seq "$ROUNDS"); do
 		v=$(sed -n 's/^verdict: \([a-z]*\).*/\1/p' "$out.txt")
 		[ -n "$v" ] || { echo "$PROG: bench ab gave no verdict; see $out.err" >&2; exit 1; }
 		ch=$(sed -n 's/^change: B vs A \([-+0-9.]*%\).*/\1/p' "$out.txt")
-		printf '%-6s %2d: %-9s %s\n' "$kind" "$r" "$v" "${ch:-n/a}"
+		used=$(sed -n 's/^used: \([0-9]*\) blocks, .*, \([0-9hms]*\) of a .*/\1 blocks in \2/p' "$out.txt")
+		left=$(sed -n 's/^left out: \([0-9]*\) .*/, \1 left out/p' "$out.txt")
+		printf '%-6s %2d: %-9s %-8s (%s%s)\n' "$kind" "$r" "$v" "${ch:-n/a}" "$used" "$left"
 		if [ $kind = aa ] && { [ "$v" = better ] || [ "$v" = worse ]; }; then
 			fp=$((fp + 1))
 		fi
 		if [ $kind = change ]; then
-			# more time per op is worse; a higher rate is better
+			# more time per op is worse; a lower rate is worse too
 			case "$v" in worse) found=$((found + 1)) ;; better) wrong=$((wrong + 1)) ;; esac
 		fi
 	done
 done
-echo "false positives: $fp of $ROUNDS A/A runs; found: $found of $ROUNDS runs of a $PCT% change (wrong direction: $wrong); files: $DIR"
+echo "false positives: $fp of $AA_RUNS A/A runs; found: $found of $CHANGE_RUNS runs of a $PCT% change (wrong direction: $wrong); files: $DIR"

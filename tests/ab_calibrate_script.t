@@ -23,6 +23,7 @@ refuse "a size of 0" "bad change size '0' \(accepted: a percentage in 0.1..50\)"
 refuse "a size of 60" "bad change size '60'" 60
 refuse "a bad hog mode" "bad hog mode 'x' for -H \(accepted: none, on, toggle\)" -H x 2
 refuse "a bad round count" "bad round count '0' for -n" -n 0 2
+refuse "a bad change round count" "bad round count '3,x' for -n \(accepted: AA or AA,CHANGE" -n 3,x 2
 ARGS="-w0 -d1 count-local" refuse "a benchmark without --extra-work" "ARGS must run htab-mem" 2
 for h in -h --help; do
 	"$SCRIPT" $h >"$TEST_TMP/usage" 2>&1

@@ -105,15 +105,17 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 BPF_SRCS := $(wildcard $(SRCDIR)/progs/*.c)
 SKELS := $(patsubst $(SRCDIR)/progs/%.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 # everything but the runner and the benchmarks: unit tests link these
-LIB_SRCS := stats.c sequential.c ab.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c output_file.c \
-	    result_file.c compare.c compare_md.c cli_json.c plot.c plot_gnuplot.c result_json.c run.c run_context.c per_producer.c \
-	    latency.c sha256.c suggest.c result_config.c config_cli.c result_label.c export_kcidb.c history_db.c history.c history_plot.c
-LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(notdir $(LIB_SRCS)))
+LIB_SRCS := stats.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c output_file.c \
+	    result_file.c result_json.c run.c run_context.c per_producer.c latency.c suggest.c result_config.c
+LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
+# the subcommands that read result files (compare, plot, ab, export, history, config)
+RESULTS_SRCS := $(wildcard $(SRCDIR)/results/*.c)
+LIB_OBJS += $(patsubst $(SRCDIR)/results/%.c,$(OUTPUT)/results/%.o,$(RESULTS_SRCS))
 # benchmark helpers without BPF or the runner, so unit tests can link them
 LIB_OBJS += $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(wildcard $(SRCDIR)/benchs/lib_*.c))
 BENCH_SRCS := $(wildcard $(SRCDIR)/benchs/bench_*.c)
 BENCH_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,bench.c bench_args.c runner.c reporters.c run_mem.c \
-	      producers.c run_latency.c run_contention.c) $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
+	      producer_counters.c run_latency.c run_contention.c) $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
 UNIT_SRCS := $(wildcard $(SRCDIR)/tests/unit_*.c)
 UNIT_TESTS := $(patsubst $(SRCDIR)/tests/%.c,$(OUTPUT)/tests/%.t,$(UNIT_SRCS))
 VMLINUX := $(OUTPUT)/vmlinux.h
@@ -121,7 +123,7 @@ VMLINUX := $(OUTPUT)/vmlinux.h
 .PHONY: all clean deps run test vmtest unit-tests help man install FORCE
 all: $(BENCH_BIN)
 
-$(OUTPUT) $(OUTPUT)/benchs $(OUTPUT)/tests:
+$(OUTPUT) $(OUTPUT)/benchs $(OUTPUT)/results $(OUTPUT)/tests:
 	$(Q)mkdir -p $@
 
 ifeq ($(VMLINUX_H),)
@@ -168,6 +170,10 @@ $(OUTPUT)/%.o: $(SRCDIR)/%.c | $(OUTPUT) $(GEN_HDRS)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(OUTPUT)/benchs/%.o: $(SRCDIR)/benchs/%.c | $(OUTPUT)/benchs $(GEN_HDRS)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(OUTPUT)/results/%.o: $(SRCDIR)/results/%.c | $(OUTPUT)/results $(GEN_HDRS)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -295,4 +301,4 @@ FORCE:
 help:
 	@sed -n '2,/^$$/{ s/^# \{0,1\}//p }' $(SRCDIR)/Makefile
 
--include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/benchs/*.d $(OUTPUT)/tests/*.d)
+-include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/benchs/*.d $(OUTPUT)/results/*.d $(OUTPUT)/tests/*.d)

@@ -20,22 +20,23 @@
  *     hits_drops_report_final()       reporters.c
  *   struct bench, struct bench_res    bench.h, as upstream's
  *   benchs/bench_NAME.c, progs/NAME.c the same paths
+ * The subcommands, which upstream does not have, live in results/.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 
-#include "ab.h"
 #include "bench.h"
 #include "bench_args.h"
-#include "cli_json.h"
-#include "compare.h"
-#include "config_cli.h"
-#include "export.h"
-#include "history.h"
 #include "output_file.h"
-#include "plot.h"
 #include "runner.h"
+#include "results/ab.h"
+#include "results/cli_json.h"
+#include "results/compare.h"
+#include "results/config_cli.h"
+#include "results/export.h"
+#include "results/history.h"
+#include "results/plot.h"
 
 /* The benchmark table: the one place a benchmark is registered. */
 extern const struct bench bench_count_global;

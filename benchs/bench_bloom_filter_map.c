@@ -27,7 +27,7 @@
 #include "bench.h"
 #include "bench_args.h"
 #include "benchs/lib_hook.h"
-#include "producers.h"
+#include "producer_counters.h"
 #include "bloom_filter_bench.skel.h"
 
 /* upstream's limits: the kernel's hash function count, a u8 value size */

@@ -24,9 +24,9 @@
 
 #include "bench.h"
 #include "benchs/lib_hook.h"
-#include "producers.h"
+#include "producer_counters.h"
 #include "progs/full_update.h"
-#include "bpf_hashmap_full_update.skel.h"
+#include "bpf_hashmap_full_update_bench.skel.h"
 
 /* how long a producer may take to finish its batch (a guest under TCG is slow) */
 #define FULL_UPDATE_QUIESCE_MS	30000
@@ -73,7 +73,7 @@ struct tick {
 };
 
 static struct {
-	struct bpf_hashmap_full_update *skel;
+	struct bpf_hashmap_full_update_bench *skel;
 	struct bench_producers prod;
 	enum bench_hook hook;	/* the one that ran */
 	int nr_cpus;
@@ -91,7 +91,7 @@ static struct {
 static void teardown(void)
 {
 	bench_producers_close(&ctx.prod);
-	bpf_hashmap_full_update__destroy(ctx.skel);
+	bpf_hashmap_full_update_bench__destroy(ctx.skel);
 	ctx.skel = NULL;
 }
 
@@ -125,7 +125,7 @@ static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
 	struct bpf_program *prog;
 	int err;
 
-	ctx.skel = bpf_hashmap_full_update__open();
+	ctx.skel = bpf_hashmap_full_update_bench__open();
 	if (!ctx.skel) {
 		err = -errno;
 		snprintf(msg, msg_sz, "failed to open bpf-hashmap-full-update's skeleton: %s",
@@ -146,7 +146,7 @@ static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
 		return err;
 	prog = hook_prog(hook);
 	bpf_program__set_autoload(prog, true);
-	err = bpf_hashmap_full_update__load(ctx.skel);
+	err = bpf_hashmap_full_update_bench__load(ctx.skel);
 	if (err) {
 		snprintf(msg, msg_sz, "failed to load bpf-hashmap-full-update's BPF program on %s: %s",
 			 bench_prog_target(prog), strerror(-err));
@@ -159,7 +159,7 @@ static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
 	if (err)
 		return err;
 	/* after the fill: no update is timed on a map that is not full yet */
-	err = bpf_hashmap_full_update__attach(ctx.skel);
+	err = bpf_hashmap_full_update_bench__attach(ctx.skel);
 	if (err)
 		snprintf(msg, msg_sz, "failed to attach bpf-hashmap-full-update to %s: %s",
 			 bench_prog_target(prog), strerror(-err));

@@ -21,7 +21,7 @@
 #include "kernel_env.h"
 #include "benchs/lib_hook.h"
 #include "benchs/lib_lookup.h"
-#include "producers.h"
+#include "producer_counters.h"
 #include "progs/lookup_shared.h"
 #include "bpf_hashmap_lookup.skel.h"
 

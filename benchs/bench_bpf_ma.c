@@ -24,7 +24,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
-#include "producers.h"
+#include "producer_counters.h"
 #include "progs/bpf_ma_bench.h"
 #include "bpf_ma_bench.skel.h"
 

@@ -20,7 +20,7 @@
 
 #include "bench.h"
 #include "bench_args.h"
-#include "producers.h"
+#include "producer_counters.h"
 #include "htab_mem_bench.skel.h"
 #include "progs/htab_mem_bench.h"
 

@@ -25,7 +25,7 @@
 #include "bench.h"
 #include "bench_args.h"
 #include "benchs/lib_hook.h"
-#include "producers.h"
+#include "producer_counters.h"
 #include "progs/local_storage_bench.h"
 #include "local_storage_bench.skel.h"
 

@@ -26,8 +26,8 @@
 #include "bench.h"
 #include "cgroup_helpers.h"
 #include "kernel_env.h"
-#include "producers.h"
-#include "local_storage_create.skel.h"
+#include "producer_counters.h"
+#include "bench_local_storage_create.skel.h"
 #include "progs/local_storage_create.h"
 
 /* upstream's default; it accepts any positive size */
@@ -82,7 +82,7 @@ struct lsc_counts {
 };
 
 static struct {
-	struct local_storage_create *skel;
+	struct bench_local_storage_create *skel;
 	/* identity and counters; producers use only its map fd, never skel */
 	struct bench_producers prod;
 	/* never freed: producers use them until the process exits */
@@ -209,7 +209,7 @@ static int lsc_validate(void)
 	return args.type == STORAGE_SOCKET ? lsc_fd_room() : 0;
 }
 
-static struct bpf_program *hook_program(struct local_storage_create *skel, enum hook_prog p)
+static struct bpf_program *hook_program(struct bench_local_storage_create *skel, enum hook_prog p)
 {
 	switch (p) {
 	case PROG_LSM:
@@ -540,7 +540,7 @@ static void close_bpf(void)
 {
 	bench_producers_close(&ctx.prod);
 	/* detaches and unloads the programs; the maps go with their last user */
-	local_storage_create__destroy(ctx.skel);
+	bench_local_storage_create__destroy(ctx.skel);
 	ctx.skel = NULL;
 	cg_destroy(&ctx.attach_cg);
 }
@@ -562,7 +562,7 @@ static int load_and_attach(enum hook_prog p, char *msg, size_t msg_sz)
 		snprintf(msg, msg_sz, "this kernel's cgroup/sock_create programs may not call bpf_get_ns_current_pid_tgid() (Linux 6.10 and later allow it), which tells the producers apart");
 		return -EOPNOTSUPP;
 	}
-	ctx.skel = local_storage_create__open();
+	ctx.skel = bench_local_storage_create__open();
 	if (!ctx.skel) {
 		err = -errno;
 		snprintf(msg, msg_sz, "failed to open the local-storage-create BPF object: %s",
@@ -589,7 +589,7 @@ static int load_and_attach(enum hook_prog p, char *msg, size_t msg_sz)
 		snprintf(msg, msg_sz, "failed to select %s: %s", hook_target(p), strerror(-err));
 		return err;
 	}
-	err = local_storage_create__load(ctx.skel);
+	err = bench_local_storage_create__load(ctx.skel);
 	if (err) {
 		snprintf(msg, msg_sz, "failed to load local-storage-create's BPF program on %s: %s",
 			 hook_target(p), strerror(-err));

@@ -31,7 +31,7 @@
 #include "bench_args.h"
 #include "benchs/lib_hook.h"
 #include "kernel_env.h"
-#include "producers.h"
+#include "producer_counters.h"
 #include "local_storage_rcu_tasks_trace_bench.skel.h"
 
 /* upstream's limit */

@@ -12,7 +12,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
-#include "producers.h"
+#include "producer_counters.h"
 #include "progs/lookup_shared.h"
 #include "map_lookup.skel.h"
 

@@ -16,7 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
-#include "producers.h"
+#include "producer_counters.h"
 #include "progs/map_perf.h"
 #include "map_perf.skel.h"
 

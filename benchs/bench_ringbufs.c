@@ -28,7 +28,7 @@
 #include "bench_args.h"
 #include "kernel_env.h"
 #include "benchs/lib_hook.h"
-#include "producers.h"
+#include "producer_counters.h"
 #include "ringbuf_bench.skel.h"
 #include "perfbuf_bench.skel.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Producer identity and per-producer counters, one way for every BPF
- * benchmark: included by the BPF programs and by userspace (producers.c).
+ * benchmark: included by the BPF programs and by userspace (producer_counters.c).
  *
  * A program recognises a producer thread by its ids as seen from the
  * benchmark's own pid namespace (bpf_get_ns_current_pid_tgid()), because

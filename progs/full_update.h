@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Shared between progs/bpf_hashmap_full_update.c and its userspace half. */
+/* Shared between progs/bpf_hashmap_full_update_bench.c and its userspace half. */
 #ifndef __FULL_UPDATE_H
 #define __FULL_UPDATE_H
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The lpm-trie-* benchmarks' layout, shared by progs/lpm_trie_bench.c and
- * benchs/bench_lpm_trie.c: the key, the operations, the return codes of
+ * benchs/bench_lpm_trie_map.c: the key, the operations, the return codes of
  * the measured program and the per-producer statistics it keeps.
  */
 #ifndef __LPM_TRIE_BENCH_H

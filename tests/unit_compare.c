@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* compare's verdicts: significance, the practical threshold, resolution. */
-#include "compare.h"
+#include "results/compare.h"
 #include "tap.h"
 
 int main(void)

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "results/compare.h"
 #include "latency.h"
-#include "plot.h"
+#include "results/plot.h"
 #include "result_file.h"
 #include "tap.h"
 

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "sequential.h"
+#include "results/sequential.h"
 #include "stats.h"
 #include "tap.h"
 

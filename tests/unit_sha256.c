@@ -2,7 +2,7 @@
 /* SHA-256 against the FIPS 180-4 examples and lengths around the padding. */
 #include <string.h>
 
-#include "sha256.h"
+#include "results/sha256.h"
 #include "tap.h"
 
 int main(void)

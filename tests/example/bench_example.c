@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "producers.h"
+#include "producer_counters.h"
 #include "example.skel.h"
 
 static struct {

@@ -17,7 +17,7 @@
 #include <bpf/bpf.h>
 
 #include "bench.h"
-#include "producers.h"
+#include "producer_counters.h"
 
 /*
  * Producers that have started, for --repeat: a benchmark with fresh state

@@ -29,7 +29,7 @@
 #include "bench.h"
 #include "bench_args.h"
 #include "kernel_env.h"
-#include "producers.h"
+#include "producer_counters.h"
 #include "lpm_trie_bench.skel.h"
 #include "progs/lpm_trie_bench.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef __PRODUCERS_H
-#define __PRODUCERS_H
+#ifndef __PRODUCER_COUNTERS_H
+#define __PRODUCER_COUNTERS_H
 
 /*
  * Userspace half of progs/bench_producer.h: tells a BPF program who the
@@ -73,4 +73,4 @@ int bench_producers_quiesce(int nr, int timeout_ms);
 /* unmap and free; idempotent.  Only from the thread that collects. */
 void bench_producers_close(struct bench_producers *bp);
 
-#endif /* __PRODUCERS_H */
+#endif /* __PRODUCER_COUNTERS_H */

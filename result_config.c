@@ -50,6 +50,7 @@ static const struct config_default {
 	{ "htab-mem", "value_size", "8" },
 	{ "htab-mem", "preallocated", "false" },
 	{ "htab-mem", "extra_work", "0" },
+	{ "htab-mem", "key_offset", "0" },
 	{ "bpf-hashmap-lookup", "key_size", "4" },
 	{ "bpf-hashmap-lookup", "map_flags", "0" },
 	{ "bpf-hashmap-lookup", "max_entries", "1000" },

@@ -48,6 +48,7 @@ static struct {
 	long value_size;
 	bool preallocated;
 	long extra_work;
+	long key_offset;
 } args = {
 	.use_case = &use_cases[0],
 	.value_size = 8,
@@ -68,6 +69,7 @@ enum {
 	ARG_VALUE_SIZE,
 	ARG_PREALLOCATED,
 	ARG_EXTRA_WORK,
+	ARG_KEY_OFFSET,
 };
 
 static const struct argp_option opts[] = {
@@ -78,6 +80,8 @@ static const struct argp_option opts[] = {
 	  "Preallocate the map instead of using the BPF memory allocator" },
 	{ "extra-work", ARG_EXTRA_WORK, "LOOPS", 0,
 	  "Add a busy loop of LOOPS iterations to each trigger's batch, inside its timing: a known extra cost, to see what bench ab can detect (benchs/run_ab_calibrate.sh; 0..1000000, default 0)" },
+	{ "key-offset", ARG_KEY_OFFSET, "N", 0,
+	  "Start the keys at N (0..1000000000, default 0): with --zero-seed, N picks the bucket layout, so that bench ab's A and B of a block can share one (BENCH_AB_BLOCK)" },
 	{},
 };
 
@@ -118,6 +122,11 @@ static error_t htab_mem_parse_arg(int key, char *arg, struct argp_state *state)
 	case ARG_EXTRA_WORK:
 		if (parse_long(arg, 0, 1000000, &args.extra_work))
 			return bench_args_bad_value("--extra-work", arg, "an integer in 0..1000000");
+		break;
+	case ARG_KEY_OFFSET:
+		if (parse_long(arg, 0, HTAB_MEM_MAX_KEY_OFFSET, &args.key_offset))
+			return bench_args_bad_value("--key-offset", arg, "an integer in 0..%d",
+						    HTAB_MEM_MAX_KEY_OFFSET);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -217,6 +226,7 @@ static int htab_mem_setup(void)
 		return bench_failed(err, "configure the htab-mem maps");
 	ctx.skel->rodata->lat_enabled = env.latency;
 	ctx.skel->rodata->extra_work_loops = args.extra_work;
+	ctx.skel->rodata->key_offset = args.key_offset;
 	/* without --latency the histogram is not charged to the run's memory */
 	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
 
@@ -377,6 +387,8 @@ static void htab_mem_describe_opts(struct bench_opts_out *out)
 	/* only when set: a run without it is the same configuration as before it existed */
 	if (args.extra_work)
 		bench_opt_int(out, "extra_work", args.extra_work);
+	if (args.key_offset)
+		bench_opt_int(out, "key_offset", args.key_offset);
 }
 
 const struct bench bench_htab_mem = {

@@ -5,6 +5,8 @@
 
 /* map operations per trigger, and so the size of each producer's key slice */
 #define HTAB_MEM_OPS_PER_TRIGGER 64
+/* --key-offset: the keys stay far below 2^32 with any producer count */
+#define HTAB_MEM_MAX_KEY_OFFSET 1000000000
 
 /*
  * A producer's counters are bench_prod_counter (bench_producer.h): hits

@@ -334,7 +334,8 @@ static const struct argp ab_argp = {
 	       "after '--', A's, then after a second '--', B's.  A-OPTIONS and B-OPTIONS "
 	       "are options of this bench binary (it adds --json FILE); --cmd-a and --cmd-b take any shell command "
 	       "that writes a result file to \"$BENCH_AB_JSON\" (also set: BENCH_AB_DIR, "
-	       "BENCH_AB_SIDE).  Every result file (pair-NNN-A.json, pair-NNN-B.json) and "
+	       "BENCH_AB_SIDE, and BENCH_AB_BLOCK, the block's number, which A and B of a block "
+	       "share: e.g. htab-mem's --key-offset with --zero-seed gives both one bucket layout).  Every result file (pair-NNN-A.json, pair-NNN-B.json) and "
 	       "each invocation's output (.log) stay in the directory (default: a new "
 	       "bench-ab-DATE-TIME-XXXXXX under $TMPDIR or /tmp, not the current directory)."
 	       "\vEXAMPLES:\n"
@@ -554,11 +555,11 @@ static bool adds_latency(const struct ab_side *sd)
 }
 
 /* the child: its own process group, output to its log, then the command */
-static void __attribute__((noreturn)) exec_side(const struct ab_run *r, int side,
+static void __attribute__((noreturn)) exec_side(const struct ab_run *r, int pair, int side,
 						const char *json, const char *log)
 {
 	const struct ab_side *sd = &aopts.side[side];
-	char **argv;
+	char **argv, block[16];
 	int fd, i;
 
 	setpgid(0, 0);
@@ -571,6 +572,9 @@ static void __attribute__((noreturn)) exec_side(const struct ab_run *r, int side
 	setenv("BENCH_AB_JSON", json, 1);
 	setenv("BENCH_AB_DIR", r->dir, 1);
 	setenv("BENCH_AB_SIDE", side ? "B" : "A", 1);
+	/* the block's number (a re-run block gets a new one): A and B of one block share it */
+	snprintf(block, sizeof(block), "%d", pair / 2 + 1);
+	setenv("BENCH_AB_BLOCK", block, 1);
 	if (sd->shell) {
 		execl("/bin/sh", "sh", "-c", sd->shell, (char *)NULL);
 		fprintf(stderr, "failed to run /bin/sh: %s\n", strerror(errno));
@@ -741,7 +745,7 @@ static int run_side(struct ab_run *r, int pair, int side, double *value)
 		return -EIO;
 	}
 	if (!pid)
-		exec_side(r, side, json, log);
+		exec_side(r, pair, side, json, log);
 	setpgid(pid, pid);
 	status = wait_side(pid);
 	if (status == -EINTR)

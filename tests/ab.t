@@ -143,9 +143,13 @@ like "$TEST_TMP/drift" '(against|level) 0\.05 of look 1\)$' "the one look is the
 rates a 100 50 100 100 100 100 100 100 100 100
 rates b 110 110 110 110 110 110 110 110 110 110
 # (--alpha 0.25: a test from 3 blocks, 2^-2 <= 0.25; at 0.05 it needs 6)
+# (each call also notes its side and $BENCH_AB_BLOCK)
 ab "$TEST_TMP/starved" --alpha 0.25 --blocks 3 --no-early-stop -o "$TEST_TMP/starved.d" \
-	--cmd-a "STANDIN_INVALID=2 $STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
+	--cmd-a "echo A\$BENCH_AB_BLOCK >>$TEST_TMP/blocks; STANDIN_INVALID=2 $STANDIN $TEST_TMP/a" \
+	--cmd-b "echo B\$BENCH_AB_BLOCK >>$TEST_TMP/blocks; $STANDIN $TEST_TMP/b"
 is $? 0 "a starved invocation: exit 0"
+is "$(tr '\n' ' ' <"$TEST_TMP/blocks")" "A1 B1 B1 A1 A2 B2 B2 A2 A3 B3 B3 A3 A4 B4 B4 A4 " \
+	"BENCH_AB_BLOCK: the four invocations of a block share its number; the re-run block gets a new one"
 like "$TEST_TMP/starved.err" "^ab: left out $TEST_TMP/starved.d/pair-002-A.json: invalid run: producers starved" \
 	"ab names the invalid file and why"
 like "$TEST_TMP/starved.err" '^ab: block of pairs 1-2 left out: .*; the block runs again$' "and leaves its block out"

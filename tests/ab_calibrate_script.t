@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# benchs/run_ab_calibrate.sh's refusals and usage, and htab-mem's
-# --extra-work, the known cost it adds (the power runs themselves are a
-# benchmark script's, not a test's: they take minutes).
+# benchs/run_ab_calibrate.sh's refusals and usage, and htab-mem's options
+# for bench ab: --extra-work, the known cost it adds, and --key-offset,
+# which picks the bucket layout A and B share (the power runs themselves
+# are a benchmark script's, not a test's: they take minutes).
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_ab_calibrate.sh
@@ -42,4 +43,28 @@ is "$(jq '.options.benchmark.extra_work' "$TEST_TMP/on.json")" 100 "the loop is 
 run_bench "$TEST_TMP/off" -w0 -d1 --json "$TEST_TMP/off.json" htab-mem
 is "$(jq '.options.benchmark | has("extra_work")' "$TEST_TMP/off.json")" false \
 	"without it the configuration is as before --extra-work existed"
+
+# --key-offset: refused out of range, recorded only when set, and the
+# map's keys really start there (read from the live map with bpftool)
+run_bench "$TEST_TMP/koff-bad" -w0 -d1 htab-mem --key-offset 1000000001
+is $? 64 "--key-offset 1000000001: a usage error"
+is "$(cat "$TEST_TMP/koff-bad.err")" "invalid --key-offset '1000000001': expected an integer in 0..1000000000" \
+	"... in one line"
+"$BENCH" -w0 -d2 -p2 --zero-seed --json "$TEST_TMP/koff.json" htab-mem --key-offset 999999000 \
+	>"$TEST_TMP/koff" 2>&1 &
+pid=$!
+wait_for "$TEST_TMP/koff" '^Iter +0 ' "$pid" 10
+# the newest map named htab is this run's (BPF tests run one at a time);
+# keys are dumped as little-endian hex bytes
+id=$(bpftool -j map show | jq '[.[] | select(.name == "htab") | .id] | max // 0')
+bpftool -j map dump id "$id" 2>/dev/null | jq -r '.[].key | reverse | map(ltrimstr("0x")) | join("")' |
+	while read -r h; do echo $((16#$h)); done | sort -n |
+	awk 'NR == 1 { min = $1 } { max = $1 } END { print NR, min, max }' >"$TEST_TMP/keys"
+wait "$pid"
+is $? 0 "htab-mem -p2 --zero-seed --key-offset 999999000: exit 0"
+is "$(cat "$TEST_TMP/keys")" "128 999999000 999999127" \
+	"the live map holds the two producers' 128 keys from 999999000 on"
+is "$(jq '.options.benchmark.key_offset' "$TEST_TMP/koff.json")" 999999000 "the offset is in the configuration"
+is "$(jq '.options.benchmark | has("key_offset")' "$TEST_TMP/off.json")" false \
+	"without it the configuration is as before --key-offset existed"
 done_testing

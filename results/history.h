@@ -7,7 +7,7 @@
  * by benchmark, configuration, kernel build (release and build id) and
  * machine.  history_db.c
  * is the store (schema, versions, migrations, transactions); history.c is
- * `bench history add|list|show`; history_plot.c is `bench plot history`.
+ * `bench history add|list|show`; plot_history.c is `bench plot history`.
  *
  * Every function that can fail prints one line on stderr and returns a
  * negative errno (-EINVAL: a database or an input bench refuses).
@@ -116,7 +116,5 @@ bool history_is_spec(const char *arg);
 
 /* `bench history add|list|show ...`: 0, 1 (a write failed), 2 (bad input) */
 int bench_history_main(int argc, char **argv);
-/* `bench plot history ...`: 0, 1 (gnuplot or writing failed), 2 (bad input) */
-int bench_plot_history_main(int argc, char **argv);
 
 #endif /* __HISTORY_H */

@@ -12,8 +12,10 @@
 /*
  * `bench plot timeline|scaling|compare|latency FILES... -o OUT`: charts of result
  * files, drawn by gnuplot.  Building the gnuplot script (with its data
- * inline) is pure and unit-tested; running gnuplot and writing the file
- * are separate (plot_gnuplot.c).
+ * inline) is pure and unit-tested: plot.c dispatches to a file per chart
+ * kind (plot_timeline.c, plot_scaling.c, plot_compare.c, plot_latency.c,
+ * plot_history.c), which share plot_common.[ch].  Running gnuplot and
+ * writing the file are separate (plot_gnuplot.c).
  */
 
 enum plot_kind { PLOT_TIMELINE, PLOT_SCALING, PLOT_COMPARE, PLOT_LATENCY };
@@ -59,12 +61,6 @@ int plot_run_gnuplot(const char *script, char **out, size_t *len);
 
 /* the format -o FILE asks for (NULL or "-": text); -EINVAL after one line */
 int plot_pick_format(const char *output, bool text, enum plot_format *format);
-
-/* gnuplot pieces bench plot history shares: terminal, quoted string, title, y labels */
-void plot_put_terminal(FILE *f, const struct plot_opts *o);
-void plot_put_str(FILE *f, const char *s);
-void plot_put_title(FILE *f, const struct plot_opts *o, const char *first, const char *second);
-void plot_put_ylabels(FILE *f, const struct plot_opts *o, const char *left, const char *right);
 
 /* fail early, before gnuplot runs, when path cannot be written */
 int plot_check_output(const char *path);

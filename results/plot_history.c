@@ -18,7 +18,7 @@
 
 #include "history.h"
 #include "history_cli.h"
-#include "plot.h"
+#include "plot_common.h"
 
 static const char *const machine_colors[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
@@ -105,28 +105,24 @@ static int put_data(FILE *f, const struct history_rows *rows, const struct kerne
 	return 0;
 }
 
-static int history_script(const struct plot_opts *o, const struct history_rows *rows, FILE *f)
+/* the first row with a value: it names the benchmark, metric and unit */
+static const struct history_row *first_row(const struct history_rows *rows)
 {
-	const struct history_row *first = NULL;
-	const char **machines;
-	struct kernels k;
-	char title[512];
-	double ymax = 0;
-	int i, nm, err;
+	int i;
 
-	for (i = 0; i < rows->n && !first; i++)
+	for (i = 0; i < rows->n; i++)
 		if (rows->row[i].has_metric && !isnan(rows->row[i].mean))
-			first = &rows->row[i];
-	machines = calloc(rows->n, sizeof(*machines));
-	if (!machines || collect_kernels(rows, &k)) {
-		free(machines);
-		fprintf(stderr, "failed to build the history chart: %s\n", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	plot_put_terminal(f, o);
-	err = put_data(f, rows, &k, machines, &nm, &ymax);
-	if (err)
-		goto out;
+			return &rows->row[i];
+	return NULL;
+}
+
+/* title, axis labels with the metric's unit and direction, a tic per kernel */
+static void history_axes(FILE *f, const struct plot_opts *o, const struct history_row *first,
+			 const struct kernels *k, double ymax)
+{
+	char title[512];
+	int i;
+
 	snprintf(title, sizeof(title), "%s %s: %s across kernels", first->benchmark, first->config,
 		 first->metric);
 	plot_put_title(f, o, title, "line: mean of each kernel's runs; bars: stddev between runs (2 or more); points: each run");
@@ -135,15 +131,22 @@ static int history_script(const struct plot_opts *o, const struct history_rows *
 		 first->higher_is_better ? "higher" : "lower");
 	plot_put_ylabels(f, o, title, NULL);
 	fprintf(f, "set xrange [-0.5:%d.5]\nset yrange [0:%.9g]\nset grid\nset key below left Left reverse\n",
-		k.n - 1, ymax > 0 ? ymax * 1.15 : 1.0);
+		k->n - 1, ymax > 0 ? ymax * 1.15 : 1.0);
 	fprintf(f, "set xtics (");
-	for (i = 0; i < k.n; i++) {
+	for (i = 0; i < k->n; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		plot_put_str(f, k.name[i]);
+		plot_put_str(f, k->name[i]);
 		fprintf(f, " %d", i);
 	}
-	fprintf(f, ")%s\nplot \\\n", o->format == PLOT_TEXT ? "" : " rotate by -20");
-	/* the runs and the bars first, the mean on top of them */
+	fprintf(f, ")%s\n", o->format == PLOT_TEXT ? "" : " rotate by -20");
+}
+
+/* the plot command: each machine's runs and bars first, its mean line on top */
+static void history_lines(FILE *f, const struct plot_opts *o, const char **machines, int nm)
+{
+	int i;
+
+	fprintf(f, "plot \\\n");
 	for (i = 0; i < nm; i++) {
 		const char *c = machine_colors[i % NR_COLORS];
 
@@ -163,7 +166,27 @@ static int history_script(const struct plot_opts *o, const struct history_rows *
 		plot_put_str(f, machines[i]);
 		fprintf(f, "%s\n", i == nm - 1 ? "" : ", \\");
 	}
-out:
+}
+
+static int history_script(const struct plot_opts *o, const struct history_rows *rows, FILE *f)
+{
+	const struct history_row *first = first_row(rows);
+	const char **machines;
+	struct kernels k;
+	double ymax = 0;
+	int nm, err;
+
+	machines = calloc(rows->n, sizeof(*machines));
+	if (!machines || collect_kernels(rows, &k)) {
+		free(machines);
+		return plot_nomem("build the history chart");
+	}
+	plot_put_terminal(f, o);
+	err = put_data(f, rows, &k, machines, &nm, &ymax);
+	if (!err) {
+		history_axes(f, o, first, &k, ymax);
+		history_lines(f, o, machines, nm);
+	}
 	free(machines);
 	free(k.name);
 	return err;
@@ -197,7 +220,8 @@ static error_t plot_history_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-int bench_plot_history_main(int argc, char **argv)
+/* the options and the selection (history_cli.h's): 0 or -EINVAL after one line */
+static int parse_args(int argc, char **argv, struct plot_opts *o)
 {
 	static const struct argp_child children[] = { { &history_sel_argp }, {} };
 	struct argp a = { .options = plot_history_options, .parser = plot_history_parse,
@@ -205,41 +229,58 @@ int bench_plot_history_main(int argc, char **argv)
 				 "as a chart.\vExit status: 0; 1 when gnuplot or writing failed; 2 on "
 				 "bad input.",
 			  .children = children };
-	struct plot_opts o = {};
-	struct history_rows rows = {};
-	char *script = NULL, *img = NULL, name[] = "bench plot history", *cmd = argv[0];
-	size_t len = 0, img_len = 0;
-	FILE *f;
-	int ret = 2;
+	char name[] = "bench plot history", *cmd = argv[0];
+	int err;
 
 	pcli.output = NULL;
 	pcli.text = false;
 	hcli = (struct history_cli){};
 	argp_err_exit_status = 2;
 	argv[0] = name;
-	ret = argp_parse(&a, argc, argv, 0, NULL, NULL);
+	err = argp_parse(&a, argc, argv, 0, NULL, NULL);
 	argv[0] = cmd;
-	if (ret)
-		return 2;
-	ret = 2;
+	if (err)
+		return -EINVAL;
 	if (hcli.nfiles) {
 		fprintf(stderr, "plot history takes no files; extra argument '%s'\n", hcli.files[0]);
-		return 2;
+		return -EINVAL;
 	}
-	if (plot_pick_format(pcli.output, pcli.text, &o.format))
+	if (plot_pick_format(pcli.output, pcli.text, &o->format))
+		return -EINVAL;
+	o->width = o->format == PLOT_TEXT ? 79 : 900;
+	o->height = o->format == PLOT_TEXT ? 32 : 560;
+	return 0;
+}
+
+/* the rows' script, once the output is known to be writable; *script malloc'ed */
+static int build(const struct plot_opts *o, const struct history_rows *rows, char **script)
+{
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	f = open_memstream(script, &len);
+	if (!f)
+		return plot_nomem("build the history chart");
+	err = history_script(o, rows, f);
+	if (fclose(f) && !err)
+		err = plot_nomem("build the history chart");
+	if (!err && pcli.output && strcmp(pcli.output, "-"))
+		err = plot_check_output(pcli.output);
+	return err;
+}
+
+int bench_plot_history_main(int argc, char **argv)
+{
+	struct plot_opts o = {};
+	struct history_rows rows = {};
+	char *script = NULL, *img = NULL;
+	size_t img_len = 0;
+	int ret = 2;
+
+	if (parse_args(argc, argv, &o) || history_cli_select_trend(&rows))
 		return 2;
-	o.width = o.format == PLOT_TEXT ? 79 : 900;
-	o.height = o.format == PLOT_TEXT ? 32 : 560;
-	if (history_cli_select_trend(&rows))
-		return 2;
-	f = open_memstream(&script, &len);
-	if (!f || history_script(&o, &rows, f)) {
-		if (f)
-			fclose(f);
-		goto out;
-	}
-	fclose(f);
-	if (pcli.output && strcmp(pcli.output, "-") && plot_check_output(pcli.output))
+	if (build(&o, &rows, &script))
 		goto out;
 	ret = 1;
 	if (plot_run_gnuplot(script, &img, &img_len))

@@ -46,16 +46,7 @@ static struct compare_opts {
 } copts;
 
 static const struct argp_option compare_options[] = {
-	{ "threshold", 't', "PCT", 0,
-	  "Smallest change in percent that counts (default 2)" },
-	{ "force", 'f', NULL, 0, "Compare runs of different benchmarks or options" },
 	{ "fail-on-regression", 'F', NULL, 0, "Exit with status 1 when a metric got worse" },
-	{ "rank", 'r', NULL, 0,
-	  "Test with Mann-Whitney's rank-sum test and estimate the change by the Hodges-Lehmann shift of the log observations, with its distribution-free interval, instead of Welch's t-test on the logs; with --paired, Wilcoxon's signed-rank test and the Hodges-Lehmann estimate of the log ratios" },
-	{ "paired", 'p', NULL, 0,
-	  "The files of the two sides are pairs, in the order given (BASE1 with NEW1, ...; as bench ab writes them): a paired t-test on log(new/base) of the files' means" },
-	{ "trimmed", 'T', NULL, 0,
-	  "With --paired: the 20% trimmed mean of the log ratios and its t-test (Tukey-McLaughlin), bench ab's default, which a starved invocation among the trimmed cannot move" },
 	{ "power", 'P', NULL, 0,
 	  "Estimate, from the spread between the observations, how many repeats (invocations, with several files per side) per side detect a change of the threshold at p < 0.05 with 80% power" },
 	{ "json", 'j', NULL, 0,
@@ -65,28 +56,12 @@ static const struct argp_option compare_options[] = {
 	{},
 };
 
-int compare_parse_threshold(const char *arg, double *pct)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (!*arg || *end || errno || !(v >= 0 && v <= 1000)) {
-		fprintf(stderr, "invalid --threshold '%s': expected a percentage in 0..1000\n", arg);
-		return EINVAL;
-	}
-	*pct = v;
-	return 0;
-}
-
 static error_t compare_parse(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
-	case 't':
-		return compare_parse_threshold(arg, &copts.prm.threshold_pct);
-	case 'f':
-		copts.prm.force = true;
+	case ARGP_KEY_INIT:
+		/* the comparison's own options fill copts.prm */
+		state->child_inputs[0] = &copts.prm;
 		break;
 	case 'F':
 		copts.fail_on_regression = true;
@@ -99,15 +74,6 @@ static error_t compare_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'j':
 		copts.json = true;
-		break;
-	case 'r':
-		copts.prm.rank = true;
-		break;
-	case 'p':
-		copts.prm.paired = true;
-		break;
-	case 'T':
-		copts.prm.trimmed = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (copts.sides_split) {
@@ -141,9 +107,12 @@ static error_t compare_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child compare_children[] = { { &compare_test_argp }, {} };
+
 static const struct argp compare_argp = {
 	.options = compare_options,
 	.parser = compare_parse,
+	.children = compare_children,
 	.args_doc = "BASE.json NEW.json\nBASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...]",
 	.doc = "Compare `bench --json` results: for every metric both sides share, base "
 	       "and new mean ± stddev, the change with its 95% interval (of the ratio new/base "

@@ -2,6 +2,7 @@
 #ifndef __COMPARE_H
 #define __COMPARE_H
 
+#include <argp.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,10 +14,13 @@
 int bench_compare_main(int argc, char **argv);
 
 /*
- * --threshold PCT, compare's and plot's: 0, or EINVAL (for argp) after one
- * line naming the value and what is accepted
+ * The comparison's own options, each long and short: -t/--threshold PCT,
+ * -f/--force, -r/--rank, -p/--paired, -T/--trimmed (compare_opts.c).  One
+ * argp child that compare and plot compare both take, so that a flag means
+ * the same in both; the parent sets its input, the struct compare_params
+ * to fill, at ARGP_KEY_INIT (state->child_inputs[i]).
  */
-int compare_parse_threshold(const char *arg, double *pct);
+extern const struct argp compare_test_argp;
 
 struct result_file;
 

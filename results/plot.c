@@ -146,6 +146,7 @@ int plot_build_script(const struct plot_opts *o, struct plot_run *runs, int n, c
 
 static struct plot_cli {
 	struct plot_opts o;
+	struct compare_params prm;	/* compare's options, as compare takes them */
 	const char *output;
 	bool text, table, size_set;
 	const char *files[BENCH_MAX_FILES];
@@ -154,21 +155,15 @@ static struct plot_cli {
 	int nlabels;
 } cli;
 
-enum { ARG_TEXT = 1000, ARG_LABEL, ARG_ZOOM, ARG_FORCE, ARG_THRESHOLD, ARG_SIZE, ARG_TABLE,
-       ARG_RANK, ARG_PAIRED, ARG_TRIMMED };
+enum { ARG_TEXT = 1000, ARG_LABEL, ARG_ZOOM, ARG_SIZE, ARG_TABLE };
 
 static const struct argp_option plot_options[] = {
 	{ "output", 'o', "FILE", 0, "Write the chart to FILE: .svg, .png, .txt (text), - (text on stdout)" },
 	{ "text", ARG_TEXT, NULL, 0, "Draw the chart as text (on stdout without -o)" },
 	{ "label", ARG_LABEL, "TEXT", 0, "Name of the next run in the legend (once per file, in order)" },
 	{ "zoom", ARG_ZOOM, NULL, 0, "Fit the rate axes to the data instead of starting them at 0" },
-	{ "force", ARG_FORCE, NULL, 0, "Plot runs of different benchmarks or options together" },
-	{ "threshold", ARG_THRESHOLD, "PCT", 0, "compare: smallest change that counts (default 2)" },
 	{ "size", ARG_SIZE, "WxH", 0, "Picture size: pixels (default 900x560), characters for text (default 79x32)" },
 	{ "table", ARG_TABLE, NULL, 0, "scaling: print the scaling table instead of a chart" },
-	{ "rank", ARG_RANK, NULL, 0, "compare: as compare's --rank (Mann-Whitney, Hodges-Lehmann)" },
-	{ "paired", ARG_PAIRED, NULL, 0, "compare: as compare's --paired (file i of base with file i of new)" },
-	{ "trimmed", ARG_TRIMMED, NULL, 0, "compare: as compare's --trimmed (with --paired: the 20% trimmed mean of the log ratios, bench ab's default)" },
 	{},
 };
 
@@ -232,6 +227,10 @@ static int split_here(void)
 static error_t plot_parse(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
+	case ARGP_KEY_INIT:
+		/* compare's own options (compare_test_argp) fill cli.prm */
+		state->child_inputs[0] = &cli.prm;
+		break;
 	case 'o':
 		cli.output = arg;
 		break;
@@ -248,24 +247,10 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 	case ARG_ZOOM:
 		cli.o.zoom = true;
 		break;
-	case ARG_FORCE:
-		cli.o.force = true;
-		break;
-	case ARG_THRESHOLD:
-		return compare_parse_threshold(arg, &cli.o.threshold_pct);
 	case ARG_SIZE:
 		return parse_size(arg);
 	case ARG_TABLE:
 		cli.table = true;
-		break;
-	case ARG_RANK:
-		cli.o.rank = true;
-		break;
-	case ARG_PAIRED:
-		cli.o.paired = true;
-		break;
-	case ARG_TRIMMED:
-		cli.o.trimmed = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (arg == sides_mark)
@@ -282,9 +267,12 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child plot_children[] = { { &compare_test_argp }, {} };
+
 static const struct argp plot_argp = {
 	.options = plot_options,
 	.parser = plot_parse,
+	.children = plot_children,
 	.args_doc = "timeline RUN.json...\nscaling RUN.json...\ncompare BASE.json NEW.json\n"
 		    "compare BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...]\nlatency RUN.json...\n"
 		    "history [SELECTION...]",
@@ -373,6 +361,11 @@ static int parse_args(int argc, char **argv)
 	if (!err && argp_parse(&kind_argp, argc - 1, argv + 1, 0, NULL, NULL))
 		err = -EINVAL;
 	argv[1] = kind;
+	cli.o.threshold_pct = cli.prm.threshold_pct;
+	cli.o.force = cli.prm.force;
+	cli.o.rank = cli.prm.rank;
+	cli.o.paired = cli.prm.paired;
+	cli.o.trimmed = cli.prm.trimmed;
 	return err;
 }
 
@@ -485,7 +478,7 @@ static int parse_command(int argc, char **argv)
 {
 	int err;
 
-	cli = (struct plot_cli){ .o = { .threshold_pct = 2.0 } };
+	cli = (struct plot_cli){ .prm = { .threshold_pct = 2.0 } };
 	err = pick_kind(argv[1], &cli.o.kind);
 	if (!err)
 		err = parse_args(argc, argv);

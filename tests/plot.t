@@ -147,6 +147,32 @@ is "$(cat "$T/keep.svg")" old "bad input: an existing output is left alone"
 is "$(find "$T" -name 'chart.pdf*' -o -name 'keep.svg.tmp*' 2>&1)" "" "bad input: nothing written"
 assert "scaling --force plots runs that differ" "$BENCH" plot scaling --force "$T/p1.json" "$T/unpinned.json" -o "$T/forced.svg"
 
+# compare and plot compare take the comparison's options from one parser:
+# the same flags, short and long, with the same help
+for o in '-t, --threshold=PCT' '-f, --force' '-r, --rank' '-p, --paired' '-T, --trimmed'; do
+	c=$("$BENCH" compare --help | grep -F -- "  $o ")
+	p=$("$BENCH" plot compare --help | grep -F -- "  $o ")
+	isnt "$c" "" "compare --help lists $o"
+	is "$p" "$c" "plot compare --help lists $o as compare does"
+done
+"$BENCH" plot compare --threshold 5 --rank --force "$T/p2.json" "$T/p2b.json" -o "$T/long.svg" 2>/dev/null
+is $? 0 "plot compare --threshold 5 --rank --force: exit 0"
+"$BENCH" plot compare -t 5 -r -f "$T/p2.json" "$T/p2b.json" -o "$T/short.svg" 2>/dev/null
+is $? 0 "plot compare -t 5 -r -f: exit 0"
+assert "plot compare: -t 5 -r -f draws what --threshold 5 --rank --force does" cmp -s "$T/long.svg" "$T/short.svg"
+svg_has "$T/short.svg" "±5% threshold" "plot compare -t 5: the threshold is 5%"
+svg_has "$T/short.svg" "Hodges-Lehmann" "plot compare -r: the rank estimate"
+"$BENCH" plot compare -p -T "$T/p2.json" "$T/p2b.json" -- "$T/p2b.json" "$T/p2.json" -o "$T/pt.txt" 2>/dev/null
+is $? 0 "plot compare -p -T of two pairs: exit 0"
+like "$T/pt.txt" "trimmed mean of log ratios" "plot compare -p -T: the paired trimmed estimate"
+"$BENCH" compare -t 5 -r "$T/p2.json" "$T/p2b.json" >"$T/cs.out" 2>&1
+is $? 0 "compare -t 5 -r: exit 0"
+"$BENCH" compare --threshold 5 --rank "$T/p2.json" "$T/p2b.json" >"$T/cl.out" 2>&1
+assert "compare: -t 5 -r says what --threshold 5 --rank does" cmp -s "$T/cs.out" "$T/cl.out"
+bad "plot compare -t with a bad value" "^invalid --threshold '-1': expected a percentage in 0..1000" \
+	compare -t -1 "$T/p2.json" "$T/p2b.json" -o "$T/keep.svg"
+bad "plot timeline -r" "for compare charts only" timeline -r "$T/p1.json" -o "$T/keep.svg"
+
 # without gnuplot: one line on what to install; compare and runs still work
 mkdir -p "$T/nobin"
 PATH="$T/nobin" "$BENCH" plot timeline "$T/p1.json" -o "$T/nognu.svg" >"$T/nognu" 2>"$T/nognu.err"

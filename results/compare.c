@@ -1124,6 +1124,8 @@ static void fill_row(struct compare_row *row, const struct metric_test *mt)
 	row->lo_pct = mt->lo_pct;
 	row->hi_pct = mt->hi_pct;
 	row->p = mt->p;
+	row->base = mt->base;
+	row->new = mt->new;
 	row->na = mt->na;
 	row->nb = mt->nb;
 	row->measured = true;
@@ -1157,8 +1159,9 @@ static int eval_metric(const struct compare_params *prm, enum compare_unit unit,
 	if (err)
 		return err;
 	fill_row(row, mt);
-	row->verdict = row_verdict(prm, unit, mt, fmax(ma->resolution, mb->resolution),
-				   ma->higher_is_better, &row->worse);
+	row->resolution = fmax(ma->resolution, mb->resolution);
+	row->verdict = row_verdict(prm, unit, mt, row->resolution, ma->higher_is_better,
+				   &row->worse);
 	return 0;
 }
 
@@ -1248,6 +1251,7 @@ static int eval_peak(const struct compare_params *prm, const struct compare_side
 	memset(row, 0, sizeof(*row));
 	snprintf(row->name, sizeof(row->name), "peak_memory (MiB)");
 	fill_row(row, &mt);
+	row->resolution = *mem_res;
 	if (!strcmp(mt.how, "none"))
 		row->verdict = compare_peak_verdict(mt.base, mt.new, prm->threshold_pct, *mem_res);
 	else

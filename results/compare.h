@@ -94,6 +94,8 @@ struct compare_row {
 	double change_pct, lo_pct, hi_pct;
 	double p;		/* NaN: untested */
 	const char *verdict;
+	/* what "within resolution" compared: the sides' estimates, the resolution (0: unknown) */
+	double base, new, resolution;
 	int na, nb;		/* observations per side */
 	int worse;
 	bool measured;		/* false: neither side has a value */

@@ -160,7 +160,7 @@ enum { ARG_TEXT = 1000, ARG_LABEL, ARG_ZOOM, ARG_SIZE, ARG_TABLE };
 static const struct argp_option plot_options[] = {
 	{ "output", 'o', "FILE", 0, "Write the chart to FILE: .svg, .png, .txt (text), - (text on stdout)" },
 	{ "text", ARG_TEXT, NULL, 0, "Draw the chart as text (on stdout without -o)" },
-	{ "label", ARG_LABEL, "TEXT", 0, "Name of the next run in the legend (once per file, in order)" },
+	{ "label", ARG_LABEL, "TEXT", 0, "Name of the next run in the legend (once per file, in order; compare: or once per side, base then new)" },
 	{ "zoom", ARG_ZOOM, NULL, 0, "Fit the rate axes to the data instead of starting them at 0" },
 	{ "size", ARG_SIZE, "WxH", 0, "Picture size: pixels (default 900x560), characters for text (default 79x32)" },
 	{ "table", ARG_TABLE, NULL, 0, "scaling: print the scaling table instead of a chart" },
@@ -391,9 +391,11 @@ static int check_args(void)
 			kind_name(cli.o.kind));
 		return -EINVAL;
 	}
-	if (cli.nlabels && cli.nlabels != cli.nfiles) {
-		fprintf(stderr, "%d --label for %d files: give one per file, in order, or none\n",
-			cli.nlabels, cli.nfiles);
+	/* a compare chart's sides may have a label each (base, new) */
+	if (cli.nlabels && cli.nlabels != cli.nfiles && !(cli.o.nbase && cli.nlabels == 2)) {
+		fprintf(stderr, "%d --label for %d files: give one per file, in order, %sor none\n",
+			cli.nlabels, cli.nfiles,
+			cli.o.kind == PLOT_COMPARE ? "one per side (base, new), " : "");
 		return -EINVAL;
 	}
 	return 0;
@@ -410,6 +412,16 @@ static void default_size(void)
 		cli.o.height = 820;
 }
 
+/* file i's --label: one a file, or one a side of a compare chart; NULL: none */
+static const char *label_of(int i, int nbase)
+{
+	if (!cli.nlabels)
+		return NULL;
+	if (cli.nlabels == cli.nfiles)
+		return cli.labels[i];
+	return cli.labels[i < nbase ? 0 : 1];
+}
+
 /*
  * Load the files into runs (cli.nfiles of them), leaving invalid runs out
  * (a run whose producers were starved is no figure of the kernel);
@@ -421,7 +433,7 @@ static int load_runs(struct plot_run *runs, int *nruns)
 
 	for (i = 0, *nruns = 0; i < cli.nfiles; i++) {
 		runs[*nruns].path = cli.files[i];
-		runs[*nruns].label = cli.nlabels ? cli.labels[i] : NULL;
+		runs[*nruns].label = label_of(i, base_given);
 		err = plot_load(&runs[*nruns]);
 		if (err)
 			return err;

@@ -6,8 +6,10 @@
  * cannot disagree.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,76 +70,184 @@ static int make_side(struct compare_side *sd, const char *which, struct plot_run
 	return 0;
 }
 
+/* a bar of the chart: a row of compare's, as drawn */
+struct bar {
+	double ch, lo, hi;	/* the change and its interval, 0 where there is none */
+	char name[128];		/* metric (unit), and its counts where the bars' differ */
+	char detail[96];	/* what "within resolution" compared, or "" */
+	const char *verdict;
+};
+
 /*
- * The $compare block: a bar per row of bench compare's own evaluation (the
- * change, its 95% interval, the verdict), for the same sides, unit and
- * options.  The range the bars span in *lo, *hi; the bars' count, or
- * -errno after one line.
+ * A bar's verdict, compare's; for "within resolution" the difference and
+ * the resolution it fell under, so that a large change in percent of a
+ * small figure does not read as noise without its reason.
  */
-static int compare_rows(FILE *f, const struct plot_opts *o, struct plot_run *runs, int n,
-			double *lo, double *hi, enum compare_unit *unit, int *na, int *nb)
+static void bar_words(struct bar *b, const struct compare_row *r)
+{
+	const char *unit = strrchr(r->name, '(');
+
+	b->verdict = r->measured ? r->verdict : "n/a";
+	b->detail[0] = '\0';
+	if (strcmp(b->verdict, "within resolution") || !(r->resolution > 0) || !unit)
+		return;
+	snprintf(b->detail, sizeof(b->detail), "diff %.3g < %.3g %.*s",
+		 fabs(r->new - r->base), r->resolution, (int)strcspn(unit + 1, ")"), unit + 1);
+}
+
+/* the bars of compare's rows; na, nb: observations per side, -1 where the bars differ */
+static void make_bars(struct bar *bars, const struct compare_row *rows, int nrows,
+		      enum compare_unit unit, int na)
+{
+	const struct compare_row *r;
+	struct bar *b;
+	int i;
+
+	for (i = 0; i < nrows; i++) {
+		r = &rows[i];
+		b = &bars[i];
+		/* no change to draw (not measured, or from a base of 0): a bar of 0 */
+		b->ch = r->measured && !isnan(r->change_pct) ? r->change_pct : 0;
+		b->lo = isnan(r->lo_pct) ? b->ch : r->lo_pct;
+		b->hi = isnan(r->hi_pct) ? b->ch : r->hi_pct;
+		if (na < 0 && unit == COMPARE_UNIT_PAIR)
+			snprintf(b->name, sizeof(b->name), "%s, %d pairs", r->name, r->na);
+		else if (na < 0)
+			snprintf(b->name, sizeof(b->name), "%s, %d+%d", r->name, r->na, r->nb);
+		else
+			snprintf(b->name, sizeof(b->name), "%s", r->name);
+		bar_words(b, r);
+	}
+}
+
+/*
+ * A bar per row of bench compare's own evaluation (the change, its 95%
+ * interval, the verdict), for the same sides, unit and options, in *bars
+ * (malloc'ed).  The bars' count, or -errno after one line.
+ */
+static int compare_bars(const struct plot_opts *o, struct plot_run *runs, int n,
+			struct bar **bars, enum compare_unit *unit, int *na, int *nb)
 {
 	struct compare_params prm = { .verb = "plot", .threshold_pct = o->threshold_pct,
 				      .force = o->force, .rank = o->rank, .paired = o->paired,
 				      .trimmed = o->trimmed };
 	struct compare_side sa = {}, sb = {};
-	struct compare_row *rows = NULL, *r;
+	struct compare_row *rows = NULL;
 	int nbase = o->nbase ? o->nbase : 1, i, nrows = 0, err;
-	double ch, l, h;
-	char name[128];
 
 	err = make_side(&sa, "base", runs, 0, nbase);
 	if (!err)
 		err = make_side(&sb, "new", runs, nbase, n - nbase);
 	if (!err)
 		err = compare_eval(&prm, &sa, &sb, stderr, &rows, &nrows, unit);
-	if (err)
-		goto out;
-	/* observations per side: in the title when every bar has the same */
-	*na = nrows ? rows[0].na : 0;
-	*nb = nrows ? rows[0].nb : 0;
-	for (i = 1; i < nrows; i++)
-		if (rows[i].na != *na || rows[i].nb != *nb)
-			*na = *nb = -1;
-	plot_block_begin(f, "compare",
-			 "index metric change_pct ci95_low_pct ci95_high_pct color verdict");
-	for (i = 0; i < nrows; i++) {
-		r = &rows[i];
-		/* no change to draw (not measured, or from a base of 0): a bar of 0 */
-		ch = r->measured && !isnan(r->change_pct) ? r->change_pct : 0;
-		l = isnan(r->lo_pct) ? ch : r->lo_pct;
-		h = isnan(r->hi_pct) ? ch : r->hi_pct;
-		if (*na < 0 && *unit == COMPARE_UNIT_PAIR)
-			snprintf(name, sizeof(name), "%s, %d pairs", r->name, r->na);
-		else if (*na < 0)
-			snprintf(name, sizeof(name), "%s, %d+%d", r->name, r->na, r->nb);
-		else
-			snprintf(name, sizeof(name), "%s", r->name);
-		compare_row(f, i, name, ch, l, h, r->measured ? r->verdict : "n/a");
-		*lo = fmin(*lo, l);
-		*hi = fmax(*hi, h);
+	if (!err) {
+		*bars = calloc(nrows + 1, sizeof(**bars));
+		err = *bars ? 0 : plot_nomem("build the compare chart");
 	}
-	plot_block_end(f);
-	err = nrows;
-out:
+	if (!err) {
+		/* observations per side: in the title when every bar has the same */
+		*na = nrows ? rows[0].na : 0;
+		*nb = nrows ? rows[0].nb : 0;
+		for (i = 1; i < nrows; i++)
+			if (rows[i].na != *na || rows[i].nb != *nb)
+				*na = *nb = -1;
+		make_bars(*bars, rows, nrows, *unit, *na);
+		err = nrows;
+	}
 	free(rows);
 	free(sa.rf);
 	free(sb.rf);
 	return err;
 }
 
-/* "label" or "label and 2 more files" */
-static void side_label(char *buf, size_t sz, const struct plot_run *r, int n)
+/* the $compare block; the range the bars span in *lo, *hi */
+static void compare_block(FILE *f, const struct bar *bars, int nbars, double *lo, double *hi)
 {
-	if (n > 1)
-		snprintf(buf, sz, "%s and %d more file%s", r->label, n - 1, n > 2 ? "s" : "");
-	else
+	int i;
+
+	plot_block_begin(f, "compare",
+			 "index metric change_pct ci95_low_pct ci95_high_pct color verdict");
+	for (i = 0; i < nbars; i++) {
+		compare_row(f, i, bars[i].name, bars[i].ch, bars[i].lo, bars[i].hi,
+			    bars[i].verdict);
+		*lo = fmin(*lo, bars[i].lo);
+		*hi = fmax(*hi, bars[i].hi);
+	}
+	plot_block_end(f);
+}
+
+/* bench ab's side of a file it wrote (DIR/pair-001-A.json: 'A'), or 0 */
+static char ab_side(const char *path)
+{
+	const char *b = plot_base_name(path);
+
+	if (strlen(b) != strlen("pair-001-A.json") || strncmp(b, "pair-", 5) ||
+	    !isdigit(b[5]) || !isdigit(b[6]) || !isdigit(b[7]) || b[8] != '-' ||
+	    (b[9] != 'A' && b[9] != 'B') || strcmp(b + 10, ".json"))
+		return 0;
+	return b[9];
+}
+
+/* the options that set run i apart, if every run of its side has the same; malloc'ed */
+static char *side_options(struct plot_run *runs, int n, int from, int cnt)
+{
+	char *opts = plot_options_text(runs, n, from, false, NULL), *other;
+	int i;
+
+	for (i = from + 1; opts && i < from + cnt; i++) {
+		other = plot_options_text(runs, n, i, false, NULL);
+		if (!other || strcmp(other, opts))
+			opts[0] = '\0';
+		if (!other) {
+			free(opts);
+			opts = NULL;
+		}
+		free(other);
+	}
+	return opts;
+}
+
+/*
+ * What names a side of cnt files (runs[from...]) in the title: its --label
+ * (one a side), else bench ab's side letter (its files carry it) with the
+ * options that set the side apart, else those options; then the count.
+ * Without any, the first file's label "and N more files".
+ */
+static int side_label(char *buf, size_t sz, struct plot_run *runs, int n, int from, int cnt)
+{
+	const struct plot_run *r = &runs[from];
+	char ab = ab_side(r->path), *opts;
+	bool one_label = true;
+	int i;
+
+	if (cnt == 1) {
 		snprintf(buf, sz, "%s", r->label);
+		return 0;
+	}
+	opts = side_options(runs, n, from, cnt);
+	if (!opts)
+		return plot_nomem("name the sides of the chart");
+	for (i = from + 1; i < from + cnt; i++) {
+		one_label &= !strcmp(runs[i].label, r->label);
+		if (ab_side(runs[i].path) != ab)
+			ab = 0;
+	}
+	/* a label shared by a side's files is a --label: set_labels() names files apart */
+	if (one_label)
+		snprintf(buf, sz, "%s (%d files)", r->label, cnt);
+	else if (ab)
+		snprintf(buf, sz, "%c%s%s (%d files)", ab, *opts ? ": " : "", opts, cnt);
+	else if (*opts)
+		snprintf(buf, sz, "%s (%d files)", opts, cnt);
+	else
+		snprintf(buf, sz, "%s and %d more file%s", r->label, cnt - 1, cnt > 2 ? "s" : "");
+	free(opts);
+	return 0;
 }
 
 /* the title lines: what is compared, on what unit and test, and the runs' noise */
-static void compare_title(FILE *f, const struct plot_opts *o, struct plot_run *runs, int n,
-			  enum compare_unit unit, int na, int nb)
+static int compare_title(FILE *f, const struct plot_opts *o, struct plot_run *runs, int n,
+			 enum compare_unit unit, int na, int nb)
 {
 	int nbase = o->nbase ? o->nbase : 1, wa = 0, wb = 0, i;
 	char title[512], a[200], b[200], count[64] = "";
@@ -158,8 +268,9 @@ static void compare_title(FILE *f, const struct plot_opts *o, struct plot_run *r
 		 o->rank ? "Mann-Whitney" : "Welch on logs");
 	plot_put_line(f, o, title);
 	fprintf(f, " . \"\\n\" . ");
-	side_label(a, sizeof(a), &runs[nbase], n - nbase);
-	side_label(b, sizeof(b), &runs[0], nbase);
+	if (side_label(a, sizeof(a), runs, n, nbase, n - nbase) ||
+	    side_label(b, sizeof(b), runs, n, 0, nbase))
+		return -ENOMEM;
 	snprintf(title, sizeof(title), "new: %s, base: %s", a, b);
 	plot_put_line(f, o, title);
 	/* noise weakens every verdict in the chart: the chart says so, as compare does */
@@ -176,37 +287,123 @@ static void compare_title(FILE *f, const struct plot_opts *o, struct plot_run *r
 		plot_put_line(f, o, title);
 	}
 	fprintf(f, "\n");
+	return 0;
+}
+
+/*
+ * Room on the right for the last name, which the rotated tic labels draw
+ * from its tic rightwards: where it would run off the picture, the plot
+ * ends early enough (a character taken as 0.62 of the font's size, the
+ * left margin as 10 characters).
+ */
+static void compare_rmargin(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars)
+{
+	double cw = o->format == PLOT_SVG ? 12 * 0.62 : 10 * 0.62, w = o->width;
+	double need = (0.94 * strlen(bars[nbars - 1].name) + 1) * cw, left = 10 * cw;
+	double k = (nbars - 0.4) / (nbars + 0.2), right;
+
+	right = ((w - need - left) / k + left) / w;
+	if (right < (w - 2 * cw) / w)
+		fprintf(f, "set rmargin at screen %.3f\n", fmax(right, 0.5));
+}
+
+/*
+ * Each bar's words in a command of its own: over a bar that rose, under
+ * one that fell, outside the threshold lines (which would strike through
+ * them) and its whisker; every other bar's a line further out, so that
+ * neighbours' words do not run into each other.  Text has no colours and
+ * no room: there the bars are numbered and the list under the chart says
+ * each one's name and verdict.
+ */
+static void compare_words(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars)
+{
+	double thr = o->threshold_pct, y, off;
+	int i;
+
+	for (i = 0; i < nbars && o->format != PLOT_TEXT; i++) {
+		y = bars[i].ch >= 0 ? fmax(bars[i].hi, thr) : fmin(bars[i].lo, -thr);
+		off = (i % 2 && nbars >= 5 ? 1.8 : 0.8) * (bars[i].ch >= 0 ? 1 : -1);
+		fprintf(f, "  $compare every ::%d::%d using 1:(%.6g):7 with labels offset 0,%g notitle, \\\n",
+			i, i, y, off);
+	}
+}
+
+/*
+ * Text: the bars' numbers as tics and, in the bottom margin, a line per
+ * bar with its name and verdict; room above for a three-line title.
+ */
+static void compare_text_axis(FILE *f, const struct plot_opts *o, const struct bar *bars,
+			      int nbars)
+{
+	char line[256];
+	int i;
+
+	fprintf(f, "set tmargin 6\nset bmargin %d\nset xtics (", nbars + 3);
+	for (i = 0; i < nbars; i++)
+		fprintf(f, "%s\"%d\" %d", i ? ", " : "", i + 1, i);
+	fprintf(f, ")\nset xlabel \"the lines at ±%g%% mark the threshold\"\n", o->threshold_pct);
+	for (i = 0; i < nbars; i++) {
+		snprintf(line, sizeof(line), "%d %s: %s%s%s%s", i + 1, bars[i].name, bars[i].verdict,
+			 *bars[i].detail ? " (" : "", bars[i].detail, *bars[i].detail ? ")" : "");
+		fprintf(f, "set label %d ", 201 + i);
+		plot_put_line(f, o, line);
+		fprintf(f, " at character 1, character %d left\n", nbars - i);
+	}
+}
+
+/*
+ * The metric axis's title; under it, for the bars within resolution, the
+ * difference and the resolution it fell under (too long to sit over a bar)
+ */
+static void compare_xlabel(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars)
+{
+	char note[512] = "";
+	size_t len = 0;
+	int i;
+
+	for (i = 0; i < nbars; i++) {
+		if (!*bars[i].detail || len >= sizeof(note))
+			continue;
+		len += snprintf(note + len, sizeof(note) - len, "%s%.*s %s", len ? ", " : "within resolution: ",
+				(int)strcspn(bars[i].name, " "), bars[i].name, bars[i].detail);
+	}
+	fprintf(f, "set xlabel ");
+	plot_put_title_expr(f, o, "metric (unit)", note);
+	fprintf(f, "\n");
 }
 
 /* the axes, the threshold lines, the bars with their intervals and verdicts, the key */
-static void compare_plot(FILE *f, const struct plot_opts *o, int nbars, double lo, double hi)
+static void compare_plot(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars,
+			 double lo, double hi)
 {
 	plot_put_ylabels(f, o, "change vs base (%), bars: 95% CI", NULL);
 	if (o->format == PLOT_TEXT)
-		fprintf(f, "set xlabel \"metric (unit); the lines at ±%g%% mark the threshold\"\n",
-			o->threshold_pct);
+		compare_text_axis(f, o, bars, nbars);
 	else
-		fprintf(f, "set xlabel \"metric (unit)\"\n");
+		compare_xlabel(f, o, bars, nbars);
 	/* room for the verdict labels above and below the bars */
 	lo = fmin(lo, -o->threshold_pct);
 	hi = fmax(hi, o->threshold_pct);
-	fprintf(f, "set yrange [%.6g:%.6g]\n", lo - (hi - lo) * 0.15, hi + (hi - lo) * 0.15);
+	fprintf(f, "set yrange [%.6g:%.6g]\n", lo - (hi - lo) * 0.22, hi + (hi - lo) * 0.22);
 	fprintf(f, "set xrange [-0.6:%d.6]\n", nbars - 1);
 	fprintf(f, "set xtics scale 0\nset grid ytics\nset xzeroaxis lt -1\n");
 	/* five names or more do not fit side by side */
-	if (nbars >= 5)
+	if (nbars >= 5 && o->format != PLOT_TEXT) {
 		fprintf(f, "set xtics rotate by -20 left\n");
+		compare_rmargin(f, o, bars, nbars);
+	}
 	fprintf(f, "set arrow 1 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#555555\"\n",
 		o->threshold_pct, o->threshold_pct);
 	fprintf(f, "set arrow 2 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#555555\"\n",
 		-o->threshold_pct, -o->threshold_pct);
 	fprintf(f, "set boxwidth 0.6\nset style fill solid 0.8 border -1\nset key below\n");
-	fprintf(f, "plot $compare using 1:3:6:xtic(2) with boxes lc rgb variable notitle, \\\n");
+	fprintf(f, "plot $compare using 1:3:6%s with boxes lc rgb variable notitle, \\\n",
+		o->format == PLOT_TEXT ? "" : ":xtic(2)");
 	fprintf(f, "  $compare using 1:4:(0):($5 - $4) with vectors heads size screen 0.008,90 lc rgb \"black\" lw 1.5 notitle, \\\n");
-	/* the verdict in words over each bar: the colours alone do not survive text or print */
-	fprintf(f, "  $compare using 1:($5 > 0 ? $5 : 0):7 with labels offset 0,0.8 notitle, \\\n");
+	/* the verdict in words over each bar: the colours alone do not survive print */
+	compare_words(f, o, bars, nbars);
 	if (o->format == PLOT_TEXT) {
-		/* no colours in text: the words over the bars are the verdicts */
+		/* no colours in text: the list under the chart gives the verdicts */
 		fprintf(f, "  keyentry notitle\n");
 		return;
 	}
@@ -223,7 +420,8 @@ static void compare_plot(FILE *f, const struct plot_opts *o, int nbars, double l
 /* base against new, a bar per metric: bench compare's rows, drawn */
 int plot_compare_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
 {
-	int nbase = o->nbase ? o->nbase : 1, nbars, na = -1, nb = -1;
+	int nbase = o->nbase ? o->nbase : 1, nbars, na = -1, nb = -1, err;
+	struct bar *bars = NULL;
 	enum compare_unit unit;
 	double lo = 0, hi = 0;
 
@@ -237,14 +435,20 @@ int plot_compare_script(const struct plot_opts *o, struct plot_run *runs, int n,
 			nbase, n - nbase);
 		return -EINVAL;
 	}
-	nbars = compare_rows(f, o, runs, n, &lo, &hi, &unit, &na, &nb);
+	nbars = compare_bars(o, runs, n, &bars, &unit, &na, &nb);
 	if (nbars < 0)
 		return nbars;
+	err = 0;
 	if (!nbars) {
 		fprintf(stderr, "%s and %s share no metric\n", runs[0].path, runs[nbase].path);
-		return -EINVAL;
+		err = -EINVAL;
 	}
-	compare_title(f, o, runs, n, unit, na, nb);
-	compare_plot(f, o, nbars, lo, hi);
-	return 0;
+	if (!err) {
+		compare_block(f, bars, nbars, &lo, &hi);
+		err = compare_title(f, o, runs, n, unit, na, nb);
+	}
+	if (!err)
+		compare_plot(f, o, bars, nbars, lo, hi);
+	free(bars);
+	return err;
 }

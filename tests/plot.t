@@ -173,6 +173,23 @@ bad "plot compare -t with a bad value" "^invalid --threshold '-1': expected a pe
 	compare -t -1 "$T/p2.json" "$T/p2b.json" -o "$T/keep.svg"
 bad "plot timeline -r" "for compare charts only" timeline -r "$T/p1.json" -o "$T/keep.svg"
 
+# bench ab's files carry their side in their names: the title says A and B,
+# not the first file's name; --label may name the sides, one each
+mkdir -p "$T/ab"
+cp "$T/p2.json" "$T/ab/pair-001-A.json"; cp "$T/p2b.json" "$T/ab/pair-002-A.json"
+cp "$T/p2b.json" "$T/ab/pair-001-B.json"; cp "$T/p2.json" "$T/ab/pair-002-B.json"
+"$BENCH" plot compare --paired "$T"/ab/pair-*-A.json -- "$T"/ab/pair-*-B.json -o "$T/ab.svg" 2>/dev/null
+is $? 0 "plot compare of ab's files: exit 0"
+svg_has "$T/ab.svg" "new: B (2 files), base: A (2 files)" "plot compare of ab's files: the sides are A and B"
+"$BENCH" plot compare --label old --label patched "$T/p2.json" "$T/p2b.json" -- "$T/p2b.json" "$T/p2.json" \
+	-o "$T/sides.svg" 2>/dev/null
+is $? 0 "plot compare with a --label per side: exit 0"
+svg_has "$T/sides.svg" "new: patched (2 files), base: old (2 files)" "plot compare: a --label per side names the sides"
+bad "three labels for four files" "3 --label for 4 files: give one per file, in order, one per side \\(base, new\\), or none" \
+	compare --label a --label b --label c "$T/p2.json" "$T/p2b.json" -- "$T/p2b.json" "$T/p2.json" -o "$T/keep.svg"
+# text: the bars are numbered, a line under the chart names each with its verdict
+like "$T/compare.txt" "^ *1 hits \\(M/s\\): $verdict" "compare text: the bar's name and verdict in the list under it"
+
 # without gnuplot: one line on what to install; compare and runs still work
 mkdir -p "$T/nobin"
 PATH="$T/nobin" "$BENCH" plot timeline "$T/p1.json" -o "$T/nognu.svg" >"$T/nognu" 2>"$T/nognu.err"

@@ -385,11 +385,22 @@ static void test_compare(void)
 	/* a ratio interval is not symmetric about the change: wider above */
 	ok((hi - 1.2) > (1.2 - lo), "compare: the interval is the ratio's, wider above (%g, %g)",
 	   1.2 - lo, hi - 1.2);
+	snprintf(want, sizeof(want), "$compare every ::0::0 using 1:(%.6g):7 with labels offset 0,0.8 ",
+		 (hi - 1) * 100);
+	ok(strstr(s, want) != NULL, "compare: the verdict of a rise over its whisker");
 	free(s);
 
 	load(&r[1], make_doc("count-local", 1, "hits", "M/s", same, 5, 1, NULL, NULL));
 	is_int(plot_build_script(&o, r, 2, &s), 0, "compare of the same level: built");
 	ok(strstr(s, "0x9e9e9e \"within noise\"") != NULL, "compare: within noise in grey");
+	/* words under the threshold line would be struck through: they sit beyond it */
+	{
+		const char *at = "$compare every ::0::0 using 1:(", *w = strstr(s, at);
+		double y = w ? strtod(w + strlen(at), NULL) : 0;
+
+		ok(fabs(y) >= 2, "compare: within noise, the words outside the ±2%% lines (at %g)",
+		   y);
+	}
 	free(s);
 
 	/* worse: swap */

@@ -19,7 +19,7 @@
  * --min-cpu-share's default: the share of its measured time, in percent,
  * a producer must have run on a CPU for the run to count.  On an idle
  * machine a producer that never sleeps gets 98% or more; a CPU hog pinned
- * beside it takes about half (README, "Contention").
+ * beside it takes about half (docs/statistics-and-noise.md, "Contention").
  */
 #define RUN_MIN_CPU_SHARE_PCT 80
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loading and checking a `bench --json` result (README, "JSON schema").
+ * Loading and checking a `bench --json` result (docs/results-and-json.md,
+ * "JSON schema").
  * A reader must never turn a broken file into a figure: a run that measured
  * nothing, a value that is not a number, or a summary that does not follow
  * from its samples (the file was edited or corrupted) is refused with the

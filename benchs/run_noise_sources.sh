@@ -5,7 +5,8 @@
 # coefficient of variation of htab-mem overwrite (the BPF memory allocator
 # and --preallocated, -p2) and count-local (-p1) under each candidate
 # cause, the conditions interleaved round by round so that the machine's
-# drift hits all alike.  For the table in README's "How noisy is this?".
+# drift hits all alike.  For the table in docs/statistics-and-noise.md's
+# "How noisy is this?".
 #
 #   benchs/run_noise_sources.sh [-r ROUNDS] [-o DIR] [-c CONDITIONS] [-w WORKLOADS]
 #

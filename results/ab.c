@@ -69,7 +69,10 @@
 #define AB_MAX_LEFT_OUT(blocks) (3 + (blocks))
 #define AB_POWER 0.80
 #define AB_MAX_BUDGET (7 * 86400.0)
-/* the statistic by default: see README's "Which statistic bench ab uses" */
+/*
+ * the statistic by default: see docs/statistics-and-noise.md, "Which
+ * statistic bench ab uses"
+ */
 #define AB_DEFAULT_STAT SEQ_STAT_TRIMMED
 
 /* the slots of a block: A B B A */
@@ -228,7 +231,7 @@ static const struct argp_option ab_options[] = {
 	  "A as a shell command that writes its result to \"$BENCH_AB_JSON\" (another bench binary, a VM boot)" },
 	{ "cmd-b", ARG_CMD_B, "COMMAND", 0, "B as a shell command, likewise" },
 	{ "json", ARG_JSON, NULL, 0,
-	  "Print the report as JSON (the bench-cli envelope, README \"JSON of the commands\") instead of text; ab.json beside ab.txt holds it either way" },
+	  "Print the report as JSON (the bench-cli envelope, docs/results-and-json.md, \"JSON of the commands\") instead of text; ab.json beside ab.txt holds it either way" },
 	{},
 };
 

@@ -5,9 +5,10 @@
 /*
  * --json of bench's commands (compare, bench -l): one envelope for all,
  * {"schema": "bench-cli", "schema_version": 1, "command": "compare", ...}
- * (README, "JSON of the commands"), printed compact on one line on
- * stdout.  Only writers: each command hands over the structs it already
- * prints (compare_eval()'s rows), so the statistics stay where they are.
+ * (docs/results-and-json.md, "JSON of the commands"), printed compact on
+ * one line on stdout.  Only writers: each command hands over the structs
+ * it already prints (compare_eval()'s rows), so the statistics stay where
+ * they are.
  */
 #include <jansson.h>
 

@@ -50,7 +50,7 @@ static const struct argp_option compare_options[] = {
 	{ "power", 'P', NULL, 0,
 	  "Estimate, from the spread between the observations, how many repeats (invocations, with several files per side) per side detect a change of the threshold at p < 0.05 with 80% power" },
 	{ "json", 'j', NULL, 0,
-	  "Print the comparison as one JSON object on stdout instead (README, \"JSON of the commands\"): the files, the configuration, the unit, every row with its verdict, whether a metric got worse; notes and warnings on stderr" },
+	  "Print the comparison as one JSON object on stdout instead (docs/results-and-json.md, \"JSON of the commands\"): the files, the configuration, the unit, every row with its verdict, whether a metric got worse; notes and warnings on stderr" },
 	{ "markdown", 'm', NULL, 0,
 	  "Print the before/after table of a patch mail instead: one row per configuration (the sides' files grouped by configuration), the rate before and after, its change with the 95% interval, memory and peak memory before and after; notes and warnings on stderr" },
 	{},

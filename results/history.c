@@ -117,7 +117,7 @@ const struct argp history_sel_argp = { .options = sel_options, .parser = sel_par
 
 /* list and show: the selection, and --json */
 static const struct argp_option out_options[] = {
-	{ "json", 'j', NULL, 0, "Print one JSON object on stdout instead of the table (README, \"JSON of the commands\")" },
+	{ "json", 'j', NULL, 0, "Print one JSON object on stdout instead of the table (docs/results-and-json.md, \"JSON of the commands\")" },
 	{},
 };
 

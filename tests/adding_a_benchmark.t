@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The README's recipe for adding a benchmark, followed to the letter on a
-# copy of the tree, so that it cannot rot: two new files (the example in
-# tests/example/) and two lines in bench.c's table, then build and run.
+# docs/adding-a-benchmark.md's recipe for adding a benchmark, followed to
+# the letter on a copy of the tree, so that it cannot rot: two new files
+# (the example in tests/example/) and two lines in bench.c's table, then
+# build and run.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,7 +41,7 @@ is $? 0 "the tree with the example builds"
 like "$TEST_TMP/build.log" '^  GEN-SKEL example.skel.h$' "the example's skeleton is generated"
 
 "$COPY/bench" -l >"$TEST_TMP/list" 2>&1
-like "$TEST_TMP/list" '^  example +the README' "bench -l lists the example"
+like "$TEST_TMP/list" '^  example +the adding-a-benchmark example' "bench -l lists the example"
 
 "$COPY/bench" -w0 -d2 -p2 --json "$TEST_TMP/ex.json" example >"$TEST_TMP/run" 2>"$TEST_TMP/run.err"
 is $? 0 "the example runs"

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# --json of the commands (README, "JSON of the commands"): bench compare,
-# bench history list and show, bench -l print one JSON object in one
-# envelope, {"schema": "bench-cli", "schema_version": 1, "command": ...},
-# with the verdicts CI reads; notes stay on stderr.  count-local runs, no
+# --json of the commands (docs/results-and-json.md, "JSON of the
+# commands"): bench compare, bench history list and show, bench -l print
+# one JSON object in one envelope,
+# {"schema": "bench-cli", "schema_version": 1, "command": ...}, with the
+# verdicts CI reads; notes stay on stderr.  count-local runs, no
 # BPF.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"

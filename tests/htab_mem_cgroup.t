@@ -3,7 +3,7 @@
 #
 # htab-mem's memory source on whatever cgroup layout this kernel has (v1 on
 # a hybrid host, pure v2 in scripts/vmtest.sh's VM): the bench must pick the
-# source the README promises, read the files of its own cgroup, and the
+# source docs/running.md promises, read the files of its own cgroup, and the
 # figures must be those files' contents.  Where the v2 cgroup does not
 # delegate memory and there is no v1 hierarchy, it must say so and print
 # n/a, never 0.

@@ -85,7 +85,7 @@ lat_run_ok() {
 		      if (bad) { print bad; exit 1 } }')
 	ok $? "$label: the curve rises in p and latency, x = 1/(1 - p), from p = 0 to x = N = $n"
 	diag "$why"
-	# the points' latencies: the JSON's buckets, each its midpoint, per op (README)
+	# the points' latencies: the JSON's buckets, each its midpoint, per op (docs/charts.md)
 	is "$(lat_block "$T/lat.gp" "$i" curve | awk 'NR > 1 { print $3 }' | tr '\n' ' ')" \
 		"$(jq -r --argjson ops "$ops" '.latency.buckets[] | ((.lo_ns + .hi_ns - 1) / 2 / $ops)' "$json" |
 		   awk '{ printf "%.10g ", $1 }')" \

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Checks a `bench --json` document against schema version 1 (README.md,
-# "JSON results").  Prints one line per violation; prints nothing when the
-# document conforms.  Usage: jq -r -f tests/schema.jq FILE
+# Checks a `bench --json` document against schema version 1
+# (docs/results-and-json.md, "JSON schema (version 1)").  Prints one line
+# per violation; prints nothing when the document conforms.  Usage: jq -r -f tests/schema.jq FILE
 
 def t: type;
 def isint: (t == "number") and (. == floor);

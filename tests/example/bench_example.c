@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The userspace half of the README's "Adding a benchmark" example:
- * producers call getpgid(), progs/example.c counts the calls per producer.
- * tests/adding_a_benchmark.t copies it to benchs/bench_example.c in a copy
- * of the tree, adds the two lines to bench.c's table, builds and runs it.
+ * The userspace half of the "Adding a benchmark" example
+ * (docs/adding-a-benchmark.md): producers call getpgid(), progs/example.c
+ * counts the calls per producer.  tests/adding_a_benchmark.t copies it to
+ * benchs/bench_example.c in a copy of the tree, adds the two lines to
+ * bench.c's table, builds and runs it.
  */
 #define _GNU_SOURCE
 #include <sys/syscall.h>
@@ -70,7 +71,7 @@ static void example_teardown(void)
 
 const struct bench bench_example = {
 	.name = "example",
-	.desc = "the README's example: getpgid() calls counted per producer in BPF",
+	.desc = "the adding-a-benchmark example: getpgid() calls counted per producer in BPF",
 	.needs = BENCH_NEEDS_BPF_TRACING,
 	.setup = example_setup,
 	.producer_thread = example_producer,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The BPF half of the README's "Adding a benchmark" example: count each
- * producer's getpgid() calls.  tests/adding_a_benchmark.t copies it to
- * progs/example.c in a copy of the tree and builds it.
+ * The BPF half of the "Adding a benchmark" example
+ * (docs/adding-a-benchmark.md): count each producer's getpgid() calls.
+ * tests/adding_a_benchmark.t copies it to progs/example.c in a copy of the
+ * tree and builds it.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -340,6 +340,12 @@ void hits_drops_report_progress(int iter, struct bench_res *res, long delta_ns);
 int hits_drops_report_final(struct bench_res res[], int res_cnt);
 extern const struct bench_metric hits_drops_metrics[];
 
+/*
+ * A metric's value in each of res[0..res_cnt), gathered in this one place:
+ * malloc'ed, res_cnt + 1 slots (NaN where a sample has none); NULL when
+ * out of memory.
+ */
+double *metric_values(const struct bench_metric *m, const struct bench_res res[], int res_cnt);
 /* statistics of one metric over samples (NaN values skipped) */
 void metric_stats(const struct bench_metric *m, struct bench_res res[], int res_cnt,
 		  struct stats *st);
@@ -349,6 +355,12 @@ void metric_stats(const struct bench_metric *m, struct bench_res res[], int res_
  */
 int metric_robust(const struct bench_metric *m, struct bench_res res[], int res_cnt,
 		  struct robust *r, struct outlier **outl);
+/*
+ * A metric's two levels over repeat_cnt repeats of repeat_len samples each
+ * (stats_two_level(); means: repeat_cnt slots or NULL).  0 or -ENOMEM.
+ */
+int metric_two_level(const struct bench_metric *m, const struct bench_res res[],
+		     int repeat_cnt, int repeat_len, struct two_level *tl, double *means);
 /* the --stats line of one metric (first_sample: JSON index of value 0, -1: none) */
 void robust_print(FILE *f, const char *name, const char *unit, const struct robust *r,
 		  const struct outlier *o, int first_sample);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A metric's statistics over samples: the one function the reporters, the
- * JSON writer and the noise checks share, so a figure on screen and the
- * same figure in a result file are computed alike.
+ * A metric's statistics over samples: the one place its values are
+ * gathered (metric_values()), and the functions the reporters, the JSON
+ * writer and the noise checks share, so a figure on screen and the same
+ * figure in a result file are computed alike.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,19 +12,26 @@
 
 #include "bench.h"
 
+double *metric_values(const struct bench_metric *m, const struct bench_res res[], int res_cnt)
+{
+	double *v = calloc(res_cnt + 1, sizeof(*v));
+	int i;
+
+	for (i = 0; v && i < res_cnt; i++)
+		v[i] = m->value(&res[i]);
+	return v;
+}
+
 void metric_stats(const struct bench_metric *m, struct bench_res res[], int res_cnt,
 		  struct stats *st)
 {
-	double *v = calloc(res_cnt ? res_cnt : 1, sizeof(*v));
-	int i;
+	double *v = metric_values(m, res, res_cnt);
 
 	if (!v) {
 		memset(st, 0, sizeof(*st));
 		st->mean = NAN;
 		return;
 	}
-	for (i = 0; i < res_cnt; i++)
-		v[i] = m->value(&res[i]);
 	stats_compute(v, res_cnt, st);
 	free(v);
 }
@@ -31,8 +39,8 @@ void metric_stats(const struct bench_metric *m, struct bench_res res[], int res_
 int metric_robust(const struct bench_metric *m, struct bench_res res[], int res_cnt,
 		  struct robust *r, struct outlier **outl)
 {
-	double *v = calloc(res_cnt ? res_cnt : 1, sizeof(*v));
-	int i, err;
+	double *v = metric_values(m, res, res_cnt);
+	int err;
 
 	*outl = calloc(res_cnt ? res_cnt : 1, sizeof(**outl));
 	if (!v || !*outl) {
@@ -41,11 +49,29 @@ int metric_robust(const struct bench_metric *m, struct bench_res res[], int res_
 		*outl = NULL;
 		return -ENOMEM;
 	}
-	for (i = 0; i < res_cnt; i++)
-		v[i] = m->value(&res[i]);
 	err = stats_robust(v, res_cnt, r, *outl, res_cnt);
 	free(v);
 	return err;
+}
+
+int metric_two_level(const struct bench_metric *m, const struct bench_res res[],
+		     int repeat_cnt, int repeat_len, struct two_level *tl, double *means)
+{
+	double *v = metric_values(m, res, repeat_cnt * repeat_len);
+	int *counts = calloc(repeat_cnt + 1, sizeof(*counts));
+	int r;
+
+	if (!v || !counts) {
+		free(v);
+		free(counts);
+		return -ENOMEM;
+	}
+	for (r = 0; r < repeat_cnt; r++)
+		counts[r] = repeat_len;
+	stats_two_level(v, counts, repeat_cnt, tl, means);
+	free(v);
+	free(counts);
+	return 0;
 }
 
 /*

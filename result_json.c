@@ -205,17 +205,6 @@ static void add_robust_json(json_t *s, const double *values, int n, int first_sa
 	free(o);
 }
 
-/* a metric's measured values, one per sample */
-static double *metric_values(const struct bench_run *run, const struct bench_metric *m)
-{
-	int n = run_measured_cnt(run), i;
-	double *vals = calloc(n + 1, sizeof(*vals));
-
-	for (i = 0; vals && i < n; i++)
-		vals[i] = m->value(&run_measured(run)[i]);
-	return vals;
-}
-
 /*
  * A metric's two levels over --repeat: each repeat's mean, the spread
  * between them and the pooled spread within them.  NULL when out of
@@ -223,21 +212,14 @@ static double *metric_values(const struct bench_run *run, const struct bench_met
  */
 static json_t *repeats_json(const struct bench_run *run, const struct bench_metric *m)
 {
-	int n = run_measured_cnt(run), i, *counts;
-	double *vals, *means;
+	double *means = calloc(run->repeat_cnt, sizeof(*means));
 	struct two_level tl;
 	json_t *a, *o = NULL;
+	int i;
 
-	vals = calloc(n + 1, sizeof(*vals));
-	means = calloc(run->repeat_cnt, sizeof(*means));
-	counts = calloc(run->repeat_cnt, sizeof(*counts));
-	if (!vals || !means || !counts)
+	if (!means || metric_two_level(m, run_measured(run), run->repeat_cnt, run->repeat_len,
+				       &tl, means))
 		goto out;
-	for (i = 0; i < n; i++)
-		vals[i] = m->value(&run_measured(run)[i]);
-	for (i = 0; i < run->repeat_cnt; i++)
-		counts[i] = run->repeat_len;
-	stats_two_level(vals, counts, run->repeat_cnt, &tl, means);
 	a = json_array();
 	for (i = 0; i < run->repeat_cnt; i++)
 		json_array_append_new(a, json_finite(means[i]));
@@ -248,9 +230,7 @@ static json_t *repeats_json(const struct bench_run *run, const struct bench_metr
 		      "between_cv", json_finite(tl.between_cv),
 		      "within_cv", json_finite(tl.within_cv));
 out:
-	free(vals);
 	free(means);
-	free(counts);
 	return o;
 }
 
@@ -274,7 +254,7 @@ static json_t *summary_json(const struct bench_run *run)
 		json_object_set_new(s, "higher_is_better", json_boolean(m->higher_is_better));
 		if (m->resolution)
 			json_object_set_new(s, "resolution", json_finite(m->resolution()));
-		vals = metric_values(run, m);
+		vals = metric_values(m, res, res_cnt);
 		if (vals)
 			add_robust_json(s, vals, res_cnt, run->warmup_cnt);
 		free(vals);

@@ -381,7 +381,7 @@ static int collect_metrics(const struct bench *bench)
 
 	for (m = bench->metrics; m && m->name; m++) {
 		if (n == (int)ARRAY_SIZE(state.metrics) - 4)
-			return -E2BIG;
+			goto too_many;
 		state.metrics[n++] = m;
 	}
 	if (bench->needs & BENCH_NEEDS_MEMCG) {
@@ -389,7 +389,7 @@ static int collect_metrics(const struct bench *bench)
 		/* where it goes: the fields this kernel's cgroup offers */
 		err = run_mem_metrics(&run, state.metrics + n, ARRAY_SIZE(state.metrics) - 3 - n);
 		if (err < 0)
-			return err;
+			goto too_many;
 		n += err;
 	}
 	if (env.latency) {
@@ -400,6 +400,10 @@ static int collect_metrics(const struct bench *bench)
 	state.metrics[n] = NULL;
 	run.metrics = state.metrics;
 	return 0;
+too_many:
+	fprintf(stderr, "failed to list %s's metrics: more than %zu: %s\n", bench->name,
+		ARRAY_SIZE(state.metrics) - 1, strerror(E2BIG));
+	return -E2BIG;
 }
 
 /* ---- prerequisites ---- */
@@ -609,20 +613,14 @@ static int start_repeat(const struct bench *bench, int repeat)
 
 static void print_two_level(const struct bench_metric *m)
 {
-	int counts[1000], r;
 	struct two_level tl;
-	double *vals;
-	int n = run_measured_cnt(&run), i;
+	int err;
 
-	vals = malloc((n ? n : 1) * sizeof(*vals));
-	if (!vals)
+	err = metric_two_level(m, run_measured(&run), run.repeat_cnt, run.repeat_len, &tl, NULL);
+	if (err) {
+		fprintf(stderr, "failed to compute %s's repeats: %s\n", m->name, strerror(-err));
 		return;
-	for (i = 0; i < n; i++)
-		vals[i] = m->value(&run_measured(&run)[i]);
-	for (r = 0; r < run.repeat_cnt; r++)
-		counts[r] = run.repeat_len;
-	stats_two_level(vals, counts, run.repeat_cnt, &tl, NULL);
-	free(vals);
+	}
 	if (!tl.repeats) {
 		printf("Repeats: %s n/a (no value)\n", m->name);
 		return;

@@ -328,10 +328,8 @@ static int bpf_ma_configure(void)
 				      ctx.skel->maps.bench_producers,
 				      ctx.skel->maps.bench_prod_counters, env.producer_cnt, msg,
 				      sizeof(msg));
-	if (err) {
-		fprintf(stderr, "bpf_ma: %s\n", msg);
-		return err;
-	}
+	if (err)
+		return bench_producers_failed(err, msg);
 	err = pick_size(&prog, &stash);
 	if (err)
 		return err;
@@ -407,10 +405,8 @@ static int bpf_ma_setup(void)
 		return bench_failed(err, "load the bpf_ma BPF program");
 	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
 				   ctx.skel->maps.bench_prod_counters, msg, sizeof(msg));
-	if (err) {
-		fprintf(stderr, "bpf_ma: %s\n", msg);
-		return err;
-	}
+	if (err)
+		return bench_producers_failed(err, msg);
 	if (env.latency) {
 		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
 					     2 * args.batch_size);

@@ -485,10 +485,8 @@ static int lpm_setup(void)
 	err = bench_producers_prepare(&ctx.prod, &skel->rodata->bench_ids,
 				      skel->maps.bench_producers, skel->maps.bench_prod_counters,
 				      env.producer_cnt, msg, sizeof(msg));
-	if (err) {
-		fprintf(stderr, "%s: %s\n", env.bench_name, msg);
-		return err;
-	}
+	if (err)
+		return bench_producers_failed(err, msg);
 	err = configure(skel);
 	if (err)
 		return err;
@@ -497,10 +495,8 @@ static int lpm_setup(void)
 		return bench_failed(err, "load the %s BPF program", env.bench_name);
 	err = bench_producers_open(&ctx.prod, skel->maps.bench_producers,
 				   skel->maps.bench_prod_counters, msg, sizeof(msg));
-	if (err) {
-		fprintf(stderr, "%s: %s\n", env.bench_name, msg);
-		return err;
-	}
+	if (err)
+		return bench_producers_failed(err, msg);
 	err = map_stats(skel);
 	/* lpm-trie-free's tries are the producer's own, but they are filled alike */
 	if (!err)

@@ -333,10 +333,8 @@ static int setup(void)
 				      ctx.skel->maps.bench_producers,
 				      ctx.skel->maps.bench_prod_counters, env.producer_cnt,
 				      msg, sizeof(msg));
-	if (err) {
-		fprintf(stderr, "%s: %s\n", t->name, msg);
-		return err;
-	}
+	if (err)
+		return bench_producers_failed(err, msg);
 	err = configure(t);
 	if (err)
 		return err;
@@ -346,10 +344,8 @@ static int setup(void)
 				    nr_entries());
 	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
 				   ctx.skel->maps.bench_prod_counters, msg, sizeof(msg));
-	if (err) {
-		fprintf(stderr, "%s: %s\n", t->name, msg);
-		return err;
-	}
+	if (err)
+		return bench_producers_failed(err, msg);
 	if (env.latency) {
 		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist), t->ops);
 		if (err)

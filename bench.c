@@ -145,20 +145,20 @@ static int list_json(const char *path)
 	json_decref(o);
 	if (!text) {
 		fprintf(stderr, "failed to render the list as JSON: %s\n", strerror(ENOMEM));
-		return 1;
+		return -ENOMEM;
 	}
 	/* one line, as every JSON bench prints */
 	if (asprintf(&line, "%s\n", text) < 0) {
 		free(text);
 		fprintf(stderr, "failed to render the list as JSON: %s\n", strerror(ENOMEM));
-		return 1;
+		return -ENOMEM;
 	}
 	err = output_file_write(path, line, strlen(line));
 	if (err)
 		fprintf(stderr, "failed to write %s: %s\n", path, strerror(-err));
 	free(text);
 	free(line);
-	return err ? 1 : 0;
+	return err;
 }
 
 static int run_benchmark(int argc, char **argv)
@@ -171,7 +171,7 @@ static int run_benchmark(int argc, char **argv)
 	env.argv = malloc((argc + 1) * sizeof(*argv));
 	if (!env.argv) {
 		fprintf(stderr, "failed to copy the command line: %s\n", strerror(ENOMEM));
-		return 1;
+		return BENCH_EXIT_FAILED;
 	}
 	memcpy(env.argv, argv, (argc + 1) * sizeof(*argv));
 
@@ -179,7 +179,7 @@ static int run_benchmark(int argc, char **argv)
 	if (err) {
 		err = bench_args_error_status();
 	} else if (!bench && env.json_path) {
-		err = list_json(env.json_path);
+		err = list_json(env.json_path) ? BENCH_EXIT_FAILED : BENCH_EXIT_OK;
 	} else if (!bench) {
 		bench_args_list(benchs, ARRAY_SIZE(benchs));
 	} else {
@@ -202,6 +202,8 @@ int main(int argc, char **argv)
 			/* argp's usage and errors read "bench ab", not "ab" */
 			snprintf(cmd_name, sizeof(cmd_name), "bench %s", commands[i].name);
 			argv[1] = cmd_name;
+			/* a subcommand's bad option is bad input like any other: not the runner's 64 */
+			argp_err_exit_status = BENCH_EXIT_BAD_INPUT;
 			return commands[i].main(argc - 1, argv + 1);
 		}
 	return run_benchmark(argc, argv);

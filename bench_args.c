@@ -31,7 +31,8 @@ struct env env = {
  * parsing (no or an unknown benchmark, an option the named benchmark
  * cannot honour) is 1, as upstream's find_benchmark() and validate().
  */
-static int usage_status = EX_USAGE;
+static int usage_status = BENCH_EXIT_USAGE;
+_Static_assert(BENCH_EXIT_USAGE == EX_USAGE, "the runner's usage status is argp_usage()'s");
 
 int bench_args_error_status(void)
 {
@@ -597,18 +598,18 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 	if (err) {
 		/* running out of memory is no usage error */
 		if (err == ENOMEM)
-			usage_status = 1;
+			usage_status = BENCH_EXIT_FAILED;
 		return -err;
 	}
 	if (env.list)
 		return 0;
-	usage_status = 1;
+	usage_status = BENCH_EXIT_FAILED;
 	bench = find_bench();
 	if (!bench)
 		return -EINVAL;
 	/* upstream parses again with the named benchmark's options alone */
 	if ((opt_owner && opt_owner != bench->argp) || opt_other) {
-		usage_status = EX_USAGE;
+		usage_status = BENCH_EXIT_USAGE;
 		fprintf(stderr, "option %s does not apply to benchmark '%s'\n",
 			opt_owner != bench->argp ? opt_owner_name : opt_other_name, bench->name);
 		return -EINVAL;

@@ -849,6 +849,22 @@ int result_file_load(const char *path, struct result_file *rf, char *err, size_t
 	return result_file_load_doc(path, doc, rf, err, errsz);
 }
 
+int result_files_load(const char *who, const char *const *paths, int n, struct result_file *rfs,
+		      int *loaded)
+{
+	char msg[512];
+	int err;
+
+	for (*loaded = 0; *loaded < n; (*loaded)++) {
+		err = result_file_load(paths[*loaded], &rfs[*loaded], msg, sizeof(msg));
+		if (err) {
+			fprintf(stderr, "%s: %s\n", who, msg);
+			return err == -ENOMEM ? err : -EINVAL;
+		}
+	}
+	return 0;
+}
+
 void result_file_free(struct result_file *rf)
 {
 	int i;

@@ -96,6 +96,15 @@ int result_file_load_doc(const char *name, json_t *doc, struct result_file *rf, 
 			 size_t errsz);
 void result_file_free(struct result_file *rf);
 /*
+ * A command's input files: paths[0..n) into rfs[0..n), stopping at the
+ * first refused, said on stderr as "WHO: <result_file_load()'s line>".
+ * *loaded: how many loaded (each needs result_file_free()).  0, or
+ * -EINVAL for a file refused (the command's bad input, whatever the read
+ * error) or -ENOMEM.
+ */
+int result_files_load(const char *who, const char *const *paths, int n, struct result_file *rfs,
+		      int *loaded);
+/*
  * An invalid run (validity.valid false): prints "WHO: left out PATH:
  * invalid run: REASON" on stderr and returns true; false for a valid one.
  */

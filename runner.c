@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_args.h"
 #include "kernel_env.h"
 #include "output_file.h"
 #include "per_producer.h"
@@ -476,9 +477,9 @@ static int std_output_error(void)
 static int std_output_failed(int err)
 {
 	if (err == EPIPE)
-		return 128 + SIGPIPE;
+		return BENCH_EXIT_SIGNAL + SIGPIPE;
 	fprintf(stderr, "failed to write standard output: %s\n", strerror(err));
-	return 1;
+	return BENCH_EXIT_FAILED;
 }
 
 /* a signal that ends the run: said, but not for a reader that went away */
@@ -486,7 +487,7 @@ static int stopped_by(int sig)
 {
 	if (sig != SIGPIPE)
 		fprintf(stderr, "interrupted by %s: cleaning up\n", strsignal(sig));
-	return 128 + sig;
+	return BENCH_EXIT_SIGNAL + sig;
 }
 
 /*
@@ -961,7 +962,7 @@ static void write_json(const char *text, const sigset_t *sigs, struct run_end *e
 	if (end->err == -EINTR) {
 		/* a signal ended the wait for a FIFO's reader */
 		sig = sigtimedwait(sigs, NULL, &zero);
-		end->status = sig > 0 ? 128 + sig : 1;
+		end->status = sig > 0 ? BENCH_EXIT_SIGNAL + sig : BENCH_EXIT_FAILED;
 	}
 }
 
@@ -972,7 +973,7 @@ static int exit_status(const struct run_end *end)
 	if (end->out_err)
 		return std_output_failed(end->out_err);
 	/* producers may still be spinning: exit() from main ends them */
-	return end->err ? 1 : 0;
+	return end->err ? BENCH_EXIT_FAILED : BENCH_EXIT_OK;
 }
 
 int runner_run(const struct bench *bench)

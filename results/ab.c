@@ -56,6 +56,7 @@
 #include <unistd.h>
 
 #include "ab.h"
+#include "bench_args.h"
 #include "cli_json.h"
 #include "latency.h"
 #include "result_file.h"
@@ -376,7 +377,7 @@ static bool ab_option(const char *arg)
 	return false;
 }
 
-/* split "OPTIONS -- A... -- B..." and parse OPTIONS; 0 or 2 */
+/* split "OPTIONS -- A... -- B..." and parse OPTIONS; 0, or -EINVAL after one line */
 static int parse_cmdline(int argc, char **argv)
 {
 	int i, first = 0, second = 0;
@@ -395,19 +396,18 @@ static int parse_cmdline(int argc, char **argv)
 			continue;
 		fprintf(stderr, "ab: '%s' is not an option of ab: the runs' options go after '--', A's first, then B's after a second '--': bench ab [AB-OPTIONS] -- %s ... BENCHMARK -- %s ... BENCHMARK (see bench ab --help)\n",
 			argv[i], argv[i], argv[i]);
-		return 2;
+		return -EINVAL;
 	}
-	argp_err_exit_status = 2;
 	if (argp_parse(&ab_argp, first ? first : argc, argv, 0, NULL, NULL))
-		return 2;
+		return -EINVAL;
 	if (first) {
 		if (aopts.side[0].shell || aopts.side[1].shell) {
 			fprintf(stderr, "ab: give A and B either as -- A-OPTIONS -- B-OPTIONS or as --cmd-a and --cmd-b, not both\n");
-			return 2;
+			return -EINVAL;
 		}
 		if (!second || second == first + 1 || second == argc - 1) {
 			fprintf(stderr, "ab: expected -- A-OPTIONS... -- B-OPTIONS..., both non-empty\n");
-			return 2;
+			return -EINVAL;
 		}
 		aopts.side[0].args = argv + first + 1;
 		aopts.side[0].nargs = second - first - 1;
@@ -415,7 +415,7 @@ static int parse_cmdline(int argc, char **argv)
 		aopts.side[1].nargs = argc - second - 1;
 	} else if (!aopts.side[0].shell || !aopts.side[1].shell) {
 		fprintf(stderr, "ab: needs two commands: -- A-OPTIONS... -- B-OPTIONS..., or --cmd-a COMMAND and --cmd-b COMMAND\n");
-		return 2;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -468,7 +468,7 @@ static int blocks_needed(void)
 /*
  * A budget or --blocks that cannot reach a look that decides is refused
  * before anything runs, with the least it needs (set-up not counted).
- * 0, or 2 after one line.
+ * 0, or -EINVAL after one line.
  */
 static int check_budget(void)
 {
@@ -479,17 +479,20 @@ static int check_budget(void)
 	if (aopts.max_blocks && aopts.max_blocks < need) {
 		fprintf(stderr, "invalid --blocks %d: a test at alpha %g needs %d blocks or more (with n blocks no test without an assumed distribution gets below 2^(1-n))\n",
 			aopts.max_blocks, aopts.alpha, need);
-		return 2;
+		return -EINVAL;
 	}
 	if (isnan(inv) || aopts.budget >= need * 4 * inv)
 		return 0;
 	fmt_time(aopts.budget, b, sizeof(b));
 	fprintf(stderr, "invalid --budget %s: too short for the first look that can decide: %d blocks of 4 invocations of at least %g s each (repeats x (-w + -d)) need %.0f s and their set-up; give --budget %.0fs or more\n",
 		b, need, inv, need * 4 * inv, ceil(need * 4 * inv * 1.25));
-	return 2;
+	return -EINVAL;
 }
 
-/* the result directory: new, or existing without results */
+/*
+ * The result directory: new, or existing without results.  0, or a
+ * negative errno after one line: the directory refused.
+ */
 static int make_dir(struct ab_run *r)
 {
 	char name[64];
@@ -511,8 +514,10 @@ static int make_dir(struct ab_run *r)
 			return -errno;
 		}
 		aopts.dir = strdup(probe);
-		if (!aopts.dir)
+		if (!aopts.dir) {
+			fprintf(stderr, "failed to allocate ab state: %s\n", strerror(ENOMEM));
 			return -ENOMEM;
+		}
 	}
 	if (mkdir(aopts.dir, 0777) && errno != EEXIST) {
 		fprintf(stderr, "invalid --out '%s': failed to create it: %s\n", aopts.dir,
@@ -529,8 +534,11 @@ static int make_dir(struct ab_run *r)
 			aopts.dir);
 		return -EEXIST;
 	}
-	if (!realpath(aopts.dir, r->dir))
+	if (!realpath(aopts.dir, r->dir)) {
+		fprintf(stderr, "invalid --out '%s': failed to resolve it: %s\n", aopts.dir,
+			strerror(errno));
 		return -errno;
+	}
 	return 0;
 }
 
@@ -1210,11 +1218,11 @@ int bench_ab_main(int argc, char **argv)
 	if (!err)
 		err = check_budget();
 	if (err)
-		return err;
+		return bench_exit_status(err);
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		fprintf(stderr, "failed to allocate ab state: %s\n", strerror(ENOMEM));
-		return 1;
+		return BENCH_EXIT_FAILED;
 	}
 	r->stopped = "not started";
 	len = readlink("/proc/self/exe", r->self, sizeof(r->self) - 1);
@@ -1222,11 +1230,12 @@ int bench_ab_main(int argc, char **argv)
 		fprintf(stderr, "failed to find this bench binary (/proc/self/exe): %s\n",
 			strerror(errno));
 		free(r);
-		return 1;
+		return BENCH_EXIT_FAILED;
 	}
+	/* a result directory that cannot be had: --out, or TMPDIR without it */
 	if (make_dir(r)) {
 		free(r);
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	}
 	seq_init(&r->seq, aopts.spending, aopts.alpha);
 	/* the handler only sets a flag: the wait loop passes it on to the child */
@@ -1241,9 +1250,10 @@ int bench_ab_main(int argc, char **argv)
 		sigaction(sigs[i], &old[i], NULL);
 	free(r);
 	if (err == -EINTR)
-		return 128 + ab_signal;
+		return BENCH_EXIT_SIGNAL + ab_signal;
 	/* a --metric or --budget that cannot work is a bad argument, found late */
 	if (err == -ENOENT || err == -E2BIG)
-		return 2;
-	return err ? 1 : 0;
+		return BENCH_EXIT_BAD_INPUT;
+	/* anything else that stopped it: an invocation failed */
+	return err ? BENCH_EXIT_FAILED : BENCH_EXIT_OK;
 }

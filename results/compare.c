@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_args.h"
 #include "bench_limits.h"
 #include "cli_json.h"
 #include "compare.h"
@@ -295,7 +296,7 @@ static void fmt_ms(const struct stats *st, char *buf, size_t sz)
  * A side's files must be one configuration: one benchmark, the same
  * options and the same seeding (warm-up, duration and repeat count may
  * differ).  No --force here: a side that mixes configurations has no
- * single mean to compare.
+ * single mean to compare.  0, or -EINVAL after one line.
  */
 static int check_side(const struct compare_side *sd)
 {
@@ -308,18 +309,18 @@ static int check_side(const struct compare_side *sd)
 		if (strcmp(a->benchmark, b->benchmark)) {
 			fprintf(stderr, "compare: %s: benchmark '%s', but %s on the same (%s) side is '%s': one side is one configuration\n",
 				b->path, b->benchmark, a->path, sd->which, a->benchmark);
-			return 2;
+			return -EINVAL;
 		}
 		if (options_differ(a->doc, b->doc, NULL, diffs, sizeof(diffs))) {
 			fprintf(stderr, "compare: %s: options differ from %s on the same (%s) side: %s\n",
 				b->path, a->path, sd->which, diffs);
-			return 2;
+			return -EINVAL;
 		}
 		if (a->zero_seed != b->zero_seed) {
 			fprintf(stderr, "compare: %s: options.runner.zero_seed %s, but %s on the same (%s) side has %s: one side is one configuration\n",
 				b->path, b->zero_seed ? "true" : "false", a->path, sd->which,
 				a->zero_seed ? "true" : "false");
-			return 2;
+			return -EINVAL;
 		}
 		for (j = 0; j < a->nmetrics || j < b->nmetrics; j++) {
 			const struct result_file *x = j < a->nmetrics ? a : b, *y = x == a ? b : a;
@@ -328,7 +329,7 @@ static int check_side(const struct compare_side *sd)
 			if (!result_file_metric(y, name)) {
 				fprintf(stderr, "compare: %s: summary.metrics.%s: missing, but %s on the same (%s) side has it\n",
 					y->path, name, x->path, sd->which);
-				return 2;
+				return -EINVAL;
 			}
 		}
 	}
@@ -375,7 +376,6 @@ static int side_obs(const struct compare_side *sd, const char *name, struct side
 	counts = calloc(nr + 1, sizeof(*counts));
 	o->fcounts = calloc(sd->n, sizeof(*o->fcounts));
 	if (!vals || !means || !counts || !o->fcounts) {
-		fprintf(stderr, "failed to allocate compare state: %s\n", strerror(ENOMEM));
 		free(means);
 		side_obs_free(o);
 		err = -ENOMEM;
@@ -410,7 +410,8 @@ out:
 
 /*
  * A metric one side has and the other lacks: another benchmark (allowed
- * with --force) or a run that did not measure it.  Returns 2 when refused.
+ * with --force) or a run that did not measure it.  0, or -EINVAL after
+ * one line.
  */
 static int check_metric_sets(const struct compare_params *prm, const struct result_file *ra,
 			     const struct result_file *rb, FILE *notes)
@@ -432,7 +433,7 @@ static int check_metric_sets(const struct compare_params *prm, const struct resu
 			if (!o && !prm->force) {
 				fprintf(stderr, "compare: %s: summary.metrics.%s: missing, but %s has it (--force compares the metrics both have)\n",
 					rf[!i]->path, m->name, rf[i]->path);
-				return 2;
+				return -EINVAL;
 			}
 			if (!o) {
 				fprintf(notes, "warning: %s only in %s\n", m->name, rf[i]->path);
@@ -442,7 +443,7 @@ static int check_metric_sets(const struct compare_params *prm, const struct resu
 			if (!m->st.n && o->st.n) {
 				fprintf(stderr, "compare: %s: summary.metrics.%s: no measured value, but %s has %d\n",
 					rf[i]->path, m->name, rf[!i]->path, o->st.n);
-				return 2;
+				return -EINVAL;
 			}
 		}
 	}
@@ -450,7 +451,7 @@ static int check_metric_sets(const struct compare_params *prm, const struct resu
 		i = isnan(ra->peak_memory_mib) ? 0 : 1;
 		fprintf(stderr, "compare: %s: summary.peak_memory_mib: null (not measured), but %s has %.3f (--force compares the rest)\n",
 			rf[i]->path, rf[!i]->path, rf[!i]->peak_memory_mib);
-		return 2;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -728,7 +729,7 @@ static int check_comparable(const struct compare_params *prm, const struct compa
 		}
 		fprintf(notes, "warning: one side used --zero-seed, the other random hash seeds\n");
 	}
-	return check_metric_sets(prm, ra, rb, notes) ? -EINVAL : 0;
+	return check_metric_sets(prm, ra, rb, notes);
 }
 
 /* "a3e4cd60a8ec (tag base)" */
@@ -1131,7 +1132,17 @@ static void fill_row(struct compare_row *row, const struct metric_test *mt)
 	row->measured = true;
 }
 
-/* one metric's row; oa, ob and mt hold what its notes print (free oa and ob) */
+/* a metric's test that failed (out of memory): said once, for every caller */
+static int compare_failed(const char *metric, int err)
+{
+	fprintf(stderr, "failed to compare %s: %s\n", metric, strerror(-err));
+	return err;
+}
+
+/*
+ * One metric's row; oa, ob and mt hold what its notes print (free oa and
+ * ob).  0, or a negative errno after one line.
+ */
 static int eval_metric(const struct compare_params *prm, enum compare_unit unit,
 		       const struct compare_side *sa, const struct compare_side *sb,
 		       const struct result_metric *ma, const struct result_metric *mb,
@@ -1147,7 +1158,7 @@ static int eval_metric(const struct compare_params *prm, enum compare_unit unit,
 	if (!err)
 		err = side_obs(sb, ma->name, ob);
 	if (err)
-		return err;
+		return compare_failed(ma->name, err);
 	if (!oa->samples.n) {
 		/* neither run measured it (e.g. no memory cgroup): say so */
 		snprintf(row->bs, sizeof(row->bs), "-");
@@ -1157,7 +1168,7 @@ static int eval_metric(const struct compare_params *prm, enum compare_unit unit,
 	}
 	err = test_metric(prm, unit, sa, sb, oa, ob, mt);
 	if (err)
-		return err;
+		return compare_failed(ma->name, err);
 	fill_row(row, mt);
 	row->resolution = fmax(ma->resolution, mb->resolution);
 	row->verdict = row_verdict(prm, unit, mt, row->resolution, ma->higher_is_better,
@@ -1247,7 +1258,7 @@ static int eval_peak(const struct compare_params *prm, const struct compare_side
 	*mem_res = fmax(ra->peak_memory_resolution_mib, rb->peak_memory_resolution_mib);
 	err = peak_test(prm, sa, sb, &mt);
 	if (err)
-		return err;
+		return compare_failed("peak_memory", err);
 	memset(row, 0, sizeof(*row));
 	snprintf(row->name, sizeof(row->name), "peak_memory (MiB)");
 	fill_row(row, &mt);
@@ -1539,8 +1550,12 @@ static void print_unit_note(enum compare_unit unit)
 	       "the ratio of the geometric means (the means above are arithmetic)");
 }
 
-/* the whole comparison: refusals, notes, a row per shared metric, peak memory, the notes under it */
-static int compare_sides(const struct compare_side *sa, const struct compare_side *sb)
+/*
+ * The whole comparison: refusals, notes, a row per shared metric, peak
+ * memory, the notes under it.  *worse: a metric got worse.  0, or a
+ * negative errno after one line.
+ */
+static int compare_sides(const struct compare_side *sa, const struct compare_side *sb, int *worse)
 {
 	const struct result_file *ra = &sa->rf[0], *rb = &sb->rf[0];
 	enum compare_unit unit = unit_of(&copts.prm, sa, sb);
@@ -1549,8 +1564,9 @@ static int compare_sides(const struct compare_side *sa, const struct compare_sid
 	struct compare_row row;
 	double mem_res = 0;
 
-	if (check_comparable(&copts.prm, sa, sb, stdout))
-		return 2;
+	err = check_comparable(&copts.prm, sa, sb, stdout);
+	if (err)
+		return err;
 	note_runs(sa, sb);
 	printf(ROW_FMT, "metric", "base", "new", "change", "95% CI", "p-value", "verdict");
 	for (i = 0; i < ra->nmetrics; i++) {
@@ -1558,12 +1574,13 @@ static int compare_sides(const struct compare_side *sa, const struct compare_sid
 		if (!mb)
 			continue;
 		shared++;
-		if (compare_metric(unit, sa, sb, &ra->metrics[i], mb, &worse_any))
-			return 2;
+		err = compare_metric(unit, sa, sb, &ra->metrics[i], mb, &worse_any);
+		if (err)
+			return err;
 	}
 	err = eval_peak(&copts.prm, sa, sb, &row, &mem_res);
 	if (err < 0)
-		return 2;
+		return err;
 	if (err > 0) {
 		print_row(&row);
 		worse_any |= row.worse;
@@ -1571,13 +1588,14 @@ static int compare_sides(const struct compare_side *sa, const struct compare_sid
 	}
 	if (!shared) {
 		fprintf(stderr, "compare: %s and %s share no metric\n", ra->path, rb->path);
-		return 2;
+		return -EINVAL;
 	}
 	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution (where known).\n",
 	       copts.prm.threshold_pct);
 	print_resolutions(ra, rb, mem_res);
 	print_unit_note(unit);
-	return worse_any && copts.fail_on_regression ? 1 : 0;
+	*worse = worse_any;
+	return 0;
 }
 
 static json_t *side_files(const struct compare_side *sd)
@@ -1590,37 +1608,47 @@ static json_t *side_files(const struct compare_side *sd)
 	return a;
 }
 
-/* --json: compare_eval()'s rows in cli_json's envelope; notes on stderr */
-static int compare_json(const struct compare_side *sa, const struct compare_side *sb)
+/* what --fail-on-regression makes of a metric that got worse */
+static int regression_status(int worse)
+{
+	return worse && copts.fail_on_regression ? BENCH_EXIT_FAILED : BENCH_EXIT_OK;
+}
+
+/*
+ * --json: compare_eval()'s rows in cli_json's envelope; notes on stderr.
+ * *worse: a metric got worse.  0, or a negative errno after one line.
+ */
+static int compare_json(const struct compare_side *sa, const struct compare_side *sb, int *worse)
 {
 	struct compare_row *rows = NULL;
 	enum compare_unit unit;
-	int n, i, worse = 0, err;
+	int n, i, err;
 	char label[256];
 	json_t *o;
 
 	err = compare_eval(&copts.prm, sa, sb, stderr, &rows, &n, &unit);
 	if (err) {
 		free(rows);
-		return 2;
+		return err;
 	}
+	*worse = 0;
 	for (i = 0; i < n; i++)
-		worse |= rows[i].worse;
+		*worse |= rows[i].worse;
 	result_config_label(sa->rf[0].doc, label, sizeof(label));
 	o = cli_json_new("compare");
 	if (o && json_object_update_new(o, json_pack("{s:o, s:o, s:s, s:s, s:s, s:f, s:o, s:b, s:i}",
 			"base", side_files(sa), "new", side_files(sb),
 			"benchmark", sa->rf[0].benchmark, "configuration", label,
 			"unit", compare_unit_name(unit), "threshold_pct", copts.prm.threshold_pct,
-			"rows", cli_json_compare_rows(rows, n), "worse", worse != 0,
-			"exit_status", worse && copts.fail_on_regression ? 1 : 0)))
+			"rows", cli_json_compare_rows(rows, n), "worse", *worse != 0,
+			"exit_status", regression_status(*worse))))
 		o = (json_decref(o), NULL);
 	free(rows);
 	if (cli_json_print(o)) {
 		fprintf(stderr, "compare: failed to write the JSON: %s\n", strerror(EIO));
-		return 1;
+		return -EIO;
 	}
-	return worse && copts.fail_on_regression ? 1 : 0;
+	return 0;
 }
 
 /* keep the files keep[] says, in order */
@@ -1640,7 +1668,8 @@ static void keep_files(struct compare_side *sd, const bool *keep)
 /*
  * Invalid runs (their producers were starved) are left out, each named
  * with its reason; with --paired a pair goes whole, so that the rest stay
- * paired.  2 when a side has nothing left.
+ * paired.  0, -EINVAL when a side has nothing left, or -ENOMEM, after one
+ * line.
  */
 static int leave_out_invalid(struct compare_side *a, struct compare_side *b, bool paired)
 {
@@ -1652,7 +1681,7 @@ static int leave_out_invalid(struct compare_side *a, struct compare_side *b, boo
 		free(ka);
 		free(kb);
 		fprintf(stderr, "failed to allocate compare state: %s\n", strerror(ENOMEM));
-		return 2;
+		return -ENOMEM;
 	}
 	for (i = 0; i < na; i++)
 		ka[i] = !result_file_left_out(&a->rf[i], "compare");
@@ -1670,30 +1699,33 @@ static int leave_out_invalid(struct compare_side *a, struct compare_side *b, boo
 	if (!a->n || !b->n) {
 		fprintf(stderr, "compare: no valid %s file left: nothing to compare\n",
 			a->n ? "new" : "base");
-		ret = 2;
+		ret = -EINVAL;
 	}
 	return ret;
 }
 
+/* a side's files, loaded and checked: 0, or -EINVAL (a file refused) or -ENOMEM after one line */
 static int load_side(struct compare_side *sd, const char *which, const char *const *files, int n)
 {
-	char err[512];
-	int i;
+	char msg[512];
+	int i, err;
 
 	sd->which = which;
 	sd->n = 0;
 	sd->rf = calloc(n, sizeof(*sd->rf));
 	if (!sd->rf) {
 		fprintf(stderr, "failed to allocate compare state: %s\n", strerror(ENOMEM));
-		return 2;
+		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
 		/* history:ID is a run stored by bench history add */
-		if (history_is_spec(files[i]) ?
-		    history_load_result(files[i], &sd->rf[i], err, sizeof(err)) :
-		    result_file_load(files[i], &sd->rf[i], err, sizeof(err))) {
-			fprintf(stderr, "compare: %s\n", err);
-			return 2;
+		err = history_is_spec(files[i]) ?
+		      history_load_result(files[i], &sd->rf[i], msg, sizeof(msg)) :
+		      result_file_load(files[i], &sd->rf[i], msg, sizeof(msg));
+		if (err) {
+			if (*msg)
+				fprintf(stderr, "compare: %s\n", msg);
+			return err == -ENOMEM ? err : -EINVAL;
 		}
 		sd->n++;
 	}
@@ -1712,7 +1744,7 @@ static void free_side(struct compare_side *sd)
 int bench_compare_main(int argc, char **argv)
 {
 	struct compare_side a = {}, b = {};
-	int ret, i, split = 0, nbase;
+	int err, i, split = 0, nbase, worse = 0;
 
 	copts = (struct compare_opts){ .prm = { .threshold_pct = 2.0, .verb = "compare" } };
 	for (i = 1; i < argc; i++)
@@ -1721,50 +1753,45 @@ int bench_compare_main(int argc, char **argv)
 			break;
 		}
 	copts.sides_split = split > 0;
-	/* an unknown option is bad input like any other: exit status 2, not argp's 64 */
-	argp_err_exit_status = 2;
 	if (argp_parse(&compare_argp, split ? split : argc, argv, 0, NULL, NULL))
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	nbase = copts.nfiles;
 	if (split) {
 		for (i = split + 1; i < argc; i++) {
 			if (copts.nfiles == BENCH_MAX_FILES) {
 				fprintf(stderr, "compare takes at most %d files; extra argument '%s'\n",
 					BENCH_MAX_FILES, argv[i]);
-				return 2;
+				return BENCH_EXIT_BAD_INPUT;
 			}
 			copts.files[copts.nfiles++] = argv[i];
 		}
 		if (!nbase) {
 			fprintf(stderr, "compare: no BASE result file before '--' (usage: BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...])\n");
-			return 2;
+			return BENCH_EXIT_BAD_INPUT;
 		}
 		if (copts.nfiles == nbase) {
 			fprintf(stderr, "compare: no NEW result file after '--' (usage: BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...])\n");
-			return 2;
+			return BENCH_EXIT_BAD_INPUT;
 		}
 	} else {
 		nbase = 1;
 	}
-	ret = load_side(&a, "base", copts.files, nbase);
-	if (!ret)
-		ret = load_side(&b, "new", copts.files + nbase, copts.nfiles - nbase);
-	if (!ret)
-		ret = leave_out_invalid(&a, &b, copts.prm.paired);
-	if (!ret && copts.json && copts.markdown) {
+	err = load_side(&a, "base", copts.files, nbase);
+	if (!err)
+		err = load_side(&b, "new", copts.files + nbase, copts.nfiles - nbase);
+	if (!err)
+		err = leave_out_invalid(&a, &b, copts.prm.paired);
+	if (!err && copts.json && copts.markdown) {
 		fprintf(stderr, "compare: --json and --markdown are two outputs: give one\n");
-		ret = 2;
-	} else if (!ret && copts.json) {
-		ret = compare_json(&a, &b);
-	} else if (!ret && copts.markdown) {
-		int worse = 0;
-
-		ret = compare_markdown(&copts.prm, &a, &b, &worse) ? 2 :
-		      worse && copts.fail_on_regression ? 1 : 0;
-	} else if (!ret) {
-		ret = compare_sides(&a, &b);
+		err = -EINVAL;
+	} else if (!err && copts.json) {
+		err = compare_json(&a, &b, &worse);
+	} else if (!err && copts.markdown) {
+		err = compare_markdown(&copts.prm, &a, &b, &worse);
+	} else if (!err) {
+		err = compare_sides(&a, &b, &worse);
 	}
 	free_side(&a);
 	free_side(&b);
-	return ret;
+	return err ? bench_exit_status(err) : regression_status(worse);
 }

@@ -22,6 +22,13 @@
 #include "result_file.h"
 #include "result_label.h"
 
+/* the table's one line for running out of memory (compare_eval() says its own) */
+static int md_nomem(void)
+{
+	fprintf(stderr, "failed to build the markdown table: %s\n", strerror(ENOMEM));
+	return -ENOMEM;
+}
+
 /* the files of side whose benchmark and configuration key are those of rf */
 static int subside(const struct compare_side *side, const struct result_file *rf,
 		   struct compare_side *out)
@@ -34,7 +41,7 @@ static int subside(const struct compare_side *side, const struct result_file *rf
 	out->rf = calloc(side->n, sizeof(*out->rf));
 	if (!key || !out->rf) {
 		free(key);
-		return -ENOMEM;
+		return md_nomem();
 	}
 	for (i = 0; i < side->n; i++) {
 		k = result_config_key(side->rf[i].doc);
@@ -139,7 +146,7 @@ int compare_markdown(const struct compare_params *prm, const struct compare_side
 	FILE *seen_f = open_memstream(&seen, &seen_len);
 
 	if (!seen_f)
-		return -ENOMEM;
+		return md_nomem();
 	kernel_name(first, ka, sizeof(ka));
 	kernel_name(sb->rf[0].doc, kb, sizeof(kb));
 	for (i = 0; i < sa->n; i++) {
@@ -160,7 +167,7 @@ int compare_markdown(const struct compare_params *prm, const struct compare_side
 	for (i = 0; i < sa->n && !err; i++) {
 		key = result_config_key(sa->rf[i].doc);
 		if (!key) {
-			err = -ENOMEM;
+			err = md_nomem();
 			break;
 		}
 		fflush(seen_f);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_args.h"
 #include "config_cli.h"
 #include "result_config.h"
 #include "result_file.h"
@@ -20,7 +21,7 @@ enum config_form { FORM_LABEL, FORM_SLUG, FORM_KEY, FORM_JSON };
 
 static struct {
 	enum config_form form;
-	char **files;
+	const char **files;
 	int nfiles;
 } cfg;
 
@@ -106,47 +107,50 @@ static int print_one(const struct result_file *rf)
 	return 0;
 }
 
+/* every file's configuration: 0, or a negative errno after one line */
+static int print_all(const struct result_file *rf, int n)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		err = print_one(&rf[i]);
+		if (err) {
+			fprintf(stderr, "config: failed to print %s's configuration: %s\n",
+				cfg.files[i], strerror(-err));
+			return err == -EINVAL ? -EIO : err;
+		}
+	}
+	if (fflush(stdout)) {
+		err = -errno;
+		fprintf(stderr, "config: failed to write stdout: %s\n", strerror(-err));
+		return err == -EINVAL ? -EIO : err;
+	}
+	return 0;
+}
+
 int bench_config_main(int argc, char **argv)
 {
 	struct result_file *rf;
-	char err[1024];
-	int i, n = 0, ret = 0;
+	int i, n = 0, err;
 
 	cfg.files = calloc(argc, sizeof(*cfg.files));
 	rf = calloc(argc, sizeof(*rf));
 	if (!cfg.files || !rf) {
 		fprintf(stderr, "config: failed to allocate the file list: %s\n", strerror(ENOMEM));
-		ret = 2;
+		/* before anything is read: the table's 2, as it always was here */
+		err = -EINVAL;
 		goto out;
 	}
-	argp_err_exit_status = 2;
-	if (argp_parse(&config_argp, argc, argv, 0, NULL, NULL)) {
-		ret = 2;
-		goto out;
-	}
+	err = argp_parse(&config_argp, argc, argv, 0, NULL, NULL) ? -EINVAL : 0;
 	/* every file loads before anything is printed */
-	for (n = 0; n < cfg.nfiles; n++) {
-		if (result_file_load(cfg.files[n], &rf[n], err, sizeof(err))) {
-			fprintf(stderr, "config: %s\n", err);
-			ret = 2;
-			goto out;
-		}
-	}
-	for (i = 0; i < n && !ret; i++) {
-		if (print_one(&rf[i])) {
-			fprintf(stderr, "config: failed to print %s's configuration: %s\n",
-				cfg.files[i], strerror(ENOMEM));
-			ret = 1;
-		}
-	}
-	if (!ret && fflush(stdout)) {
-		fprintf(stderr, "config: failed to write stdout: %s\n", strerror(errno));
-		ret = 1;
-	}
+	if (!err)
+		err = result_files_load("config", cfg.files, cfg.nfiles, rf, &n);
+	if (!err)
+		err = print_all(rf, n);
 out:
 	for (i = 0; i < n; i++)
 		result_file_free(&rf[i]);
 	free(rf);
 	free(cfg.files);
-	return ret;
+	return bench_exit_status(err);
 }

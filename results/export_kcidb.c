@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_args.h"
 #include "export.h"
 #include "json_util.h"
 #include "output_file.h"
@@ -545,6 +546,7 @@ static json_t *kcidb_report(const struct result_file *rfs, int n, json_t *where)
 	return report;
 }
 
+/* the report, built and written: 0, or a negative errno after one line */
 static int write_report(const struct result_file *rfs, int n, json_t *where)
 {
 	json_t *report = kcidb_report(rfs, n, where);
@@ -556,63 +558,58 @@ static int write_report(const struct result_file *rfs, int n, json_t *where)
 	json_decref(report);
 	if (!text) {
 		fprintf(stderr, "failed to build the KCIDB report: %s\n", strerror(ENOMEM));
-		return 1;
+		return -ENOMEM;
 	}
 	len = strlen(text);
 	text[len++] = '\n';	/* over the terminating NUL: the buffer is written by length */
 	err = output_file_write(out, text, len);
 	free(text);
-	if (err) {
+	if (err)
 		fprintf(stderr, "failed to write %s: %s\n", out, strerror(-err));
-		return 1;
-	}
-	return 0;
+	return err;
 }
 
 static int export_kcidb_main(int argc, char **argv)
 {
 	struct result_file *rfs;
 	json_t *machine = NULL;
-	char err[512];
-	int i, n = 0, ret = 2;
+	int i, n = 0, err;
 
 	kopts = (struct kcidb_opts){};
-	argp_err_exit_status = 2;
 	if (argp_parse(&kcidb_argp, argc, argv, 0, NULL, NULL))
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	if (kopts.output && output_file_check(kopts.output) < 0) {
 		fprintf(stderr, "invalid -o '%s': cannot write there: %s\n", kopts.output,
 			strerror(-output_file_check(kopts.output)));
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	}
 	rfs = calloc(kopts.nfiles ? kopts.nfiles : 1, sizeof(*rfs));
 	if (!rfs) {
 		fprintf(stderr, "failed to allocate the export: %s\n", strerror(ENOMEM));
-		return 1;
+		return BENCH_EXIT_FAILED;
 	}
-	for (n = 0; n < kopts.nfiles; n++)
-		if (result_file_load(kopts.files[n], &rfs[n], err, sizeof(err))) {
-			fprintf(stderr, "export kcidb: %s\n", err);
-			goto out;
-		}
+	err = result_files_load("export kcidb", kopts.files, kopts.nfiles, rfs, &n);
 	/* a failed run alone ran here: this machine's kernel names the checkout */
-	if (!n) {
+	if (!err && !n) {
 		machine = this_machine_doc();
 		if (!machine || !*ctx_str(machine, "kernel_release")) {
+			err = errno ? -errno : -ENOMEM;
 			fprintf(stderr, "export kcidb: failed to read this machine's kernel release: %s\n",
-				strerror(errno ? errno : ENOMEM));
-			ret = 1;
-			goto out;
+				strerror(-err));
+			/* not the table's bad input: this machine failed */
+			if (err == -EINVAL)
+				err = -EIO;
 		}
 	}
-	if (!check_one_kernel(rfs, n))
-		ret = write_report(rfs, n, n ? rfs[0].doc : machine);
-out:
+	if (!err)
+		err = check_one_kernel(rfs, n);
+	if (!err)
+		err = write_report(rfs, n, n ? rfs[0].doc : machine);
 	json_decref(machine);
 	for (i = 0; i < n; i++)
 		result_file_free(&rfs[i]);
 	free(rfs);
-	return ret;
+	return bench_exit_status(err);
 }
 
 int bench_export_main(int argc, char **argv)
@@ -628,7 +625,7 @@ int bench_export_main(int argc, char **argv)
 		fprintf(stderr, "export needs a format first: '%s' is not one; ", argc < 2 ? "" : argv[1]);
 		suggest_print(stderr, argc < 2 ? "" : argv[1], formats, sizeof(formats) / sizeof(formats[0]));
 		fprintf(stderr, "accepted: kcidb\n");
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	}
 	argv[1] = name;
 	return export_kcidb_main(argc - 1, argv + 1);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_args.h"
 #include "history.h"
 #include "cli_json.h"
 #include "history_cli.h"
@@ -150,7 +151,8 @@ int history_cli_open(struct history *h, bool create)
 	err = history_open(h, hcli.db, create, hcli.db_is_default);
 	if (err && h->err[0])
 		fprintf(stderr, "%s\n", h->err);
-	return err;
+	/* whatever the reason, the database named is refused: the command's bad input */
+	return err ? -EINVAL : 0;
 }
 
 int history_cli_parse(const char *cmd, const struct argp *opts, const char *args_doc,
@@ -165,7 +167,6 @@ int history_cli_parse(const char *cmd, const struct argp *opts, const char *args
 	/* usage and errors read "bench history show ..." */
 	snprintf(name, sizeof(name), "bench %s", cmd);
 	argv[0] = name;
-	argp_err_exit_status = 2;
 	err = argp_parse(&a, argc, argv, 0, NULL, NULL);
 	argv[0] = arg0;
 	return err ? -EINVAL : 0;
@@ -173,68 +174,71 @@ int history_cli_parse(const char *cmd, const struct argp *opts, const char *args
 
 /* ---- add ---- */
 
+/* rfs[0..n) into the history, all or none: 0, or a negative errno after one line */
+static int add_files(const struct result_file *rfs, int n)
+{
+	struct history h;
+	int i, err, left_out = 0;
+	long long id;
+	bool dup;
+
+	err = history_cli_open(&h, true);
+	if (err)
+		return err;
+	err = history_begin(&h);
+	for (i = 0; !err && i < n; i++) {
+		if (result_file_left_out(&rfs[i], "history add"))
+			left_out++;
+		else if (!(err = history_add(&h, &rfs[i], hcli.sel.machine, hcli.files[i], &id, &dup)))
+			printf(dup ? "%s: already in the history as run %lld\n" :
+			       "%s: added as run %lld\n", hcli.files[i], id);
+	}
+	if (!err)
+		err = history_commit(&h);
+	else
+		history_rollback(&h);
+	history_close(&h);
+	if (!err && left_out)
+		fprintf(stderr, "history add: left out %d of %d files as invalid runs (producers starved: the machine was busy)\n",
+			left_out, n);
+	if (!err && left_out == n) {
+		fprintf(stderr, "history add: no valid file: nothing added\n");
+		return -EINVAL;
+	}
+	/* the history's own failures: not the files' fault */
+	return err == -EINVAL ? -EIO : err;
+}
+
 static int add_main(int argc, char **argv)
 {
 	struct result_file *rfs;
-	struct history h;
-	char err[512];
-	long long id;
-	int i, n, ret = 2, left_out = 0;
-	bool dup;
+	int i, n, err;
 
 	if (history_cli_parse("history add", &add_argp, "RUN.json...",
 			      "Add result files (bench --json) to the history, all or none.", argc,
 			      argv))
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	if (!hcli.nfiles) {
 		fprintf(stderr, "history add needs result files (bench --json FILE); got none\n");
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	}
 	if (hcli.sel.benchmark || hcli.sel.config || hcli.sel.kernel || hcli.sel.like || hcli.sel.metric ||
 	    hcli.sel.build || hcli.sel.tag) {
 		fprintf(stderr, "history add takes --db and --machine only: the rest comes from the files\n");
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	}
 	rfs = calloc(hcli.nfiles, sizeof(*rfs));
 	if (!rfs) {
 		fprintf(stderr, "failed to allocate the history add: %s\n", strerror(ENOMEM));
-		return 1;
+		return BENCH_EXIT_FAILED;
 	}
-	for (n = 0; n < hcli.nfiles; n++)
-		if (result_file_load(hcli.files[n], &rfs[n], err, sizeof(err))) {
-			fprintf(stderr, "history add: %s\n", err);
-			goto out;
-		}
-	if (history_cli_open(&h, true))
-		goto out;
-	ret = history_begin(&h) ? 1 : 0;
-	for (i = 0; !ret && i < n; i++) {
-		if (result_file_left_out(&rfs[i], "history add"))
-			left_out++;
-		else if (history_add(&h, &rfs[i], hcli.sel.machine, hcli.files[i], &id, &dup))
-			ret = 1;
-		else if (dup)
-			printf("%s: already in the history as run %lld\n", hcli.files[i], id);
-		else
-			printf("%s: added as run %lld\n", hcli.files[i], id);
-	}
-	if (!ret)
-		ret = history_commit(&h) ? 1 : 0;
-	else
-		history_rollback(&h);
-	if (!ret && left_out)
-		fprintf(stderr, "history add: left out %d of %d files as invalid runs (producers starved: the machine was busy)\n",
-			left_out, n);
-	if (!ret && left_out == n) {
-		fprintf(stderr, "history add: no valid file: nothing added\n");
-		ret = 2;
-	}
-	history_close(&h);
-out:
+	err = result_files_load("history add", hcli.files, hcli.nfiles, rfs, &n);
+	if (!err)
+		err = add_files(rfs, n);
 	for (i = 0; i < n; i++)
 		result_file_free(&rfs[i]);
 	free(rfs);
-	return ret;
+	return bench_exit_status(err);
 }
 
 /* ---- list ---- */
@@ -342,11 +346,11 @@ static int list_json(const struct history_rows *rows)
 	if (!o || !a || json_object_set_new(o, "runs", a)) {
 		json_decref(o);
 		fprintf(stderr, "history list: failed to render the JSON: %s\n", strerror(ENOMEM));
-		return 1;
+		return -ENOMEM;
 	}
 	if (cli_json_print(o)) {
 		fprintf(stderr, "history list: failed to write the JSON: %s\n", strerror(EIO));
-		return 1;
+		return -EIO;
 	}
 	return 0;
 }
@@ -356,27 +360,27 @@ static int list_main(int argc, char **argv)
 	struct history_rows rows;
 	struct history h;
 	char mean[64];
-	int i, wk, wu, wt, wb, wc, wm;
+	int i, wk, wu, wt, wb, wc, wm, err;
 
 	if (history_cli_parse("history list", &out_argp, "",
 			      "List the stored runs, selected by benchmark, configuration, kernel, build, "
 			      "tag and machine, with their first metric's (or --metric's) mean.", argc, argv))
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	if (hcli.nfiles) {
 		fprintf(stderr, "history list takes no files; extra argument '%s'\n", hcli.files[0]);
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	}
-	if (history_cli_open(&h, false))
-		return 2;
-	if (history_query(&h, &hcli.sel, &rows)) {
-		history_close(&h);
-		return 1;
-	}
+	err = history_cli_open(&h, false);
+	if (err)
+		return bench_exit_status(err);
+	err = history_query(&h, &hcli.sel, &rows);
 	history_close(&h);
+	if (err)
+		return BENCH_EXIT_FAILED;
 	if (hcli.json) {
-		i = list_json(&rows);
+		err = list_json(&rows);
 		history_rows_free(&rows);
-		return i;
+		return bench_exit_status(err);
 	}
 	wk = WIDTH(&rows, kernel, "kernel");
 	wu = WIDTH(&rows, build_short, "build");
@@ -400,7 +404,7 @@ static int list_main(int argc, char **argv)
 	if (!rows.n)
 		fprintf(stderr, "history list: no run in %s matches\n", hcli.db);
 	history_rows_free(&rows);
-	return 0;
+	return BENCH_EXIT_OK;
 }
 
 /* ---- show ---- */
@@ -580,11 +584,11 @@ static int show_json(const struct history_rows *rows)
 			"unit", f->unit, "higher_is_better", f->higher_is_better, "kernels", a))) {
 		json_decref(o);
 		fprintf(stderr, "history show: failed to render the JSON: %s\n", strerror(ENOMEM));
-		return 1;
+		return -ENOMEM;
 	}
 	if (cli_json_print(o)) {
 		fprintf(stderr, "history show: failed to write the JSON: %s\n", strerror(EIO));
-		return 1;
+		return -EIO;
 	}
 	return 0;
 }
@@ -595,7 +599,7 @@ static int show_main(int argc, char **argv)
 	struct history_group g;
 	const struct history_row *f;
 	char sd[32], change[32], tags[128];
-	int i = 0, wk, wu, wt, wm;
+	int i = 0, wk, wu, wt, wm, err;
 	bool is_base;
 	double base;
 
@@ -605,17 +609,18 @@ static int show_main(int argc, char **argv)
 			      "mean of its runs' means, their standard deviation, and the change against "
 			      "the machine's first kernel build.  "
 			      "The selection must be one benchmark and configuration.", argc, argv))
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	if (hcli.nfiles) {
 		fprintf(stderr, "history show takes no files; extra argument '%s'\n", hcli.files[0]);
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	}
-	if (history_cli_select_trend(&rows))
-		return 2;
+	err = history_cli_select_trend(&rows);
+	if (err)
+		return bench_exit_status(err);
 	if (hcli.json) {
-		i = show_json(&rows);
+		err = show_json(&rows);
 		history_rows_free(&rows);
-		return i;
+		return bench_exit_status(err);
 	}
 	while (i < rows.n && (!rows.row[i].has_metric || isnan(rows.row[i].mean)))
 		i++;
@@ -647,7 +652,7 @@ static int show_main(int argc, char **argv)
 	}
 	note_builds(&rows);
 	history_rows_free(&rows);
-	return 0;
+	return BENCH_EXIT_OK;
 }
 
 int bench_history_main(int argc, char **argv)
@@ -666,10 +671,10 @@ int bench_history_main(int argc, char **argv)
 		       "       bench history show [--db FILE] [SELECTION] [--metric NAME]\n"
 		       "SELECTION: --benchmark NAME --config LABEL --kernel RELEASE --machine TEXT --like ID\n"
 		       "(bench history COMMAND --help for each; bench plot history draws show's trend)\n");
-		return 0;
+		return BENCH_EXIT_OK;
 	}
 	fprintf(stderr, "history needs a command first: '%s' is not one; ", argc < 2 ? "" : argv[1]);
 	suggest_print(stderr, argc < 2 ? "" : argv[1], commands, sizeof(commands) / sizeof(commands[0]));
 	fprintf(stderr, "accepted: add, list, show\n");
-	return 2;
+	return BENCH_EXIT_BAD_INPUT;
 }

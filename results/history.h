@@ -108,7 +108,8 @@ void history_rows_sort_kernels(struct history_rows *rows);
 /*
  * compare's "history:ID" and "history:DB:ID": load run ID of the default
  * database (or of DB) as a checked result, named spec in messages.  0, or
- * a negative errno with one line in err.
+ * a negative errno with one line in err (empty when the database's
+ * failure was said on stderr already).
  */
 int history_load_result(const char *spec, struct result_file *rf, char *err, size_t errsz);
 /* true when a compare argument names a stored run */

@@ -32,11 +32,12 @@ extern const struct argp history_sel_argp;
 /* parse argv (argv[0] the command's name, e.g. "history show") with opts into hcli */
 int history_cli_parse(const char *cmd, const struct argp *opts, const char *args_doc,
 		      const char *doc, int argc, char **argv);
-/* open hcli.db (or the default), printing why not */
+/* open hcli.db (or the default): 0, or -EINVAL after one line (the database refused) */
 int history_cli_open(struct history *h, bool create);
 /*
  * The selected runs that have the metric, of one benchmark and
- * configuration (else refused), sorted by kernel and machine.
+ * configuration (else refused), sorted by kernel and machine.  0, or
+ * -EINVAL (refused) or -EIO (the database could not be read) after one line.
  */
 int history_cli_select_trend(struct history_rows *rows);
 

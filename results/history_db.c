@@ -517,8 +517,10 @@ int history_add(struct history *h, const struct result_file *rf, const char *mac
 	int rc = SQLITE_ERROR;
 
 	*dup = false;
-	if (result_doc_hash(rf->doc, sha))
+	if (result_doc_hash(rf->doc, sha)) {
+		fprintf(stderr, "history: failed to hash %s: %s\n", source, strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	*id = find_run(h, sha);
 	if (*id < 0)
 		return db_fail(h, "look the run up");
@@ -746,10 +748,13 @@ int history_load_result(const char *spec, struct result_file *rf, char *err, siz
 		snprintf(path, sizeof(path), "%.*s", (int)(colon - rest), rest);
 	else if (history_default_path(path, sizeof(path)))
 		return snprintf(err, errsz, "%s: no default database", spec), -EINVAL;
-	/* the store's refusals are on stderr already: err only names the run */
+	/* a refusal is in h.err; a failure the store said on stderr already leaves err empty */
+	*err = '\0';
 	ret = history_open(&h, path, false, false);
+	if (ret && h.err[0])
+		snprintf(err, errsz, "%s: %s", spec, h.err);
 	if (ret)
-		return snprintf(err, errsz, "%s: %s", spec, h.err), ret;
+		return ret;
 	if (sqlite3_prepare_v2(h.db, "SELECT doc FROM runs WHERE id = ?", -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, id);
 		if (sqlite3_step(st) == SQLITE_ROW)

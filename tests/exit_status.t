@@ -89,6 +89,34 @@ is "$?" 1 "export: the report could not be written: 1"
 is_exit 2 "export: a bad option: 2" "$BENCH" export kcidb --bogus "$TEST_TMP/a.json"
 is_exit 2 "export: a file refused: 2" "$BENCH" export kcidb --origin test "$TEST_TMP/none.json"
 
+# ---- bench ab: 0, 1, 2 (128 + N: ab.t interrupts it) ----
+# a stand-in invocation writes a one-sample result with the next rate of its list
+STANDIN=$(cd "$(dirname "$0")" && pwd)/ab_standin.sh
+yes 100 | head -12 >"$TEST_TMP/rates.a"
+yes 100 | head -12 >"$TEST_TMP/rates.b"
+is_exit 0 "ab: it ran: 0" "$BENCH" ab --alpha 0.25 --blocks 3 -o "$TEST_TMP/ab0.d" \
+	--cmd-a "$STANDIN $TEST_TMP/rates.a" --cmd-b "$STANDIN $TEST_TMP/rates.b"
+rm -f "$TEST_TMP"/rates.*.pos
+STANDIN_FAIL=1 "$BENCH" ab --alpha 0.25 --blocks 3 -o "$TEST_TMP/ab1.d" \
+	--cmd-a "$STANDIN $TEST_TMP/rates.a" --cmd-b "$STANDIN $TEST_TMP/rates.b" \
+	>"$TEST_TMP/ab1.out" 2>"$TEST_TMP/ab1.err"
+is "$?" 1 "ab: an invocation failed: 1"
+is_exit 2 "ab: a bad option: 2" "$BENCH" ab --bogus --cmd-a true --cmd-b true
+is_exit 2 "ab: a budget that cannot work: 2" "$BENCH" ab --blocks 2 --cmd-a true --cmd-b true
+mkdir "$TEST_TMP/used.d" && touch "$TEST_TMP/used.d/pair-001-A.json"
+is_exit 2 "ab: a result directory that cannot be had: 2" \
+	"$BENCH" ab -o "$TEST_TMP/used.d" --cmd-a true --cmd-b true
+
+# ---- bench history: 0, 1, 2 ----
+is_exit 0 "history: added: 0" "$BENCH" history add --db "$TEST_TMP/h.db" "$TEST_TMP/a.json"
+is_exit 0 "history: listed: 0" "$BENCH" history list --db "$TEST_TMP/h.db"
+"$BENCH" history list --db "$TEST_TMP/h.db" --json >/dev/full 2>"$TEST_TMP/hf.err"
+is "$?" 1 "history: the output could not be written: 1"
+is_exit 2 "history: a bad option: 2" "$BENCH" history list --bogus
+is_exit 2 "history: an unknown command: 2" "$BENCH" history nope
+is_exit 2 "history: a file refused: 2" "$BENCH" history add --db "$TEST_TMP/h.db" "$TEST_TMP/none.json"
+is_exit 2 "history: a database refused: 2" "$BENCH" history list --db "$TEST_TMP/none.db"
+
 # ---- bench config: 0, 1, 2 ----
 is_exit 0 "config: printed: 0" "$BENCH" config "$TEST_TMP/a.json"
 "$BENCH" config "$TEST_TMP/a.json" >/dev/full 2>"$TEST_TMP/cf.err"

@@ -43,13 +43,16 @@
 /* long enough for a writer to finish whatever another writer waits on */
 #define HISTORY_BUSY_MS 60000
 
-static int fill_metrics(struct history *h);
-static int fill_config(struct history *h);
-static int fill_identity(struct history *h);
+/* a migration's work on one stored run, its document doc: 0, or a negative errno after one line */
+typedef int (*fill_fn)(struct history *h, long long id, json_t *doc);
+
+static int fill_metrics(struct history *h, long long id, json_t *doc);
+static int set_config(struct history *h, long long id, json_t *doc);
+static int fill_identity(struct history *h, long long id, json_t *doc);
 
 static const struct migration {
-	const char *sql;			/* or NULL */
-	int (*fill)(struct history *h);		/* after sql, or NULL */
+	const char *sql;	/* or NULL */
+	fill_fn fill;		/* after sql, for every stored run, or NULL */
 } migrations[HISTORY_SCHEMA_VERSION] = {
 	/* 0 -> 1 */
 	{ "CREATE TABLE runs ("
@@ -76,8 +79,8 @@ static const struct migration {
 	  " stddev REAL,"
 	  " higher_is_better INTEGER NOT NULL,"
 	  " PRIMARY KEY (run_id, name));", fill_metrics },
-	/* 2 -> 3 */
-	{ NULL, fill_config },
+	/* 2 -> 3: every label and key, as result_config.h defines them now */
+	{ NULL, set_config },
 	/* 3 -> 4 */
 	{ "ALTER TABLE runs ADD COLUMN build TEXT NOT NULL DEFAULT '';"
 	  "ALTER TABLE runs ADD COLUMN tag TEXT NOT NULL DEFAULT '';"
@@ -215,6 +218,34 @@ static int check_db(struct history *h, long long *version)
 	return ok ? 0 : -EINVAL;
 }
 
+/* every stored run's document through fill, in id order */
+static int fill_runs(struct history *h, fill_fn fill)
+{
+	sqlite3_stmt *st;
+	long long id;
+	json_t *doc;
+	int rc, ret = 0;
+
+	if (sqlite3_prepare_v2(h->db, "SELECT id, doc FROM runs ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(h, "read the stored runs");
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		doc = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
+		if (!doc) {
+			fprintf(stderr, "history: %s: run %lld: the stored document is not JSON\n",
+				h->path, id);
+			ret = -EINVAL;
+			break;
+		}
+		ret = fill(h, id, doc);
+		json_decref(doc);
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = db_fail(h, "read the stored runs");
+	sqlite3_finalize(st);
+	return ret;
+}
+
 /*
  * Bring the layout from its version to ours, in one transaction: checked
  * again under the write lock, since another writer may have created or
@@ -234,7 +265,7 @@ static int migrate(struct history *h)
 		if (migrations[v].sql)
 			err = exec(h, migrations[v].sql, "update the database's layout");
 		if (!err && migrations[v].fill)
-			err = migrations[v].fill(h);
+			err = fill_runs(h, migrations[v].fill);
 	}
 	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
 		 HISTORY_APP_ID, HISTORY_SCHEMA_VERSION);
@@ -361,32 +392,22 @@ static int add_metrics(struct history *h, long long run, const struct result_fil
 	return err;
 }
 
-/* 1 -> 2: the metrics of every stored document */
-static int fill_metrics(struct history *h)
+/* 1 -> 2: the metrics of a stored document */
+static int fill_metrics(struct history *h, long long id, json_t *doc)
 {
 	struct result_file rf;
-	sqlite3_stmt *st;
 	char spec[64], err[512];
-	json_t *doc;
-	int rc, ret = 0;
+	int ret;
 
-	if (sqlite3_prepare_v2(h->db, "SELECT id, doc FROM runs ORDER BY id", -1, &st, NULL) != SQLITE_OK)
-		return db_fail(h, "read the stored runs");
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		snprintf(spec, sizeof(spec), "run %lld", (long long)sqlite3_column_int64(st, 0));
-		doc = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
-		if (!doc || result_file_load_doc(spec, doc, &rf, err, sizeof(err))) {
-			fprintf(stderr, "history: %s: %s: the stored document does not load: %s\n",
-				h->path, spec, doc ? err : "not JSON");
-			ret = -EINVAL;
-			break;
-		}
-		ret = add_metrics(h, sqlite3_column_int64(st, 0), &rf);
-		result_file_free(&rf);
+	snprintf(spec, sizeof(spec), "run %lld", id);
+	/* the loader keeps (and frees) a reference of its own */
+	if (result_file_load_doc(spec, json_incref(doc), &rf, err, sizeof(err))) {
+		fprintf(stderr, "history: %s: %s: the stored document does not load: %s\n",
+			h->path, spec, err);
+		return -EINVAL;
 	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = db_fail(h, "read the stored runs");
-	sqlite3_finalize(st);
+	ret = add_metrics(h, id, &rf);
+	result_file_free(&rf);
 	return ret;
 }
 
@@ -410,32 +431,6 @@ static int set_config(struct history *h, long long id, json_t *doc)
 	return rc == SQLITE_DONE ? 0 : db_fail(h, "store a run's configuration");
 }
 
-/* 2 -> 3: every stored run's label and key, as result_config.h defines them now */
-static int fill_config(struct history *h)
-{
-	sqlite3_stmt *st;
-	json_t *doc;
-	int rc, ret = 0;
-
-	if (sqlite3_prepare_v2(h->db, "SELECT id, doc FROM runs ORDER BY id", -1, &st, NULL) != SQLITE_OK)
-		return db_fail(h, "read the stored runs");
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		doc = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
-		if (!doc) {
-			fprintf(stderr, "history: %s: run %lld: the stored document is not JSON\n",
-				h->path, (long long)sqlite3_column_int64(st, 0));
-			ret = -EINVAL;
-			break;
-		}
-		ret = set_config(h, sqlite3_column_int64(st, 0), doc);
-		json_decref(doc);
-	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = db_fail(h, "read the stored runs");
-	sqlite3_finalize(st);
-	return ret;
-}
-
 /* one run's kernel build and tag, from its document */
 static int set_identity(struct history *h, long long id, json_t *doc)
 {
@@ -456,32 +451,10 @@ static int set_identity(struct history *h, long long id, json_t *doc)
 	return rc == SQLITE_DONE ? 0 : db_fail(h, "store a run's kernel build");
 }
 
-/* 3 -> 4: every stored run's build and tag, and its configuration again */
-static int fill_identity(struct history *h)
+/* 3 -> 4: a stored run's build and tag, and its configuration again */
+static int fill_identity(struct history *h, long long id, json_t *doc)
 {
-	sqlite3_stmt *st;
-	json_t *doc;
-	int rc, ret = 0;
-
-	if (sqlite3_prepare_v2(h->db, "SELECT id, doc FROM runs ORDER BY id", -1, &st, NULL) != SQLITE_OK)
-		return db_fail(h, "read the stored runs");
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		doc = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
-		if (!doc) {
-			fprintf(stderr, "history: %s: run %lld: the stored document is not JSON\n",
-				h->path, (long long)sqlite3_column_int64(st, 0));
-			ret = -EINVAL;
-			break;
-		}
-		ret = set_identity(h, sqlite3_column_int64(st, 0), doc);
-		if (!ret)
-			ret = set_config(h, sqlite3_column_int64(st, 0), doc);
-		json_decref(doc);
-	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = db_fail(h, "read the stored runs");
-	sqlite3_finalize(st);
-	return ret;
+	return set_identity(h, id, doc) ?: set_config(h, id, doc);
 }
 
 static long long find_run(struct history *h, const char *sha)

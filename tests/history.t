@@ -207,5 +207,28 @@ cp v1bad.db v1bad.before
 is_exit 2 "a version 1 database with a damaged run: exit 2" "$BENCH" history list --db v1bad.db
 like "$TEST_TMP/is_exit.err" 'the stored document does not load' "a damaged run: the migration says which"
 is "$(sqlite3 v1bad.db 'PRAGMA user_version')" 1 "a damaged run: the migration rolled back (still version 1)"
+# a stored document that is not JSON, whichever migration meets it (1 -> 2
+# the metrics, 2 -> 3 the keys, 3 -> 4 the builds): the one line naming
+# the run, exit 2, nothing written
+for v in 1 2 3; do
+	db=v${v}nojson.db
+	sqlite3 "$db" <<SQL
+CREATE TABLE runs (id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE, added TEXT NOT NULL,
+  benchmark TEXT NOT NULL, config TEXT NOT NULL, config_key TEXT NOT NULL, kernel TEXT NOT NULL,
+  machine TEXT NOT NULL, producers INTEGER NOT NULL, source TEXT NOT NULL, doc TEXT NOT NULL);
+CREATE INDEX runs_key ON runs (benchmark, config, kernel, machine);
+INSERT INTO runs VALUES (1, 'x', '2026-01-01T00:00:00Z', 'count-local', 'default', '{}',
+  'old-kernel', 'old machine', 1, 'a.json', 'not JSON {');
+PRAGMA application_id = 1651401576;
+SQL
+	if [ "$v" -gt 1 ]; then
+		sqlite3 "$db" "CREATE TABLE metrics (run_id INTEGER NOT NULL REFERENCES runs (id),
+		  ord INTEGER NOT NULL, name TEXT NOT NULL, unit TEXT NOT NULL, n INTEGER NOT NULL,
+		  mean REAL, stddev REAL, higher_is_better INTEGER NOT NULL, PRIMARY KEY (run_id, name))"
+	fi
+	sqlite3 "$db" "PRAGMA user_version = $v"
+	untouched "a version $v database whose run 1 is not JSON" "$db" \
+		"^history: $db: run 1: the stored document is not JSON\$"
+done
 
 done_testing

@@ -108,6 +108,8 @@ struct bench_res {
 	double lat_p99;
 	/* --latency: the per-op median interpolated inside its bucket (latency.h) */
 	double op_ns;
+	/* --latency: the reference loop's median in this interval, ns (NaN: none ran) */
+	double ref_ns;
 	/*
 	 * Filled by the runner (run_contention.h): each producer's time on a
 	 * CPU as a share of this interval (NaN: unknown) and its involuntary

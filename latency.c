@@ -149,6 +149,9 @@ void lat_print_summary(const struct run_latency *lat)
 		       lat_per_op(lat, lat_median_interp(lat->counts)));
 	printf("Latency: a bpf_ktime_get_ns() pair costs %.0lf ns (median of %d empty batches), included above, not subtracted\n",
 	       lat->pair_p50_ns, lat->calib_rounds);
+	printf("Latency: machine speed: a %u-step empty bpf_loop() took %.1f ns (median of %llu, run after 1 batch in %d, outside its timing)\n",
+	       lat->ref_steps, lat_median_interp(lat->ref_counts),
+	       (unsigned long long)lat_total(lat->ref_counts), LAT_REF_EVERY);
 }
 
 static json_t *pcts_json(const struct run_latency *lat, const struct lat_pcts *p, bool per_op)
@@ -163,21 +166,40 @@ static json_t *pcts_json(const struct run_latency *lat, const struct lat_pcts *p
 	return o;
 }
 
-json_t *lat_json(const struct run_latency *lat)
+/* a histogram's non-empty buckets: [{lo_ns, hi_ns (null: overflow), count}] */
+static json_t *buckets_json(const __u64 *counts)
 {
-	json_t *o, *buckets = json_array();
-	struct lat_pcts p;
+	json_t *buckets = json_array();
 	int i;
 
-	lat_pcts(lat->counts, &p);
 	for (i = 0; i < LAT_NR_BUCKETS; i++) {
-		if (!lat->counts[i])
+		if (!counts[i])
 			continue;
 		json_array_append_new(buckets, json_pack("{s:I, s:o, s:I}",
 			"lo_ns", (json_int_t)lat_bucket_lo(i),
 			"hi_ns", i == LAT_OVERFLOW ? json_null() : json_integer(lat_bucket_hi(i)),
-			"count", (json_int_t)lat->counts[i]));
+			"count", (json_int_t)counts[i]));
 	}
+	return buckets;
+}
+
+/* the machine's speed beside the batches (progs/latency.h, LAT_REF_STEPS) */
+static json_t *ref_json(const struct run_latency *lat)
+{
+	return json_pack("{s:s, s:i, s:i, s:I, s:o, s:o}",
+		"what", "an empty bpf_loop() of steps steps, timed after one batch in every (chosen at random), outside the batch's timing; bench ab compares A's p50_ns with B's",
+		"steps", lat->ref_steps, "every", LAT_REF_EVERY,
+		"samples", (json_int_t)lat_total(lat->ref_counts),
+		"p50_ns", json_finite(lat_median_interp(lat->ref_counts)),
+		"buckets", buckets_json(lat->ref_counts));
+}
+
+json_t *lat_json(const struct run_latency *lat)
+{
+	json_t *o, *buckets = buckets_json(lat->counts);
+	struct lat_pcts p;
+
+	lat_pcts(lat->counts, &p);
 	o = json_pack("{s:s, s:s, s:s, s:i, s:I, s:I}",
 		      "clock", "bpf_ktime_get_ns (CLOCK_MONOTONIC)",
 		      "unit", "ns",
@@ -197,5 +219,6 @@ json_t *lat_json(const struct run_latency *lat)
 	json_object_set_new(json_object_get(o, "per_op"), "p50_interpolated",
 			    json_finite(lat_per_op(lat, lat_median_interp(lat->counts))));
 	json_object_set_new(o, "buckets", buckets);
+	json_object_set_new(o, "reference", ref_json(lat));
 	return o;
 }

@@ -31,6 +31,12 @@ struct run_latency {
 	int calib_rounds;
 	double pair_min_ns;
 	double pair_p50_ns;
+	/*
+	 * The reference loop (progs/latency.h, LAT_REF_STEPS): its timings
+	 * over the measured samples, and its step count
+	 */
+	__u64 ref_counts[LAT_NR_BUCKETS];
+	unsigned int ref_steps;
 };
 
 /* [lo, hi) of bucket idx; the overflow bucket's hi is UINT64_MAX */

@@ -615,6 +615,75 @@ static int check_lat_pct(struct loader *ld, json_t *obj, const char *group, cons
 	return 0;
 }
 
+/* name's buckets ([{lo_ns, count}]) into counts, which start zeroed */
+static int read_buckets(struct loader *ld, json_t *buckets, const char *name, __u64 *counts)
+{
+	char field[96], buf[64];
+	unsigned int idx;
+	long long lo, x;
+	json_t *b;
+	size_t i;
+	int err;
+
+	if (!json_is_array(buckets))
+		return bad(ld, name, "expected an array of buckets, got %s",
+			   jdesc(buckets, buf, sizeof(buf)));
+	json_array_foreach(buckets, i, b) {
+		snprintf(field, sizeof(field), "%s[%zu].lo_ns", name, i);
+		err = get_int(ld, json_object_get(b, "lo_ns"), field, 0, &lo);
+		if (err)
+			return err;
+		idx = lat_bucket(lo);
+		if (lat_bucket_lo(idx) != (__u64)lo)
+			return bad(ld, field, "%lld is not where a bucket starts", lo);
+		snprintf(field, sizeof(field), "%s[%zu].count", name, i);
+		err = get_int(ld, json_object_get(b, "count"), field, 1, &x);
+		if (err)
+			return err;
+		if (counts[idx])
+			return bad(ld, field, "a second bucket from %lld ns", lo);
+		counts[idx] = x;
+	}
+	return 0;
+}
+
+/*
+ * The reference loop (absent in files written before it): its samples
+ * and median follow from its buckets.  rf->lat_ref_ns stays NaN without
+ * one, or when no reference loop ran.
+ */
+static int check_reference(struct loader *ld, struct result_file *rf, json_t *lat)
+{
+	json_t *ref = json_object_get(lat, "reference");
+	__u64 counts[LAT_NR_BUCKETS] = {};
+	long long steps, samples;
+	int err;
+
+	if (!ref)
+		return 0;
+	err = get_obj(ld, ref, "latency.reference", &ref);
+	if (!err)
+		err = get_int(ld, json_object_get(ref, "steps"), "latency.reference.steps", 1, &steps);
+	if (!err)
+		err = get_int(ld, json_object_get(ref, "samples"), "latency.reference.samples", 0,
+			      &samples);
+	if (!err)
+		err = read_buckets(ld, json_object_get(ref, "buckets"), "latency.reference.buckets",
+				   counts);
+	if (err)
+		return err;
+	if (lat_total(counts) != (__u64)samples)
+		return bad(ld, "latency.reference.samples", "%lld, but the buckets hold %llu: the file was edited or corrupted",
+			   samples, (unsigned long long)lat_total(counts));
+	err = check_lat_pct(ld, ref, "reference", "p50_ns", lat_median_interp(counts));
+	if (err)
+		return err;
+	rf->lat_ref_steps = steps;
+	rf->lat_ref_samples = samples;
+	rf->lat_ref_ns = lat_median_interp(counts);
+	return 0;
+}
+
 /*
  * --latency's block: buckets on the histogram's boundaries, counts that
  * add up to the triggers the samples counted, and percentiles that follow
@@ -624,10 +693,10 @@ static int check_latency(struct loader *ld, struct result_file *rf, json_t *lat)
 {
 	static const char *const keys[] = { "p50", "p90", "p99", "p99_9", "max" };
 	static const __u64 num[] = { 50, 90, 99, 999, 1 }, den[] = { 100, 100, 100, 1000, 1 };
-	json_t *buckets, *b, *s, *per_trig = NULL, *per_op = NULL;
-	long long x, lo, triggers, sampled = 0;
-	char field[96], buf[64];
+	json_t *s, *per_trig = NULL, *per_op = NULL;
+	long long x, triggers, sampled = 0;
 	__u64 counts[LAT_NR_BUCKETS] = {};
+	char field[96];
 	unsigned int idx, k;
 	size_t i;
 	int err;
@@ -642,26 +711,9 @@ static int check_latency(struct loader *ld, struct result_file *rf, json_t *lat)
 	if (err)
 		return err;
 	rf->lat_ops_per_trigger = x;
-	buckets = json_object_get(lat, "buckets");
-	if (!json_is_array(buckets))
-		return bad(ld, "latency.buckets", "expected an array of buckets, got %s",
-			   jdesc(buckets, buf, sizeof(buf)));
-	json_array_foreach(buckets, i, b) {
-		snprintf(field, sizeof(field), "latency.buckets[%zu].lo_ns", i);
-		err = get_int(ld, json_object_get(b, "lo_ns"), field, 0, &lo);
-		if (err)
-			return err;
-		idx = lat_bucket(lo);
-		if (lat_bucket_lo(idx) != (__u64)lo)
-			return bad(ld, field, "%lld is not where a bucket starts", lo);
-		snprintf(field, sizeof(field), "latency.buckets[%zu].count", i);
-		err = get_int(ld, json_object_get(b, "count"), field, 1, &x);
-		if (err)
-			return err;
-		if (counts[idx])
-			return bad(ld, field, "a second bucket from %lld ns", lo);
-		counts[idx] = x;
-	}
+	err = read_buckets(ld, json_object_get(lat, "buckets"), "latency.buckets", counts);
+	if (err)
+		return err;
 	if (lat_total(counts) != (__u64)triggers)
 		return bad(ld, "latency.triggers", "%lld, but the buckets hold %llu: the file was edited or corrupted",
 			   triggers, (unsigned long long)lat_total(counts));
@@ -688,6 +740,8 @@ static int check_latency(struct loader *ld, struct result_file *rf, json_t *lat)
 			err = check_lat_pct(ld, per_op, "per_op", keys[k],
 					    rf->lat_ops_per_trigger ? v / rf->lat_ops_per_trigger : v);
 	}
+	if (!err)
+		err = check_reference(ld, rf, lat);
 	if (err)
 		return err;
 	rf->lat_counts = calloc(LAT_NR_BUCKETS, sizeof(*rf->lat_counts));
@@ -770,6 +824,7 @@ static int check_doc(struct loader *ld, struct result_file *rf)
 	char buf[64];
 	int ret;
 
+	rf->lat_ref_ns = NAN;
 	if (!json_is_object(rf->doc))
 		return bad(ld, "(top level)", "expected an object, got %s: not a bench result",
 			   jdesc(rf->doc, buf, sizeof(buf)));

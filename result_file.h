@@ -76,6 +76,13 @@ struct result_file {
 	unsigned long long *lat_counts;
 	unsigned int lat_ops_per_trigger;
 	/*
+	 * --latency's reference loop, the machine's speed (latency.reference):
+	 * its median in ns, NaN when the file has none or none ran
+	 */
+	double lat_ref_ns;
+	long long lat_ref_samples;
+	unsigned int lat_ref_steps;
+	/*
 	 * validity.valid false: the run's producers were starved (the
 	 * machine was busy), so its rates measure the load; every reader
 	 * leaves it out and says so (result_file_left_out())

@@ -109,11 +109,12 @@ static json_t *mem_stat_json(const struct bench_run *run, const struct bench_res
 
 /*
  * How much of this interval each producer ran (null: unknown), its
- * involuntary context switches, and the machine's stolen time
+ * involuntary context switches, the machine's stolen time, and with
+ * --latency how fast its CPU ran
  */
 static json_t *contention_json(const struct bench_run *run, const struct bench_res *r)
 {
-	json_t *share = json_array(), *sw = json_array();
+	json_t *share = json_array(), *sw = json_array(), *o;
 	int j;
 
 	for (j = 0; j < run->producer_cnt; j++) {
@@ -122,8 +123,12 @@ static json_t *contention_json(const struct bench_run *run, const struct bench_r
 		json_array_append_new(sw, r->prod_nivcsw && r->prod_nivcsw[j] >= 0 ?
 				      json_integer(r->prod_nivcsw[j]) : json_null());
 	}
-	return json_pack("{s:o, s:o, s:o}", "prod_cpu_share", share, "prod_nivcsw", sw,
-			 "steal_share", json_finite(r->steal_share));
+	o = json_pack("{s:o, s:o, s:o}", "prod_cpu_share", share, "prod_nivcsw", sw,
+		      "steal_share", json_finite(r->steal_share));
+	/* --latency: how fast the CPU ran (the reference loop's median, ns) */
+	if (run->lat)
+		json_object_set_new(o, "reference_ns", json_finite(r->ref_ns));
+	return o;
 }
 
 static json_t *sample_json(const struct bench_run *run, const struct bench_res *r, int iter,

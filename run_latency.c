@@ -22,6 +22,9 @@ static struct {
 	struct lat_hist *percpu;	/* one per possible CPU, as the map returns them */
 	__u64 prev[LAT_NR_BUCKETS];	/* summed over CPUs at the previous tick */
 	__u64 delta[LAT_NR_BUCKETS];
+	/* the same for the reference loop (LAT_KEY_REF) */
+	__u64 ref_prev[LAT_NR_BUCKETS];
+	__u64 ref_delta[LAT_NR_BUCKETS];
 	/* triggers timed before the benchmark's counters were read this tick */
 	__u64 before_measure;
 	struct run_latency lat;
@@ -102,13 +105,12 @@ int bench_latency_register(int map_fd, unsigned int ops_per_trigger)
 	return 0;
 }
 
-/* sum every CPU's histogram into out */
-static int read_hist(__u64 *out)
+/* sum every CPU's histogram of entry key (LAT_KEY_*) into out */
+static int read_hist(__u32 key, __u64 *out)
 {
-	__u32 zero = 0;
 	int cpu, i;
 
-	if (bpf_map_lookup_elem(lst.map_fd, &zero, lst.percpu))
+	if (bpf_map_lookup_elem(lst.map_fd, &key, lst.percpu))
 		return -errno;
 	memset(out, 0, sizeof(__u64) * LAT_NR_BUCKETS);
 	for (cpu = 0; cpu < lst.nr_cpus; cpu++)
@@ -164,18 +166,21 @@ int run_latency_start(struct bench_run *run)
 	if (err)
 		return err;
 	/* whatever set-up triggered is nobody's sample */
-	err = read_hist(lst.prev);
+	err = run_latency_rebase(run);
 	if (err)
-		return bench_failed(err, "read the latency histogram");
+		return err;
 	lst.lat.ops_per_trigger = lst.ops_per_trigger;
+	lst.lat.ref_steps = LAT_REF_STEPS;
 	run->lat = &lst.lat;
 	return 0;
 }
 
 int run_latency_rebase(struct bench_run *run)
 {
-	int err = read_hist(lst.prev);
+	int err = read_hist(LAT_KEY_BATCH, lst.prev);
 
+	if (!err)
+		err = read_hist(LAT_KEY_REF, lst.ref_prev);
 	if (err)
 		return bench_failed(err, "read the latency histogram");
 	return 0;
@@ -186,27 +191,39 @@ int run_latency_before_measure(struct bench_run *run)
 	__u64 cur[LAT_NR_BUCKETS];
 	int err;
 
-	err = read_hist(cur);
+	err = read_hist(LAT_KEY_BATCH, cur);
 	if (err)
 		return bench_failed(err, "read the latency histogram");
 	lst.before_measure = lat_total(cur);
 	return 0;
 }
 
+/* this tick's histogram of entry key: delta = cur - prev, added to run when measured */
+static void take_delta(const __u64 *cur, __u64 *prev, __u64 *delta, __u64 *run, bool measured)
+{
+	int i;
+
+	for (i = 0; i < LAT_NR_BUCKETS; i++) {
+		delta[i] = cur[i] - prev[i];
+		prev[i] = cur[i];
+		if (measured)
+			run[i] += delta[i];
+	}
+}
+
 int run_latency_sample(struct bench_run *run, struct bench_res *res, bool measured)
 {
-	__u64 cur[LAT_NR_BUCKETS];
-	int i, err;
+	__u64 cur[LAT_NR_BUCKETS], ref[LAT_NR_BUCKETS];
+	int err;
 
-	err = read_hist(cur);
+	err = read_hist(LAT_KEY_BATCH, cur);
+	if (!err)
+		err = read_hist(LAT_KEY_REF, ref);
 	if (err)
 		return bench_failed(err, "read the latency histogram");
-	for (i = 0; i < LAT_NR_BUCKETS; i++) {
-		lst.delta[i] = cur[i] - lst.prev[i];
-		lst.prev[i] = cur[i];
-		if (measured)
-			lst.lat.counts[i] += lst.delta[i];
-	}
+	take_delta(cur, lst.prev, lst.delta, lst.lat.counts, measured);
+	take_delta(ref, lst.ref_prev, lst.ref_delta, lst.lat.ref_counts, measured);
+	res->ref_ns = lat_median_interp(lst.ref_delta);
 	res->lat_triggers = (long)lat_total(lst.delta);
 	res->lat_edge = (long)(lat_total(cur) - lst.before_measure);
 	res->lat_p50 = lat_per_op(&lst.lat, lat_quantile(lst.delta, 50, 100));

@@ -25,7 +25,22 @@
 #define LAT_OVERFLOW	(LAT_SUB + (LAT_MAX_SHIFT - LAT_SUB_SHIFT) * LAT_SUB)
 #define LAT_NR_BUCKETS	(LAT_OVERFLOW + 1)
 
-/* one per CPU: the single entry of a per-CPU array map */
+/*
+ * The machine's speed, measured beside the batches (--latency): on a
+ * random one in LAT_REF_EVERY batches, after the batch's time is taken,
+ * a bpf_loop() of LAT_REF_STEPS empty steps is timed into the map's
+ * second entry.  Pure CPU work that no benchmark option changes, so its
+ * median moves only when the CPU itself runs faster or slower (a vCPU
+ * whose host moved it, frequency); bench ab compares A's with B's.
+ */
+#define LAT_REF_STEPS	512
+#define LAT_REF_EVERY	64
+/* the map's entries: the batches' histogram, the reference's */
+#define LAT_KEY_BATCH	0
+#define LAT_KEY_REF	1
+#define LAT_NR_KEYS	2
+
+/* one per CPU and key: an entry of a per-CPU array map */
 struct lat_hist {
 	__u64 counts[LAT_NR_BUCKETS];
 };
@@ -71,7 +86,7 @@ static inline __u32 lat_bucket(__u64 ns)
 #define LAT_HIST_MAP()							\
 struct {								\
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);			\
-	__uint(max_entries, 1);						\
+	__uint(max_entries, LAT_NR_KEYS);				\
 	__type(key, __u32);						\
 	__type(value, struct lat_hist);					\
 } lat_hist SEC(".maps");						\
@@ -80,17 +95,40 @@ const volatile bool lat_enabled
 #define lat_start() (lat_enabled ? bpf_ktime_get_ns() : 0)
 
 /*
- * Atomic: two producers on one CPU can preempt each other between the
- * load and the store of a plain increment, and every trigger must count.
+ * Count ns in entry key's histogram.  Atomic: two producers on one CPU
+ * can preempt each other between the load and the store of a plain
+ * increment, and every trigger must count.
  */
+#define lat_count(key, ns) do {						\
+	__u32 __key = (key), __b = lat_bucket(ns);			\
+	struct lat_hist *__h;						\
+									\
+	__h = bpf_map_lookup_elem(&lat_hist, &__key);			\
+	if (__h && __b < LAT_NR_BUCKETS)				\
+		__sync_fetch_and_add(&__h->counts[__b], 1);		\
+} while (0)
+
+static __attribute__((unused)) long extra_work_step(__u32 i, void *ctx)
+{
+	return 0;
+}
+
+/* the reference loop, on one batch in LAT_REF_EVERY (see LAT_REF_STEPS) */
+#define lat_reference() do {						\
+	__u64 __ref;							\
+									\
+	if (!(bpf_get_prandom_u32() & (LAT_REF_EVERY - 1))) {		\
+		__ref = bpf_ktime_get_ns();				\
+		bpf_loop(LAT_REF_STEPS, extra_work_step, NULL, 0);	\
+		lat_count(LAT_KEY_REF, bpf_ktime_get_ns() - __ref);	\
+	}								\
+} while (0)
+
+/* dur_ns is taken before the reference runs: the batches' times hold none of it */
 #define lat_record(dur_ns) do {						\
 	if (lat_enabled) {						\
-		__u32 __zero = 0, __b = lat_bucket(dur_ns);		\
-		struct lat_hist *__h;					\
-									\
-		__h = bpf_map_lookup_elem(&lat_hist, &__zero);		\
-		if (__h && __b < LAT_NR_BUCKETS)			\
-			__sync_fetch_and_add(&__h->counts[__b], 1);	\
+		lat_count(LAT_KEY_BATCH, dur_ns);			\
+		lat_reference();					\
 	}								\
 } while (0)
 
@@ -100,11 +138,6 @@ const volatile bool lat_enabled
  * detects.  Zero by default: the verifier then drops the call.
  */
 const volatile __u32 extra_work_loops;
-
-static __attribute__((unused)) long extra_work_step(__u32 i, void *ctx)
-{
-	return 0;
-}
 
 #define lat_extra_work() do {						\
 	if (extra_work_loops)						\

@@ -48,6 +48,20 @@ block_ok() {
 		.options.runner.latency == true' "$1" >/dev/null
 }
 
+# the machine-speed reference (progs/latency.h): LAT_REF_STEPS (512) empty
+# bpf_loop() steps after 1 batch in 64, some timed, its median within its
+# buckets, and each measured sample's median where one ran; plausible: an
+# empty step costs more than 0.1 ns and the whole loop less than 10 ms
+ref_ok() {
+	jq -e '.latency.reference as $r |
+		$r.steps == 512 and $r.every == 64 and $r.samples > 0 and
+		($r.buckets | map(.count) | add) == $r.samples and
+		$r.p50_ns > $r.steps * 0.1 and $r.p50_ns < 1e7 and
+		$r.p50_ns >= $r.buckets[0].lo_ns and $r.p50_ns <= $r.buckets[-1].hi_ns and
+		all(.samples[]; .contention | has("reference_ns")) and
+		any(.samples[] | select(.warmup | not); .contention.reference_ns > 0)' "$1" >/dev/null
+}
+
 # lat_run <name> <hits per trigger> <ops per trigger> <producers> <bench args...>:
 # a -w0 -d1 run, or as $LAT_TIME says (the first run has a warm-up and two
 # samples: the histogram starts afresh after the warm-up, and per sample)
@@ -72,6 +86,11 @@ lat_run() {
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(jq -c '[.samples[].counters | [.hits, .latency_triggers, .latency_edge_triggers]]' "$out.json")"
 	block_ok "$out.json" "$ops"
 	ok $? "$name: JSON latency block consistent with the samples"
+	ref_ok "$out.json"
+	ok $? "$name: JSON has the machine-speed reference, 512 steps, a plausible median"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(jq -c '.latency.reference | del(.buckets)' "$out.json")"
+	like "$out" '^Latency: machine speed: a 512-step empty bpf_loop\(\) took [0-9.]+ ns \(median of [1-9][0-9]*, run after 1 batch in 64, outside its timing\)$' \
+		"$name: the Summary states the machine-speed reference"
 	schema_ok "$out.json" "$name: JSON conforms to the schema"
 	"$BENCH" compare "$out.json" "$out.json" >"$out.cmp" 2>&1
 	ok $? "$name: compare loads and validates the result"
@@ -99,6 +118,8 @@ ok $? "bpf-hashmap-lookup: each sample's histogram counts the triggers the bench
 [ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(jq -c '[.samples[].counters | [.hits, .latency_triggers, .latency_edge_triggers]]' "$out.json")"
 block_ok "$out.json" 1000
 ok $? "bpf-hashmap-lookup: JSON latency block consistent with the samples"
+ref_ok "$out.json"
+ok $? "bpf-hashmap-lookup: JSON has the machine-speed reference"
 
 # without --latency: no line, no block, no metric, no histogram map
 out=$TEST_TMP/off
@@ -108,7 +129,7 @@ is "$rc" 0 "htab-mem without --latency: exit status 0"
 ! grep -q '^Latency' "$out"
 ok $? "without --latency: no Latency line"
 jq -e '.latency == null and .summary.metrics.latency_p50 == null and .options.runner.latency == null
-	and all(.samples[]; .counters.latency_triggers == null)' "$out.json" >/dev/null
+	and all(.samples[]; .counters.latency_triggers == null and (.contention | has("reference_ns") | not))' "$out.json" >/dev/null
 ok $? "without --latency: nothing about latency in the JSON"
 
 # the latency chart: drawn from a --latency run, refused for another

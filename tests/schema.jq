@@ -148,6 +148,19 @@ def stats_ok: (t == "object") and (.n | isint)
 		and (.buckets | t == "array" and all(.[]; (.lo_ns | isint) and (.hi_ns | isint_or_null)
 			and (.count | isint and . > 0))));
 		"latency malformed"),
+	# the machine's speed beside the batches (absent in older files)
+	check(.latency.reference; (. == null) or ((.steps | isint and . > 0) and (.every | isint and . > 0)
+		and (.samples | isint and . >= 0) and (.p50_ns | isnum_or_null)
+		and ((.p50_ns == null) == (.samples == 0))
+		and (.buckets | t == "array" and all(.[]; (.lo_ns | isint) and (.hi_ns | isint_or_null)
+			and (.count | isint and . > 0)))
+		and ([.buckets[].count] | add // 0) == .samples);
+		"latency.reference malformed"),
+	(.samples | to_entries[] | .key as $i | .value |
+		check(.contention.reference_ns; isnum_or_null and ((. == null) or (. > 0));
+			"samples[\($i)].contention.reference_ns not a positive number/null"),
+		check(.contention // {} | has("reference_ns"); (. == false) or ($d.latency != null);
+			"samples[\($i)].contention.reference_ns without a latency block")),
 	check(.samples | map(select(.counters.latency_triggers != null)) | length;
 		. == 0 or . == ($d.samples | length); "latency_triggers in some samples only"),
 	check(if $d.latency then $d.samples | all(.[]; (.counters.latency_triggers | isint) and (.counters.latency_edge_triggers | isint)) else true end;

@@ -48,6 +48,7 @@ static void interp_follows_shift(void)
 int main(void)
 {
 	struct run_latency lat = { .ops_per_trigger = 64 };
+	json_t *doc;
 	unsigned int i, bad_contig = 0, bad_self = 0, bad_err = 0;
 	struct lat_pcts p;
 	char buf[48];
@@ -179,7 +180,26 @@ int main(void)
 	is_int(json_integer_value(json_object_get(j, "overflow")), 1, "JSON: overflow count");
 	is_near(json_number_value(json_object_get(json_object_get(j, "per_op"), "p50")), 5.0 / 64, 1e-12,
 		"JSON: per-op p50 = per-trigger p50 / 64");
+	ok(json_is_null(json_object_get(json_object_get(j, "reference"), "p50_ns")) &&
+	   json_integer_value(json_object_get(json_object_get(j, "reference"), "samples")) == 0,
+	   "JSON: no reference loop ran: 0 samples, p50_ns null");
 	json_decref(j);
+	/*
+	 * The reference: 3 loops in [700, 704), 1 in [800, 804): half the
+	 * total, 2, is two thirds into the first bucket, [699.5, 703.5):
+	 * 699.5 + 4 x 2/3
+	 */
+	lat.ref_steps = LAT_REF_STEPS;
+	lat.ref_counts[lat_bucket(700)] = 3;
+	lat.ref_counts[lat_bucket(800)] = 1;
+	doc = lat_json(&lat);
+	j = json_object_get(doc, "reference");
+	is_int(json_integer_value(json_object_get(j, "steps")), LAT_REF_STEPS, "JSON: the reference's steps");
+	is_int(json_integer_value(json_object_get(j, "samples")), 4, "JSON: the reference's loops timed");
+	is_near(json_number_value(json_object_get(j, "p50_ns")), 699.5 + 4 * 2.0 / 3, 1e-9,
+		"JSON: the reference's median, interpolated in its bucket");
+	is_int(json_array_size(json_object_get(j, "buckets")), 2, "JSON: the reference's 2 buckets");
+	json_decref(doc);
 
 	/*
 	 * The interpolated median, worked by hand.  4 triggers in [1000, 1004)

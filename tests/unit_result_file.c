@@ -415,6 +415,9 @@ static json_t *make_lat_doc(void)
 
 	lat.counts[lat_bucket(1000)] = 50;
 	lat.counts[lat_bucket(5000)] = 10;
+	/* the reference: 3 loops in [700, 704), median 699.5 + 4 x 1.5 / 3 = 701.5 */
+	lat.ref_steps = LAT_REF_STEPS;
+	lat.ref_counts[lat_bucket(700)] = 3;
 	json_array_foreach(json_object_get(doc, "samples"), i, s)
 		json_object_set_new(json_object_get(s, "counters"), "latency_triggers",
 				    json_integer(trig[i]));
@@ -433,8 +436,38 @@ static void test_latency(void)
 	ok(rf.lat_counts && rf.lat_counts[lat_bucket(1000)] == 50 &&
 	   rf.lat_counts[lat_bucket(5000)] == 10, "latency: the histogram is read back by bucket");
 	is_int(rf.lat_ops_per_trigger, 64, "latency: ops per trigger read back");
+	is_near(rf.lat_ref_ns, 701.5, 1e-9, "latency: the reference's median read back");
+	is_int(rf.lat_ref_samples, 3, "latency: the reference's loops read back");
+	is_int(rf.lat_ref_steps, LAT_REF_STEPS, "latency: the reference's steps read back");
 	result_file_free(&rf);
 	free(path);
+
+	/* a file written before the reference existed loads, without one */
+	doc = make_lat_doc();
+	json_object_del(json_object_get(doc, "latency"), "reference");
+	path = write_doc(doc, "lat-noref");
+	is_int(result_file_load(path, &rf, err, sizeof(err)), 0, "latency: a block without a reference loads");
+	ok(isnan(rf.lat_ref_ns), "latency: without a reference, its median is NaN");
+	result_file_free(&rf);
+	free(path);
+	path = write_doc(make_doc("count-local", HITS, NULL), "nolat");
+	is_int(result_file_load(path, &rf, err, sizeof(err)), 0, "a run without --latency loads");
+	ok(isnan(rf.lat_ref_ns), "without --latency, the reference's median is NaN");
+	result_file_free(&rf);
+	free(path);
+
+	doc = make_lat_doc();
+	json_object_set_new(at(doc, "latency", "reference", NULL), "p50_ns", json_real(650));
+	refused(doc, "ref-p50", "F: latency.reference.p50_ns: 650 in the file, 701.5 from its buckets: the file was edited or corrupted");
+
+	doc = make_lat_doc();
+	json_object_set_new(at(doc, "latency", "reference", NULL), "samples", json_integer(4));
+	refused(doc, "ref-samples", "F: latency.reference.samples: 4, but the buckets hold 3: the file was edited or corrupted");
+
+	doc = make_lat_doc();
+	b = json_array_get(at(doc, "latency", "reference", "buckets"), 0);
+	json_object_set_new(b, "lo_ns", json_integer(701));
+	refused(doc, "ref-lo", "F: latency.reference.buckets[0].lo_ns: 701 is not where a bucket starts");
 
 	doc = make_lat_doc();
 	b = json_array_get(at(doc, "latency", "buckets", NULL), 0);

@@ -66,8 +66,20 @@
 #define AB_MAX_BLOCKS 10000
 /* the first look: a spread on 2 degrees of freedom */
 #define AB_MIN_BLOCKS 3
-/* left-out blocks (starved invocations) beyond which the machine is too busy to go on */
+/* left-out blocks (starved, or speed changed) beyond which the machine is too busy to go on */
 #define AB_MAX_LEFT_OUT(blocks) (3 + (blocks))
+/*
+ * How far A's and B's machine-speed references (latency.reference, the
+ * median of a fixed bpf_loop()) may differ in a pair before the pair ran
+ * on two different machines.  This VM's vCPU flips between two speeds
+ * (htab-mem overwrite -p1 op_ns 48-50 ns and 83-86 ns, x1.75); without a
+ * flip A and B differ by 1-2% in op_ns, and the references of the 12
+ * invocations measured for README ("The machine's speed") by at most 3%
+ * (README); half-flipped invocations (one of 28 pairs: 56 against 85 ns)
+ * stand 50% apart.  10% is three times the normal spread and well below a
+ * flip; a 2% change in the benchmark does not touch the reference.
+ */
+#define AB_SPEED_TOL 0.10
 #define AB_POWER 0.80
 #define AB_MAX_BUDGET (7 * 86400.0)
 /*
@@ -105,6 +117,7 @@ static struct ab_opts {
 	bool fixed;		/* --no-early-stop: one look, at the end */
 	enum seq_stat stat;	/* --test */
 	bool json;		/* --json: stdout carries the report as JSON */
+	bool no_speed_check;	/* --no-speed-check */
 	struct ab_side side[2];
 } aopts;
 
@@ -125,12 +138,17 @@ struct ab_run {
 	char unit[32];
 	bool higher_is_better;
 	double rate[2][2 * AB_MAX_BLOCKS];	/* per pair, A's and B's */
+	double ref[2][2];	/* this block's pairs' speed references, ns (NaN: none) */
 	double block[AB_MAX_BLOCKS];
 	int pairs, blocks, invocations;
 	/* pairs whose files were written, left-out blocks' too: the next file's number */
 	int file_pairs;
 	/* blocks left out because an invocation of theirs was invalid (producers starved) */
 	int left_out;
+	/* blocks left out because A and B of a pair ran at different machine speeds */
+	int left_out_speed;
+	/* pairs not speed-checked: a file without the reference */
+	int unchecked;
 	/* invalid invocations kept: the metric is timed inside BPF (op_ns, latency_*) */
 	int kept_starved;
 	struct seq_test seq;
@@ -208,7 +226,7 @@ int ab_parse_duration(const char *s, double *sec)
 /* ---- the command line ---- */
 
 enum { ARG_BLOCKS = 1000, ARG_SPENDING, ARG_NO_EARLY_STOP, ARG_CMD_A, ARG_CMD_B, ARG_METRIC,
-       ARG_TEST, ARG_JSON };
+       ARG_TEST, ARG_JSON, ARG_NO_SPEED_CHECK };
 
 static const struct argp_option ab_options[] = {
 	{ "budget", 'b', "TIME", 0,
@@ -228,6 +246,8 @@ static const struct argp_option ab_options[] = {
 	  "The statistic of the block log ratios: trimmed (the 20% trimmed mean and its t-test, the default), rank (Hodges-Lehmann and Wilcoxon's signed-rank test) or t (the mean, Student's t)" },
 	{ "no-early-stop", ARG_NO_EARLY_STOP, NULL, 0,
 	  "Run the whole budget (or --blocks) and test once at the end: a fixed design, e.g. to establish a change's size" },
+	{ "no-speed-check", ARG_NO_SPEED_CHECK, NULL, 0,
+	  "Keep a block whose A and B ran at different machine speeds (their --latency reference loops more than 10% apart; checked for op_ns and latency_* only), e.g. for kernels whose bpf_loop() itself differs" },
 	{ "cmd-a", ARG_CMD_A, "COMMAND", 0,
 	  "A as a shell command that writes its result to \"$BENCH_AB_JSON\" (another bench binary, a VM boot)" },
 	{ "cmd-b", ARG_CMD_B, "COMMAND", 0, "B as a shell command, likewise" },
@@ -293,6 +313,9 @@ static error_t ab_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case ARG_JSON:
 		aopts.json = true;
+		break;
+	case ARG_NO_SPEED_CHECK:
+		aopts.no_speed_check = true;
 		break;
 	case ARG_TEST:
 		if (!strcmp(arg, "t"))
@@ -695,8 +718,11 @@ static double invocation_figure(const struct result_file *rf, const struct resul
 	return isfinite(med) ? med / rf->lat_ops_per_trigger : m->tl.mean;
 }
 
-/* the invocation's figure: its mean of repeat means (op_ns: above), which must be positive */
-static int invocation_value(struct ab_run *r, const char *json, double *value)
+/*
+ * The invocation's figure: its mean of repeat means (op_ns: above), which
+ * must be positive; and its machine-speed reference (NaN: none)
+ */
+static int invocation_value(struct ab_run *r, const char *json, double *value, double *ref)
 {
 	const struct result_metric *m;
 	struct result_file rf;
@@ -734,13 +760,14 @@ static int invocation_value(struct ab_run *r, const char *json, double *value)
 		ret = -EINVAL;
 	} else {
 		*value = invocation_figure(&rf, m);
+		*ref = rf.lat_ref_ns;
 	}
 	result_file_free(&rf);
 	return ret;
 }
 
 /* run one invocation of side for pair (0-based); 0, -EINTR, or -EIO after a line */
-static int run_side(struct ab_run *r, int pair, int side, double *value)
+static int run_side(struct ab_run *r, int pair, int side, double *value, double *ref)
 {
 	char json[PATH_MAX + 32], log[PATH_MAX + 32];
 	int status;
@@ -770,16 +797,17 @@ static int run_side(struct ab_run *r, int pair, int side, double *value)
 		print_log_tail(log);
 		return -EIO;
 	}
-	status = invocation_value(r, json, value);
+	status = invocation_value(r, json, value, ref);
 	return status == -EAGAIN || status == -ENOENT ? status : status ? -EIO : 0;
 }
 
 /*
- * A block with an invalid invocation is left out whole: its files are
- * renamed invalid-pair-NNN-X.* so that pair-*-A.json and pair-*-B.json
- * stay the pairs that were tested.
+ * A block with an invalid invocation, or whose A and B ran at different
+ * machine speeds, is left out whole (counted in *count, why on stderr):
+ * its files are renamed invalid-pair-NNN-X.* so that pair-*-A.json and
+ * pair-*-B.json stay the pairs that were tested.
  */
-static void leave_out_block(struct ab_run *r, int first_pair)
+static void leave_out_block(struct ab_run *r, int first_pair, int *count, const char *why)
 {
 	static const char *const ext[2] = { "json", "log" };
 	char from[PATH_MAX + 32], to[PATH_MAX + 40];
@@ -795,9 +823,52 @@ static void leave_out_block(struct ab_run *r, int first_pair)
 				if (rename(from, to) && errno != ENOENT)
 					fprintf(stderr, "failed to rename %s: %s\n", from, strerror(errno));
 			}
-	r->left_out++;
-	fprintf(stderr, "ab: block of pairs %d-%d left out: an invocation's producers were starved; the block runs again\n",
-		first_pair + 1, first_pair + 2);
+	(*count)++;
+	fprintf(stderr, "ab: block of pairs %d-%d left out: %s; the block runs again\n",
+		first_pair + 1, first_pair + 2, why);
+}
+
+static int left_out_total(const struct ab_run *r)
+{
+	return r->left_out + r->left_out_speed;
+}
+
+bool ab_speed_changed(double ref_a, double ref_b, double tol)
+{
+	if (!(ref_a > 0 && ref_b > 0 && isfinite(ref_a) && isfinite(ref_b)))
+		return false;
+	return fmax(ref_a, ref_b) / fmin(ref_a, ref_b) - 1 > tol;
+}
+
+/* is the metric one whose pairs the speed check applies to */
+static bool speed_checked(const struct ab_run *r)
+{
+	return !aopts.no_speed_check && metric_timed_in_bpf(r->metric);
+}
+
+/*
+ * After a pair (file number pair, 0-based): did its A and B run at one
+ * machine speed?  0, or -EAGAIN after leaving the block out.  A pair
+ * whose files lack the reference is not checked, said once.
+ */
+static int check_pair_speed(struct ab_run *r, int pair, double ref_a, double ref_b)
+{
+	char why[256];
+
+	if (!speed_checked(r))
+		return 0;
+	if (isnan(ref_a) || isnan(ref_b)) {
+		if (!r->unchecked++)
+			fprintf(stderr, "ab: pair %d: %s's file has no machine-speed reference (latency.reference: written by an older bench or another binary, or no reference loop ran): pairs without one are not speed-checked (said once)\n",
+				pair + 1, isnan(ref_a) ? "A" : "B");
+		return 0;
+	}
+	if (!ab_speed_changed(ref_a, ref_b, AB_SPEED_TOL))
+		return 0;
+	snprintf(why, sizeof(why), "the machine's speed changed between A and B of pair %d: the reference loop took %.1f ns in A, %.1f ns in B (%+.1f%%, more than %g%% apart; --no-speed-check keeps such blocks)",
+		 pair + 1, ref_a, ref_b, (ref_b / ref_a - 1) * 100, AB_SPEED_TOL * 100);
+	leave_out_block(r, pair - pair % 2, &r->left_out_speed, why);
+	return -EAGAIN;
 }
 
 /* ---- the test ---- */
@@ -951,6 +1022,24 @@ static void print_side(FILE *f, int side)
 	fprintf(f, "\n");
 }
 
+/* the speed check's line (BPF-timed metrics only): what it left out, or why it did not check */
+static void print_speed_check(FILE *f, const struct ab_run *r)
+{
+	if (!metric_timed_in_bpf(r->metric))
+		return;
+	if (aopts.no_speed_check) {
+		fprintf(f, "speed check: off (--no-speed-check): blocks whose A and B ran at different machine speeds are kept\n");
+		return;
+	}
+	if (r->left_out_speed)
+		fprintf(f, "left out: %d block%s whose A and B ran at different machine speeds (their reference loops more than %g%% apart); their files are %s/invalid-pair-*\n",
+			r->left_out_speed, r->left_out_speed == 1 ? "" : "s", AB_SPEED_TOL * 100,
+			r->dir);
+	if (r->unchecked)
+		fprintf(f, "speed check: %d pair%s not checked: a file without the machine-speed reference (latency.reference)\n",
+			r->unchecked, r->unchecked == 1 ? "" : "s");
+}
+
 static void print_report(FILE *f, const struct ab_run *r)
 {
 	const struct ab_look *lk = &r->look;
@@ -1014,6 +1103,7 @@ static void print_report(FILE *f, const struct ab_run *r)
 	if (r->left_out)
 		fprintf(f, "left out: %d block%s with an invalid invocation (producers starved: the machine was busy); their files are %s/invalid-pair-*\n",
 			r->left_out, r->left_out == 1 ? "" : "s", r->dir);
+	print_speed_check(f, r);
 	print_detectable(f, r, d);
 	fprintf(f, "files: %s (bench compare --paired%s --force %s/pair-*-A.json -- %s/pair-*-B.json: the same test on the pairs rather than the blocks)\n",
 		r->dir, aopts.stat == SEQ_STAT_RANK ? " --rank" :
@@ -1056,6 +1146,9 @@ static json_t *report_json(const struct ab_run *r)
 		"metric", r->metric[0] ? r->metric : "", "unit", r->unit,
 		"higher_is_better", r->higher_is_better, "test", seq_stat_name(aopts.stat),
 		"alpha", aopts.alpha, "threshold_pct", aopts.threshold_pct));
+	json_object_update_new(o, json_pack("{s:b, s:i, s:i}",
+		"speed_check", speed_checked(r), "left_out_speed_blocks", r->left_out_speed,
+		"speed_unchecked_pairs", r->unchecked));
 	json_object_update_new(o, json_pack("{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:s}",
 		"blocks", r->blocks, "pairs", r->pairs, "invocations", r->invocations,
 		"left_out_blocks", r->left_out, "kept_starved", r->kept_starved,
@@ -1102,7 +1195,7 @@ static void report(const struct ab_run *r)
 		json_decref(o);
 }
 
-/* one block, A B B A; 0, -EINTR or -EIO */
+/* one block, A B B A; 0, -EAGAIN (left out), -EINTR or -EIO */
 static int run_block(struct ab_run *r)
 {
 	int slot, side, pair, err;
@@ -1111,9 +1204,14 @@ static int run_block(struct ab_run *r)
 	for (slot = 0; slot < 4; slot++) {
 		side = block_order[slot];
 		pair = 2 * r->blocks + slot / 2;
-		err = run_side(r, r->file_pairs + slot / 2, side, &v);
+		err = run_side(r, r->file_pairs + slot / 2, side, &v, &r->ref[slot / 2][side]);
+		if (err == -EAGAIN)
+			leave_out_block(r, r->file_pairs, &r->left_out,
+					"an invocation's producers were starved");
+		else if (!err && slot % 2)
+			err = check_pair_speed(r, r->file_pairs + slot / 2, r->ref[slot / 2][0],
+					       r->ref[slot / 2][1]);
 		if (err == -EAGAIN) {
-			leave_out_block(r, r->file_pairs);
 			r->file_pairs += 2;
 			r->pairs = 2 * r->blocks;
 		}
@@ -1140,7 +1238,7 @@ static bool room_for_block(const struct ab_run *r)
 	if (r->blocks >= AB_MAX_BLOCKS || (aopts.max_blocks && r->blocks >= aopts.max_blocks))
 		return false;
 	/* left-out blocks took their time too */
-	return t + t / (r->blocks + r->left_out) <= aopts.budget;
+	return t + t / (r->blocks + left_out_total(r)) <= aopts.budget;
 }
 
 static int run_blocks(struct ab_run *r)
@@ -1150,8 +1248,10 @@ static int run_blocks(struct ab_run *r)
 
 	for (;;) {
 		err = run_block(r);
-		if (err == -EAGAIN && r->left_out > AB_MAX_LEFT_OUT(r->blocks)) {
-			r->stopped = "too many blocks left out: the machine is too busy for this benchmark";
+		if (err == -EAGAIN && left_out_total(r) > AB_MAX_LEFT_OUT(r->blocks)) {
+			r->stopped = r->left_out_speed > r->left_out ?
+				     "too many blocks left out: the machine's speed keeps changing (--no-speed-check keeps such blocks)" :
+				     "too many blocks left out: the machine is too busy for this benchmark";
 			return -EIO;
 		}
 		if (err == -EAGAIN) {
@@ -1177,8 +1277,8 @@ static int run_blocks(struct ab_run *r)
 		}
 		/* a block's time (left-out blocks took theirs too) x the blocks a test needs */
 		if (r->blocks == 1 &&
-		    elapsed(r) / (1 + r->left_out) * blocks_needed() > aopts.budget) {
-			double bt = elapsed(r) / (1 + r->left_out);
+		    elapsed(r) / (1 + left_out_total(r)) * blocks_needed() > aopts.budget) {
+			double bt = elapsed(r) / (1 + left_out_total(r));
 			char b[32];
 
 			fmt_time(aopts.budget, b, sizeof(b));

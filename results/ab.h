@@ -2,6 +2,8 @@
 #ifndef __AB_H
 #define __AB_H
 
+#include <stdbool.h>
+
 /*
  * `bench ab`: did B move the number against A?  Interleaved invocations
  * in drift-cancelling blocks, paired log ratios, and a group-sequential
@@ -13,5 +15,11 @@ int bench_ab_main(int argc, char **argv);
 
 /* "90", "90s", "5m", "1h30m": seconds in *sec; 0 or -EINVAL */
 int ab_parse_duration(const char *s, double *sec);
+/*
+ * Did the machine's speed change between A and B of a pair: their
+ * reference figures (ns) more than tol (0.10: 10%) apart, the larger
+ * over the smaller?  False when either is missing (NaN, not positive).
+ */
+bool ab_speed_changed(double ref_a, double ref_b, double tol);
 
 #endif /* __AB_H */

@@ -162,6 +162,69 @@ is "$(find "$TEST_TMP/starved.d" -name 'pair-*.json' | wc -l)" 12 "12 tested fil
 is_exit 0 "bench compare --paired reads the tested pairs" \
 	"$BENCH" compare --paired "$TEST_TMP"/starved.d/pair-*-A.json -- "$TEST_TMP"/starved.d/pair-*-B.json
 
+# 3d. the machine's speed changed between A and B (op_ns, with the
+# --latency reference loop): A's calls all time the reference at 700 ns
+# (median 701.5, bucket [700, 704)), B's too but its second (pair 2 of
+# block 1) at 800 ns (801.5): 801.5 / 701.5 = 1.1426, +14.3%, more than
+# 10% apart, so the block is left out once A's second call ends it and
+# runs again as pairs 3 and 4.  B's second op_ns, 178.5 (x1.75, a slow
+# phase), then moves nothing: B/A is 102/100 in every pair used, +2.00%
+# shellcheck disable=SC2046
+rates a $(yes 100 | head -8)
+rates b 102 178.5 102 102 102 102 102 102
+speed_ab() {	# speed_ab <name> <ab options>...: the case above
+	local name=$1
+	shift
+	rm -f "$TEST_TMP"/[ab].pos
+	ab "$TEST_TMP/$name" --metric op_ns --test t --alpha 0.25 --blocks 3 --no-early-stop \
+		-o "$TEST_TMP/$name.d" "$@" \
+		--cmd-a "STANDIN_METRIC=op_ns STANDIN_REF=700 $STANDIN $TEST_TMP/a" \
+		--cmd-b "STANDIN_METRIC=op_ns STANDIN_REF=700 STANDIN_REF_2=${REF_B2:-800} $STANDIN $TEST_TMP/b"
+}
+speed_ab speed
+is $? 0 "the machine's speed changed: exit 0"
+like "$TEST_TMP/speed.err" "^ab: block of pairs 1-2 left out: the machine's speed changed between A and B of pair 2: the reference loop took 701\.5 ns in A, 801\.5 ns in B \(\+14\.3%, more than 10% apart; --no-speed-check keeps such blocks\); the block runs again$" \
+	"one line names the pair, both references and why"
+is "$(grep -c 'left out' "$TEST_TMP/speed.err")" 1 "and only that block is left out"
+like "$TEST_TMP/speed" '^left out: 1 block whose A and B ran at different machine speeds \(their reference loops more than 10% apart\); their files are .*/invalid-pair-\*$' \
+	"the report counts it apart from starved blocks"
+grep -q '^left out: .*invalid invocation' "$TEST_TMP/speed"
+is $? 1 "no starved block is counted"
+like "$TEST_TMP/speed" '^used: 3 blocks, 6 pairs, 16 invocations' "the block ran again: 3 blocks tested, 16 invocations"
+is "$(field "$TEST_TMP/speed" 'change: B vs A')" "+2.00" "the slow phase's op_ns (178.5) moves nothing: +2.00%"
+is "$(find "$TEST_TMP/speed.d" -name 'invalid-pair-*.json' | wc -l)" 4 "the left-out block's four files are renamed"
+is "$(jq -r '[.left_out_speed_blocks, .left_out_blocks, .speed_check, .speed_unchecked_pairs] | join(" ")' "$TEST_TMP/speed.d/ab.json")" \
+	"1 0 true 0" "ab.json: one block left out for speed, none starved, the check on, every pair checked"
+# 5% apart (736 ns: median 737.5, 737.5 / 701.5 = 1.051) is kept
+REF_B2=736 speed_ab speed5
+is $? 0 "references 5% apart: exit 0"
+like "$TEST_TMP/speed5" '^used: 3 blocks, 6 pairs, 12 invocations' "references 5% apart: nothing left out"
+# the off switch: the block is kept, and B's 178.5 moves the mean: blocks
+# (ln 1.02 + ln 1.785) / 2 = 0.299611 and ln 1.02 twice, mean 0.113072: +11.97%
+speed_ab speedoff --no-speed-check
+is $? 0 "--no-speed-check: exit 0"
+like "$TEST_TMP/speedoff" '^used: 3 blocks, 6 pairs, 12 invocations' "--no-speed-check: nothing left out"
+like "$TEST_TMP/speedoff" '^speed check: off \(--no-speed-check\)' "--no-speed-check: the report says the check was off"
+is "$(field "$TEST_TMP/speedoff" 'change: B vs A')" "+11.97" "--no-speed-check: the slow phase moves the estimate to +11.97%"
+is "$(jq -r '[.left_out_speed_blocks, .speed_check] | join(" ")' "$TEST_TMP/speedoff.d/ab.json")" "0 false" \
+	"--no-speed-check: ab.json says the check was off"
+# files without the reference (an older bench, another binary): not
+# checked, said once on stderr, counted in the report
+rm -f "$TEST_TMP"/[ab].pos
+ab "$TEST_TMP/noref" --metric op_ns --test t --alpha 0.25 --blocks 3 --no-early-stop -o "$TEST_TMP/noref.d" \
+	--cmd-a "STANDIN_METRIC=op_ns STANDIN_REF=700 $STANDIN $TEST_TMP/a" \
+	--cmd-b "STANDIN_METRIC=op_ns $STANDIN $TEST_TMP/b"
+is $? 0 "no reference in B's files: exit 0"
+like "$TEST_TMP/noref.err" "^ab: pair 1: B's file has no machine-speed reference \(latency\.reference: .*\): pairs without one are not speed-checked \(said once\)$" \
+	"no reference: ab says the pairs are not checked"
+is "$(grep -c 'no machine-speed reference' "$TEST_TMP/noref.err")" 1 "no reference: said once"
+like "$TEST_TMP/noref" '^speed check: 6 pairs not checked: a file without the machine-speed reference' \
+	"no reference: the report counts the 6 pairs not checked"
+like "$TEST_TMP/noref" '^used: 3 blocks, 6 pairs, 12 invocations' "no reference: nothing left out"
+# a throughput metric is not checked: the reference is for BPF-timed ones
+grep -q '^speed check\|machine speeds' "$TEST_TMP/starved"
+is $? 1 "hits (not timed in BPF): no speed check line"
+
 # 3c. a starved invocation that is not marked (kept, e.g. with
 # --min-cpu-share 1): A/A near 100, one B at 0.44 (its producer
 # hardly ran).  Its pair's log ratio is ln 0.0044 = -5.43, its block's

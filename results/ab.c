@@ -71,15 +71,17 @@
 /*
  * How far A's and B's machine-speed references (latency.reference, the
  * median of a fixed bpf_loop()) may differ in a pair before the pair ran
- * on two different machines.  This VM's vCPU flips between two speeds
- * (htab-mem overwrite -p1 op_ns 48-50 ns and 83-86 ns, x1.75); without a
- * flip A and B differ by 1-2% in op_ns, and the references of the 12
- * invocations measured for README ("The machine's speed") by at most 3%
- * (README); half-flipped invocations (one of 28 pairs: 56 against 85 ns)
- * stand 50% apart.  10% is three times the normal spread and well below a
- * flip; a 2% change in the benchmark does not touch the reference.
+ * on two different machines.  This VM's vCPU flips between two speeds:
+ * htab-mem overwrite -p1 op_ns 48-50 ns against 83-86 ns (x1.75), a pure
+ * CPU loop (count-local) a third of its rate (x1.5); half-flipped
+ * invocations stood 56 against 85 ns.  Without a flip, on a machine
+ * loaded by other jobs, 6 back-to-back invocations' references read
+ * 1122-1273 ns: neighbours up to 13% apart while their op_ns stayed
+ * within 3% (README, "The machine's speed").  25% is twice that spread
+ * and half a flip; a 10% threshold would leave out sound blocks on a
+ * busy machine.
  */
-#define AB_SPEED_TOL 0.10
+#define AB_SPEED_TOL 0.25
 #define AB_POWER 0.80
 #define AB_MAX_BUDGET (7 * 86400.0)
 /*
@@ -247,7 +249,7 @@ static const struct argp_option ab_options[] = {
 	{ "no-early-stop", ARG_NO_EARLY_STOP, NULL, 0,
 	  "Run the whole budget (or --blocks) and test once at the end: a fixed design, e.g. to establish a change's size" },
 	{ "no-speed-check", ARG_NO_SPEED_CHECK, NULL, 0,
-	  "Keep a block whose A and B ran at different machine speeds (their --latency reference loops more than 10% apart; checked for op_ns and latency_* only), e.g. for kernels whose bpf_loop() itself differs" },
+	  "Keep a block whose A and B ran at different machine speeds (their --latency reference loops more than 25% apart; checked for op_ns and latency_* only), e.g. for kernels whose bpf_loop() itself differs" },
 	{ "cmd-a", ARG_CMD_A, "COMMAND", 0,
 	  "A as a shell command that writes its result to \"$BENCH_AB_JSON\" (another bench binary, a VM boot)" },
 	{ "cmd-b", ARG_CMD_B, "COMMAND", 0, "B as a shell command, likewise" },

@@ -29,19 +29,23 @@ static void test_duration(void)
 static void test_speed(void)
 {
 	/* the larger over the smaller, minus 1, against tol: either order */
-	ok(!ab_speed_changed(700, 700, 0.10), "speed: equal references: unchanged");
-	ok(!ab_speed_changed(700, 769, 0.10), "speed: 769 / 700 = 1.0986: within 10%");
-	ok(ab_speed_changed(700, 771, 0.10), "speed: 771 / 700 = 1.1014: beyond 10%");
-	ok(ab_speed_changed(771, 700, 0.10), "speed: B faster by the same ratio: beyond 10%");
+	ok(!ab_speed_changed(700, 700, 0.25), "speed: equal references: unchanged");
+	ok(!ab_speed_changed(700, 874, 0.25), "speed: 874 / 700 = 1.2486: within 25%%");
+	ok(ab_speed_changed(700, 876, 0.25), "speed: 876 / 700 = 1.2514: beyond 25%%");
+	ok(ab_speed_changed(876, 700, 0.25), "speed: B faster by the same ratio: beyond 25%%");
+	ok(!ab_speed_changed(700, 769, 0.10), "speed: 769 / 700 = 1.0986: within 10%%");
+	ok(ab_speed_changed(700, 771, 0.10), "speed: 771 / 700 = 1.1014: beyond 10%%");
 	/* the flip measured on op_ns: 48.6 against 84.1 ns, x1.73 */
-	ok(ab_speed_changed(48.6, 84.1, 0.10), "speed: a x1.73 flip: changed");
-	ok(!ab_speed_changed(701.5, 737.5, 0.10), "speed: 737.5 / 701.5 = 1.051: unchanged");
-	ok(ab_speed_changed(701.5, 801.5, 0.10), "speed: 801.5 / 701.5 = 1.143: changed");
+	ok(ab_speed_changed(48.6, 84.1, 0.25), "speed: a x1.73 flip: changed");
+	/* neighbours 13% apart without a flip (README): kept */
+	ok(!ab_speed_changed(1126.1, 1273.0, 0.25), "speed: 1273.0 / 1126.1 = 1.130: unchanged");
+	ok(!ab_speed_changed(701.5, 841.5, 0.25), "speed: 841.5 / 701.5 = 1.1996: unchanged");
+	ok(ab_speed_changed(701.5, 901.5, 0.25), "speed: 901.5 / 701.5 = 1.2851: changed");
 	/* a missing reference (NaN, or no loop timed: 0) is never a change */
-	ok(!ab_speed_changed(NAN, 801.5, 0.10), "speed: no reference in A: not checked");
-	ok(!ab_speed_changed(701.5, NAN, 0.10), "speed: no reference in B: not checked");
-	ok(!ab_speed_changed(0, 801.5, 0.10), "speed: a zero reference: not checked");
-	ok(!ab_speed_changed(INFINITY, 801.5, 0.10), "speed: an infinite reference: not checked");
+	ok(!ab_speed_changed(NAN, 901.5, 0.25), "speed: no reference in A: not checked");
+	ok(!ab_speed_changed(701.5, NAN, 0.25), "speed: no reference in B: not checked");
+	ok(!ab_speed_changed(0, 901.5, 0.25), "speed: a zero reference: not checked");
+	ok(!ab_speed_changed(INFINITY, 901.5, 0.25), "speed: an infinite reference: not checked");
 }
 
 int main(void)

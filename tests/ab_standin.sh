@@ -34,7 +34,7 @@ validity='{"valid": true, "reason": null, "min_cpu_share": 0.8, "prod_cpu_share"
 [ "${STANDIN_INVALID:-0}" = "$pos" ] &&
 	validity='{"valid": false, "reason": "producers starved: 1 of 1 ran less than 80% of their measured time (#0 10.0%)", "min_cpu_share": 0.8, "prod_cpu_share": [0.1]}'
 metric=${STANDIN_METRIC:-hits}
-unit=M/s better=true lat= lat_trig=
+unit=M/s better=true lat='' lat_trig=''
 if [ "$metric" = op_ns ]; then
 	unit=ns better=false lat_trig=', "latency_triggers": 0, "latency_edge_triggers": 0'
 	ref_var=STANDIN_REF_$pos

@@ -442,7 +442,7 @@ static void lat_fill(struct run_latency *lat, __u64 body)
 {
 	__u64 k;
 
-	memset(lat->counts, 0, sizeof(lat->counts));
+	memset(lat, 0, sizeof(*lat));	/* the reference loop's fields too */
 	lat->ops_per_trigger = 64;
 	for (k = 0; k < body; k++)
 		lat->counts[lat_bucket(6000 + k % 7 * 300)]++;

@@ -180,6 +180,10 @@ int main(void)
 	is_int(json_integer_value(json_object_get(j, "overflow")), 1, "JSON: overflow count");
 	is_near(json_number_value(json_object_get(json_object_get(j, "per_op"), "p50")), 5.0 / 64, 1e-12,
 		"JSON: per-op p50 = per-trigger p50 / 64");
+	ok(!json_object_get(j, "reference"), "JSON: no reference block without the loop (ref_steps 0)");
+	json_decref(j);
+	lat.ref_steps = LAT_REF_STEPS;
+	j = lat_json(&lat);
 	ok(json_is_null(json_object_get(json_object_get(j, "reference"), "p50_ns")) &&
 	   json_integer_value(json_object_get(json_object_get(j, "reference"), "samples")) == 0,
 	   "JSON: no reference loop ran: 0 samples, p50_ns null");

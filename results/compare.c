@@ -858,6 +858,17 @@ static void set_ratio_pct(struct metric_test *mt, double lo, double hi)
 	mt->hi_pct = (hi - 1) * 100.0;
 }
 
+/* the change, its p and its interval from Welch's test on the logs in mt->lc */
+static void take_log_test(struct metric_test *mt)
+{
+	mt->log_scale = true;
+	mt->p = mt->lc.p;
+	mt->df = mt->lc.df;
+	mt->new = mt->base * mt->lc.ratio;
+	mt->change_pct = (mt->lc.ratio - 1) * 100.0;
+	set_ratio_pct(mt, mt->lc.lo, mt->lc.hi);
+}
+
 /*
  * The 95% interval of the change of the mean a to the mean b: of their
  * ratio where both are positive, of their difference otherwise.  With one
@@ -1038,12 +1049,7 @@ static int log_welch_metric(enum compare_unit unit, const struct compare_side *s
 		goto out;
 	if (welch_log(a, na, b, nb, 0.05, &mt->lc))
 		goto out;	/* too few observations: untested, as the linear test */
-	mt->log_scale = true;
-	mt->p = mt->lc.p;
-	mt->df = mt->lc.df;
-	mt->new = mt->base * mt->lc.ratio;
-	mt->change_pct = (mt->lc.ratio - 1) * 100.0;
-	set_ratio_pct(mt, mt->lc.lo, mt->lc.hi);
+	take_log_test(mt);
 out:
 	free(a);
 	free(b);
@@ -1230,14 +1236,8 @@ static int peak_test(const struct compare_params *prm, const struct compare_side
 		mean_change_interval(&st_a, &st_b, mt);
 		/* the peaks are above 0: the test on their logs, as every metric's */
 		if (all_positive(a, sa->n) && all_positive(b, sb->n) &&
-		    !welch_log(a, sa->n, b, sb->n, 0.05, &mt->lc)) {
-			mt->log_scale = true;
-			mt->p = mt->lc.p;
-			mt->df = mt->lc.df;
-			mt->new = mt->base * mt->lc.ratio;
-			mt->change_pct = (mt->lc.ratio - 1) * 100.0;
-			set_ratio_pct(mt, mt->lc.lo, mt->lc.hi);
-		}
+		    !welch_log(a, sa->n, b, sb->n, 0.05, &mt->lc))
+			take_log_test(mt);
 	}
 out:
 	free(a);

@@ -240,9 +240,11 @@ for f in "${flavours[@]}"; do
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(head -c 1000 "$out.err")"
 	diag "$(grep -E '^(Summary|Footprint):' "$out")"
 	like "$out" "$FP_RE" "$name: the Footprint line"
-	# while a batch is stashed its objects are held: the peak is not below them
-	cmp_num "$(jq ".summary.metrics.footprint_$kind.max * 1048576" "$out.json")" '>=' \
-		"$(jq '.counts.memory_floor_bytes' "$out.json")" "$name: the $kind held at its peak is at least the stashed objects"
+	# No claim that the peak reaches the stashed batch: the allocator is
+	# warm from the runs above (its global caches live until reboot), and
+	# objects it cached before attach are rightly not counted, so a batch
+	# may be served partly by them; and a sample is an instant, not the
+	# moment a trigger holds its batch (CI failed on that claim once).
 	# the frees were seen, not only the allocations
 	cmp_num "$(jq ".counts.footprint_frees_$kind" "$out.json")" '>' 0 "$name: frees of its $kind objects were counted"
 	diag "counts: $(jq -c .counts "$out.json")"

@@ -249,7 +249,7 @@ static const struct argp_option ab_options[] = {
 	{ "no-early-stop", ARG_NO_EARLY_STOP, NULL, 0,
 	  "Run the whole budget (or --blocks) and test once at the end: a fixed design, e.g. to establish a change's size" },
 	{ "no-speed-check", ARG_NO_SPEED_CHECK, NULL, 0,
-	  "Keep a block whose A and B ran at different machine speeds (their --latency reference loops more than 25% apart; checked for op_ns and latency_* only), e.g. for kernels whose bpf_loop() itself differs" },
+	  "Keep a block whose A and B ran at different machine speeds (the slower of their --latency reference loops beyond 1.25x the faster; checked for op_ns and latency_* only), e.g. for kernels whose bpf_loop() itself differs" },
 	{ "cmd-a", ARG_CMD_A, "COMMAND", 0,
 	  "A as a shell command that writes its result to \"$BENCH_AB_JSON\" (another bench binary, a VM boot)" },
 	{ "cmd-b", ARG_CMD_B, "COMMAND", 0, "B as a shell command, likewise" },
@@ -867,8 +867,8 @@ static int check_pair_speed(struct ab_run *r, int pair, double ref_a, double ref
 	}
 	if (!ab_speed_changed(ref_a, ref_b, AB_SPEED_TOL))
 		return 0;
-	snprintf(why, sizeof(why), "the machine's speed changed between A and B of pair %d: the reference loop took %.1f ns in A, %.1f ns in B (%+.1f%%, more than %g%% apart; --no-speed-check keeps such blocks)",
-		 pair + 1, ref_a, ref_b, (ref_b / ref_a - 1) * 100, AB_SPEED_TOL * 100);
+	snprintf(why, sizeof(why), "the machine's speed changed between A and B of pair %d: the reference loop took %.1f ns in A, %.1f ns in B (the slower %.2fx the faster, beyond %.2fx; --no-speed-check keeps such blocks)",
+		 pair + 1, ref_a, ref_b, fmax(ref_a, ref_b) / fmin(ref_a, ref_b), 1 + AB_SPEED_TOL);
 	leave_out_block(r, pair - pair % 2, &r->left_out_speed, why);
 	return -EAGAIN;
 }
@@ -1034,8 +1034,8 @@ static void print_speed_check(FILE *f, const struct ab_run *r)
 		return;
 	}
 	if (r->left_out_speed)
-		fprintf(f, "left out: %d block%s whose A and B ran at different machine speeds (their reference loops more than %g%% apart); their files are %s/invalid-pair-*\n",
-			r->left_out_speed, r->left_out_speed == 1 ? "" : "s", AB_SPEED_TOL * 100,
+		fprintf(f, "left out: %d block%s whose A and B ran at different machine speeds (the slower reference loop beyond %.2fx the faster); their files are %s/invalid-pair-*\n",
+			r->left_out_speed, r->left_out_speed == 1 ? "" : "s", 1 + AB_SPEED_TOL,
 			r->dir);
 	if (r->unchecked)
 		fprintf(f, "speed check: %d pair%s not checked: a file without the machine-speed reference (latency.reference)\n",

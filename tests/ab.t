@@ -166,7 +166,7 @@ is_exit 0 "bench compare --paired reads the tested pairs" \
 # --latency reference loop): A's calls all time the reference at 700 ns
 # (median 701.5, bucket [700, 704)), B's too but its second (pair 2 of
 # block 1) at 900 ns (901.5, bucket [900, 904)): 901.5 / 701.5 = 1.2851,
-# +28.5%, more than 25% apart, so the block is left out once A's second
+# 1.29x, beyond 1.25x, so the block is left out once A's second
 # call ends it and runs again as pairs 3 and 4.  B's second op_ns, 178.5
 # (x1.75, a slow phase), then moves nothing: B/A is 102/100 in every pair
 # used, +2.00%
@@ -184,10 +184,10 @@ speed_ab() {	# speed_ab <name> <ab options>...: the case above
 }
 speed_ab speed
 is $? 0 "the machine's speed changed: exit 0"
-like "$TEST_TMP/speed.err" "^ab: block of pairs 1-2 left out: the machine's speed changed between A and B of pair 2: the reference loop took 701\.5 ns in A, 901\.5 ns in B \(\+28\.5%, more than 25% apart; --no-speed-check keeps such blocks\); the block runs again$" \
+like "$TEST_TMP/speed.err" "^ab: block of pairs 1-2 left out: the machine's speed changed between A and B of pair 2: the reference loop took 701\.5 ns in A, 901\.5 ns in B \(the slower 1\.29x the faster, beyond 1\.25x; --no-speed-check keeps such blocks\); the block runs again$" \
 	"one line names the pair, both references and why"
 is "$(grep -c 'left out' "$TEST_TMP/speed.err")" 1 "and only that block is left out"
-like "$TEST_TMP/speed" '^left out: 1 block whose A and B ran at different machine speeds \(their reference loops more than 25% apart\); their files are .*/invalid-pair-\*$' \
+like "$TEST_TMP/speed" '^left out: 1 block whose A and B ran at different machine speeds \(the slower reference loop beyond 1\.25x the faster\); their files are .*/invalid-pair-\*$' \
 	"the report counts it apart from starved blocks"
 grep -q '^left out: .*invalid invocation' "$TEST_TMP/speed"
 is $? 1 "no starved block is counted"

@@ -60,6 +60,12 @@ gone=$!
 wait "$gone"
 wait_for "$TEST_TMP/run.out" '^Summary' "$gone" 10
 is $? 1 "wait_for: fails at once when the process is gone without the line"
+# nap sleeps on a FIFO nothing arrives on: one that returned at once would
+# make the watchdog interrupt every run it watches
+assert "nap: the FIFO it reads is open" [ -n "$NAP_FD" ]
+t0=$(date +%s%N)
+nap 0.3
+cmp_ok $((($(date +%s%N) - t0) / 1000000)) -ge 300 "nap 0.3: no return before its time (ms)"
 mkdir -p "$TEST_TMP/bin"
 printf '#!/bin/sh\necho "Error: cannot list programs" >&2\nexit 255\n' >"$TEST_TMP/bin/bpftool"
 chmod +x "$TEST_TMP/bin/bpftool"

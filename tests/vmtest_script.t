@@ -65,86 +65,127 @@ for tool in qemu-system-x86_64 busybox; do
 	fi
 done
 
-# no_leftovers <what>: no qemu of ours, no temporary directory
+# ---- the real boots ----
+# Three cases boot a kernel all the way: a normal run, a bzImage without its
+# modules, SIGINT mid-command.  One after another they were most of make
+# vmtest's serial part, while a boot under TCG keeps about one of the host's
+# CPUs busy: they boot at once, and the short cases run while they boot.
+# Each case has a TMPDIR of its own, where its vmtest.sh makes its temporary
+# directory and so names it on its qemu's command line: no_leftovers then
+# sees that case's qemu and directory only.
+
+# case_tmp <name>: a new TMPDIR for one case
+case_tmp() {
+	mkdir -p "$TMPDIR/$1"
+	echo "$TMPDIR/$1"
+}
+
+# no_leftovers <what> <the case's TMPDIR>: no qemu of it, no temporary directory
 no_leftovers() {
 	local left
 
-	left=$(pgrep -af "qemu-system.*$TMPDIR" || true)
+	left=$(pgrep -af "qemu-system.*$2/vmtest\\." || true)
 	assert "$1: no qemu left" [ -z "$left" ]
 	[ -z "$left" ] || diag "$left"
-	assert "$1: no temporary directory left ($(ls -A "$TMPDIR"))" [ -z "$(ls -A "$TMPDIR")" ]
+	assert "$1: no temporary directory left ($(ls -A "$2"))" [ -z "$(ls -A "$2")" ]
 }
 
-# ---- a command's output, exit status and a file in OUTDIR ----
+# a command's output, exit status and a file in OUTDIR; the first boot
+# fetches the default kernel on a clean clone
 outdir=$TEST_TMP/out
-out=$TEST_TMP/boot
+run=$TEST_TMP/run
+tmp_run=$(case_tmp run)
 # shellcheck disable=SC2016 # expanded in the guest
-"$VMTEST" -o "$outdir" -e VMTEST_T_VALUE='two words' -- \
+TMPDIR=$tmp_run "$VMTEST" -o "$outdir" -e VMTEST_T_VALUE='two words' -- \
 	bash -c 'echo "hello from $(uname -r)"; echo "$VMTEST_T_VALUE" >"$VMTEST_OUTDIR/back";
 		 [ "$(pwd)" = "$1" ] && echo "in the project"; grep -w cgroup2 /proc/mounts | cut -d" " -f2;
-		 exit 42' _ "$(cd "$(dirname "$0")/.." && pwd)" >"$out" 2>"$out.err"
-rc=$?
-is "$rc" 42 "COMMAND's exit status comes out"
-like "$out" '^hello from [0-9]' "COMMAND's output comes out"
-like "$out" '^in the project$' "COMMAND runs in the project directory"
-like "$out" '^/sys/fs/cgroup$' "the guest has cgroup2 at /sys/fs/cgroup"
-assert "a file written to OUTDIR comes back, -e VAR=VALUE went in" \
-	[ "$(cat "$outdir/back" 2>/dev/null)" = "two words" ]
-like "$out.err" 'booting .* under (KVM|TCG)' "it says what it boots and how"
-[ "$rc" -eq 42 ] || diag "$(cat "$out" "$out.err")"
-no_leftovers "after a normal run"
+		 exit 42' _ "$(cd "$(dirname "$0")/.." && pwd)" >"$run" 2>"$run.err" &
+run_pid=$!
+# "booting": the kernel is in the cache, for the boots below
+wait_for "$run.err" 'booting' "$run_pid" 600
+ok $? "the normal run gets to booting (the default kernel fetched)"
 
-# ---- a VM that cannot boot: 125 and why ----
-"$VMTEST" -k "$TEST_TMP/bzImage" -- true >"$out" 2>"$out.err"
+# Debian's kernel has 9p and overlay as modules: without -M they are missing
+nomod=$TEST_TMP/nomod
+tmp_nomod=$(case_tmp nomod)
+image=$(find "${OUTPUT:-$(dirname "$0")/../.output}/vmtest/kernels" -path '*/boot/vmlinuz-*' 2>/dev/null | head -n 1)
+if [ -n "$image" ]; then
+	TMPDIR=$tmp_nomod "$VMTEST" -k "$image" -- true >"$nomod" 2>"$nomod.err" &
+	nomod_pid=$!
+fi
+
+# SIGINT to the process group, as a terminal's Ctrl-C, mid-command: a job
+# of its own (set -m), with SIGINT's default action even when this test was
+# started with it ignored, as by `cmd &` from a script (bash cannot undo an
+# inherited ignore; SIG_DEFAULT does).  -t bounds a failure.
+sigint=$TEST_TMP/sigint
+tmp_sigint=$(case_tmp sigint)
+set -m
+TMPDIR=$tmp_sigint "${SIG_DEFAULT[@]}" "$VMTEST" -t 600 -- sh -c 'echo started; sleep 600' >"$sigint" 2>"$sigint.err" &
+sigint_pid=$!
+set +m
+
+# ---- while they boot: a VM that cannot boot, 125 and why ----
+out=$TEST_TMP/notkernel
+tmp=$(case_tmp notkernel)
+TMPDIR=$tmp "$VMTEST" -k "$TEST_TMP/bzImage" -- true >"$out" 2>"$out.err"
 rc=$?
 is "$rc" 125 "not a kernel: exit 125"
 like "$out.err" 'failed to boot' "not a kernel: it says the VM failed to boot"
-no_leftovers "after a failed boot"
-# Debian's kernel has 9p and overlay as modules: without -M they are missing
-image=$(find "${OUTPUT:-$(dirname "$0")/../.output}/vmtest/kernels" -path '*/boot/vmlinuz-*' 2>/dev/null | head -n 1)
-if [ -n "$image" ]; then
-	"$VMTEST" -k "$image" -- true >"$out" 2>"$out.err"
-	rc=$?
-	is "$rc" 125 "a bzImage without its modules: exit 125"
-	like "$out.err" 'the kernel lacks: 9p .*overlay' "a bzImage without its modules: it names what is missing"
-	no_leftovers "after a kernel without 9p"
-fi
+no_leftovers "after a failed boot" "$tmp"
 
 # ---- the timeout: 124 and a message ----
-"$VMTEST" -t 2 -- sleep 600 >"$out" 2>"$out.err"
+out=$TEST_TMP/timeout
+tmp=$(case_tmp timeout)
+TMPDIR=$tmp "$VMTEST" -t 2 -- sleep 600 >"$out" 2>"$out.err"
 rc=$?
 is "$rc" 124 "timeout: exit 124"
 like "$out.err" 'timed out after 2 s' "timeout: it says so"
-no_leftovers "after a timeout"
+no_leftovers "after a timeout" "$tmp"
 
 # ---- SIGTERM while booting ----
-"${SIG_DEFAULT[@]}" "$VMTEST" -- sleep 600 >"$out" 2>"$out.err" &
+out=$TEST_TMP/sigterm
+tmp=$(case_tmp sigterm)
+TMPDIR=$tmp "${SIG_DEFAULT[@]}" "$VMTEST" -- sleep 600 >"$out" 2>"$out.err" &
 pid=$!
 wait_for "$out.err" 'booting' "$pid" 120
 # booting: the VM is up once its qemu runs (and is what SIGTERM must end)
-eventually pgrep -f "qemu-system.*$TMPDIR" >/dev/null
+eventually pgrep -f "qemu-system.*$tmp/vmtest\\." >/dev/null
 ok $? "SIGTERM: a qemu is booting"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
 is "$rc" 143 "SIGTERM: exit 143"
-no_leftovers "after SIGTERM"
+no_leftovers "after SIGTERM" "$tmp"
 
-# ---- SIGINT to the process group, as a terminal's Ctrl-C, mid-command ----
-# A job of its own (set -m), with SIGINT's default action even when this
-# test was started with it ignored, as by `cmd &` from a script (bash
-# cannot undo an inherited ignore; SIG_DEFAULT does).  -t bounds a failure.
-set -m
-"${SIG_DEFAULT[@]}" "$VMTEST" -t 240 -- sh -c 'echo started; sleep 600' >"$out" 2>"$out.err" &
-pid=$!
-set +m
-wait_for "$out" '^started$' "$pid" 120
+# ---- the boots' verdicts ----
+wait "$run_pid"
+rc=$?
+is "$rc" 42 "COMMAND's exit status comes out"
+like "$run" '^hello from [0-9]' "COMMAND's output comes out"
+like "$run" '^in the project$' "COMMAND runs in the project directory"
+like "$run" '^/sys/fs/cgroup$' "the guest has cgroup2 at /sys/fs/cgroup"
+assert "a file written to OUTDIR comes back, -e VAR=VALUE went in" \
+	[ "$(cat "$outdir/back" 2>/dev/null)" = "two words" ]
+like "$run.err" 'booting .* under (KVM|TCG)' "it says what it boots and how"
+[ "$rc" -eq 42 ] || diag "$(cat "$run" "$run.err")"
+no_leftovers "after a normal run" "$tmp_run"
+
+if [ -n "$image" ]; then
+	wait "$nomod_pid"
+	rc=$?
+	is "$rc" 125 "a bzImage without its modules: exit 125"
+	like "$nomod.err" 'the kernel lacks: 9p .*overlay' "a bzImage without its modules: it names what is missing"
+	no_leftovers "after a kernel without 9p" "$tmp_nomod"
+fi
+
+wait_for "$sigint" '^started$' "$sigint_pid" 480
 ok $? "SIGINT: the command got going"
-kill -INT -- "-$pid"
-wait "$pid"
+kill -INT -- "-$sigint_pid"
+wait "$sigint_pid"
 rc=$?
 is "$rc" 130 "SIGINT: exit 130"
-like "$out.err" 'got SIGINT' "SIGINT: it says so"
-no_leftovers "after SIGINT"
+like "$sigint.err" 'got SIGINT' "SIGINT: it says so"
+no_leftovers "after SIGINT" "$tmp_sigint"
 
 done_testing

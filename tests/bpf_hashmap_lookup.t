@@ -87,17 +87,21 @@ is "$(wc -l < "$out.cpu")" "$nr" "-p$nr -a: exactly $nr lines"
 is "$(sed -E "s#$CPU_LINE#\\1#" "$out.cpu" | sort -u | wc -l)" "$nr" "-p$nr -a: one per distinct CPU"
 
 # --- short nr_loops, quiet forms ---
-out=$TEST_TMP/quiet
-ok_run "-q --nr_loops 100" "$out" -w0 -d1 -q bpf-hashmap-lookup --nr_loops 100
-lines_ok "$out" "$QUIET_LINE" 2
-ok $? "-q: 'cpuNN rate' lines with a positive rate"
+# the output's forms are userspace alone (check_hits below reads -q's lines
+# in the guests too)
+if host_only "-q and -q -a: the quiet forms"; then
+	out=$TEST_TMP/quiet
+	ok_run "-q --nr_loops 100" "$out" -w0 -d1 -q bpf-hashmap-lookup --nr_loops 100
+	lines_ok "$out" "$QUIET_LINE" 2
+	ok $? "-q: 'cpuNN rate' lines with a positive rate"
 
-out=$TEST_TMP/quiet_a
-ok_run "-q -a --nr_loops 100" "$out" -w0 -d1 -q -a bpf-hashmap-lookup --nr_loops 100
-lines_ok "$out" "$BARE_LINE" 1
-ok $? "-q -a: a bare positive number"
-is "$(wc -l < "$out")" 1 "-q -a: one line"
-diag "$(cat "$out")"
+	out=$TEST_TMP/quiet_a
+	ok_run "-q -a --nr_loops 100" "$out" -w0 -d1 -q -a bpf-hashmap-lookup --nr_loops 100
+	lines_ok "$out" "$BARE_LINE" 1
+	ok $? "-q -a: a bare positive number"
+	is "$(wc -l < "$out")" 1 "-q -a: one line"
+	diag "$(cat "$out")"
+fi
 
 # --- every lookup hits, whatever the key size and loop shape ---
 # (a miss fails the run with a message, so exit 0 + a rate means all hit)
@@ -168,60 +172,65 @@ else
 fi
 diag "$(grep '^hook: ' "$out.err")"
 
-# compare refuses runs on different hooks unless forced
-jq '.options.benchmark.hook = "fentry"' "$TEST_TMP/hook_tp.json" > "$TEST_TMP/hook_other.json"
-rc=0
-"$BENCH" compare "$TEST_TMP/hook_tp.json" "$TEST_TMP/hook_other.json" \
-	>"$TEST_TMP/cmp" 2>"$TEST_TMP/cmp.err" || rc=$?
-is "$rc" 2 "compare: runs on different hooks refused (exit status 2)"
-is "$(wc -l < "$TEST_TMP/cmp.err")" 1 "compare: one line on stderr"
-like "$TEST_TMP/cmp.err" 'refusing to compare runs with different options: hook "tracepoint" vs "fentry"' \
-	"compare: the refusal names the hook"
-rc=0
-"$BENCH" compare --force "$TEST_TMP/hook_tp.json" "$TEST_TMP/hook_other.json" \
-	>"$TEST_TMP/cmp" 2>"$TEST_TMP/cmp.err" || rc=$?
-is "$rc" 0 "compare --force: compares (exit status 0)"
-like "$TEST_TMP/cmp" '^warning: options differ: hook "tracepoint" vs "fentry"' "compare --force: a warning naming the hook"
+# compare refuses runs on different hooks unless forced; bad input: one
+# line naming the value, non-zero exit, nothing loaded.  Userspace alone:
+# the host checks them (compare reads files; options are refused before
+# set-up)
+if host_only "compare of runs on different hooks; bad input refused"; then
+	jq '.options.benchmark.hook = "fentry"' "$TEST_TMP/hook_tp.json" > "$TEST_TMP/hook_other.json"
+	rc=0
+	"$BENCH" compare "$TEST_TMP/hook_tp.json" "$TEST_TMP/hook_other.json" \
+		>"$TEST_TMP/cmp" 2>"$TEST_TMP/cmp.err" || rc=$?
+	is "$rc" 2 "compare: runs on different hooks refused (exit status 2)"
+	is "$(wc -l < "$TEST_TMP/cmp.err")" 1 "compare: one line on stderr"
+	like "$TEST_TMP/cmp.err" 'refusing to compare runs with different options: hook "tracepoint" vs "fentry"' \
+		"compare: the refusal names the hook"
+	rc=0
+	"$BENCH" compare --force "$TEST_TMP/hook_tp.json" "$TEST_TMP/hook_other.json" \
+		>"$TEST_TMP/cmp" 2>"$TEST_TMP/cmp.err" || rc=$?
+	is "$rc" 0 "compare --force: compares (exit status 0)"
+	like "$TEST_TMP/cmp" '^warning: options differ: hook "tracepoint" vs "fentry"' "compare --force: a warning naming the hook"
 
-# --- bad input: one line naming the value, non-zero exit, nothing loaded ---
-# Whatever a refused run left loaded would outlive it (a run's own objects
-# go with its descriptors): one listing after all of them sees it, where a
-# listing after each took most of this file's time in a TCG guest.
-refuse() {	# refuse <text stderr must contain> <bench args...>
-	local want=$1 rc=0
+	# --- bad input: one line naming the value, non-zero exit, nothing loaded ---
+	# Whatever a refused run left loaded would outlive it (a run's own objects
+	# go with its descriptors): one listing after all of them sees it, where a
+	# listing after each took most of this file's time in a TCG guest.
+	refuse() {	# refuse <text stderr must contain> <bench args...>
+		local want=$1 rc=0
 
-	shift
-	out=$TEST_TMP/bad
-	run_bench "$out" "$@" || rc=$?
-	[ "$rc" -ne 0 ] && [ "$(wc -l < "$out.err")" -eq 1 ] &&
-		grep -qF -- "$want" "$out.err" && [ ! -s "$out" ]
-	ok $? "refused: $* (rc $rc)"
-	[ "$rc" -ne 0 ] || diag "unexpectedly ran: $(head -c 500 "$out")"
-	diag "$(head -n 3 "$out.err")"
-}
-refuse "'0'" bpf-hashmap-lookup --key_size 0
-refuse "'1025'" bpf-hashmap-lookup --key_size 1025
-refuse "'8a'" bpf-hashmap-lookup --key_size 8a
-refuse "'0xq'" bpf-hashmap-lookup --map_flags 0xq
-refuse "'0x4'" bpf-hashmap-lookup --map_flags 0x4
-refuse "'-1'" bpf-hashmap-lookup --map_flags -1
-refuse "'0'" bpf-hashmap-lookup --max_entries 0
-refuse "'16777217'" bpf-hashmap-lookup --max_entries 16777217
-refuse "'x'" bpf-hashmap-lookup --max_entries x
-refuse "'0'" bpf-hashmap-lookup --nr_entries 0
-refuse "'1.5'" bpf-hashmap-lookup --nr_entries 1.5
-refuse "'0'" bpf-hashmap-lookup --nr_loops 0
-refuse "'8388609'" bpf-hashmap-lookup --nr_loops 8388609
-refuse "'1e6'" bpf-hashmap-lookup --nr_loops 1e6
-refuse "--nr_entries 1001 is more than --max_entries 1000" bpf-hashmap-lookup --nr_entries 1001
-refuse "--nr_entries 500 is more than --max_entries 100" bpf-hashmap-lookup --max_entries 100
-refuse "at most 256" bpf-hashmap-lookup --key_size 1 --nr_entries 300
-refuse "no consumers" -c 1 bpf-hashmap-lookup
-refuse "does not apply" hash-lookup --key_size 8
-refuse "invalid --hook 'kprobe': expected auto, fentry or tracepoint" bpf-hashmap-lookup --hook kprobe
-refuse "does not apply" hash-lookup --hook fentry
-eventually nothing_loaded
-ok $? "refused runs: nothing left loaded"
+		shift
+		out=$TEST_TMP/bad
+		run_bench "$out" "$@" || rc=$?
+		[ "$rc" -ne 0 ] && [ "$(wc -l < "$out.err")" -eq 1 ] &&
+			grep -qF -- "$want" "$out.err" && [ ! -s "$out" ]
+		ok $? "refused: $* (rc $rc)"
+		[ "$rc" -ne 0 ] || diag "unexpectedly ran: $(head -c 500 "$out")"
+		diag "$(head -n 3 "$out.err")"
+	}
+	refuse "'0'" bpf-hashmap-lookup --key_size 0
+	refuse "'1025'" bpf-hashmap-lookup --key_size 1025
+	refuse "'8a'" bpf-hashmap-lookup --key_size 8a
+	refuse "'0xq'" bpf-hashmap-lookup --map_flags 0xq
+	refuse "'0x4'" bpf-hashmap-lookup --map_flags 0x4
+	refuse "'-1'" bpf-hashmap-lookup --map_flags -1
+	refuse "'0'" bpf-hashmap-lookup --max_entries 0
+	refuse "'16777217'" bpf-hashmap-lookup --max_entries 16777217
+	refuse "'x'" bpf-hashmap-lookup --max_entries x
+	refuse "'0'" bpf-hashmap-lookup --nr_entries 0
+	refuse "'1.5'" bpf-hashmap-lookup --nr_entries 1.5
+	refuse "'0'" bpf-hashmap-lookup --nr_loops 0
+	refuse "'8388609'" bpf-hashmap-lookup --nr_loops 8388609
+	refuse "'1e6'" bpf-hashmap-lookup --nr_loops 1e6
+	refuse "--nr_entries 1001 is more than --max_entries 1000" bpf-hashmap-lookup --nr_entries 1001
+	refuse "--nr_entries 500 is more than --max_entries 100" bpf-hashmap-lookup --max_entries 100
+	refuse "at most 256" bpf-hashmap-lookup --key_size 1 --nr_entries 300
+	refuse "no consumers" -c 1 bpf-hashmap-lookup
+	refuse "does not apply" hash-lookup --key_size 8
+	refuse "invalid --hook 'kprobe': expected auto, fentry or tracepoint" bpf-hashmap-lookup --hook kprobe
+	refuse "does not apply" hash-lookup --hook fentry
+	eventually nothing_loaded
+	ok $? "refused runs: nothing left loaded"
+fi
 
 # --- Ctrl-C mid-run cleans up ---
 out=$TEST_TMP/sigint

@@ -189,30 +189,35 @@ for run in "lookup 10000" "free 1"; do
 		"lpm-trie-$op --latency: per-op percentiles of timings of $each operations"
 done
 
-# ---- compare and plot read the results ----
-cp "$TEST_TMP/lookup.json" "$TEST_TMP/lookup2.json"
-"$BENCH" compare "$TEST_TMP/lookup.json" "$TEST_TMP/lookup2.json" >"$TEST_TMP/cmp" 2>&1
-ok $? "compare of an lpm-trie-lookup run with itself: exit status 0"
-like "$TEST_TMP/cmp" '^throughput \(M/s\) ' "compare: a throughput verdict"
-like "$TEST_TMP/cmp" '^latency \(ns\) ' "compare: a latency verdict"
-"$BENCH" compare "$TEST_TMP/lookup.json" "$TEST_TMP/delete.json" >/dev/null 2>&1
-is $? 2 "compare of lookup against delete: refused without --force"
-if command -v gnuplot >/dev/null; then
-	"$BENCH" plot timeline "$TEST_TMP/lookup.json" "$TEST_TMP/lookup2.json" --text \
-		>"$TEST_TMP/plot" 2>/dev/null
-	ok $? "plot timeline of lpm-trie-lookup runs: exit status 0"
-	like "$TEST_TMP/plot" 'lpm-trie-lookup timeline: throughput per second' "plot: the title"
-elif [ "${CI:-}" = true ]; then
-	ok 1 "plot: gnuplot is missing under CI (scripts/install-deps.sh installs it)"
-else
-	skip "gnuplot not installed" "plot timeline of two lpm-trie-lookup runs"
+# ---- compare and plot read the results (userspace alone: the host checks them) ----
+if host_only "compare and plot of lpm-trie-lookup runs"; then
+	cp "$TEST_TMP/lookup.json" "$TEST_TMP/lookup2.json"
+	"$BENCH" compare "$TEST_TMP/lookup.json" "$TEST_TMP/lookup2.json" >"$TEST_TMP/cmp" 2>&1
+	ok $? "compare of an lpm-trie-lookup run with itself: exit status 0"
+	like "$TEST_TMP/cmp" '^throughput \(M/s\) ' "compare: a throughput verdict"
+	like "$TEST_TMP/cmp" '^latency \(ns\) ' "compare: a latency verdict"
+	"$BENCH" compare "$TEST_TMP/lookup.json" "$TEST_TMP/delete.json" >/dev/null 2>&1
+	is $? 2 "compare of lookup against delete: refused without --force"
+	if command -v gnuplot >/dev/null; then
+		"$BENCH" plot timeline "$TEST_TMP/lookup.json" "$TEST_TMP/lookup2.json" --text \
+			>"$TEST_TMP/plot" 2>/dev/null
+		ok $? "plot timeline of lpm-trie-lookup runs: exit status 0"
+		like "$TEST_TMP/plot" 'lpm-trie-lookup timeline: throughput per second' "plot: the title"
+	elif [ "${CI:-}" = true ]; then
+		ok 1 "plot: gnuplot is missing under CI (scripts/install-deps.sh installs it)"
+	else
+		skip "gnuplot not installed" "plot timeline of two lpm-trie-lookup runs"
+	fi
 fi
 
-# ---- set-up alone, for every operation ----
-for op in $OPS; do
-	BENCH_TEST_EXIT_AFTER_SETUP=1 run_bench "$TEST_TMP/eas" "lpm-trie-$op" --nr_entries $NR
-	ok $? "lpm-trie-$op: set-up loads, and exits 0 with BENCH_TEST_EXIT_AFTER_SETUP=1"
-done
+# ---- set-up alone, for every operation: the exit-after-setup switch is
+# userspace, and the runs above set every operation up on this kernel ----
+if host_only "set-up alone, for every operation"; then
+	for op in $OPS; do
+		BENCH_TEST_EXIT_AFTER_SETUP=1 run_bench "$TEST_TMP/eas" "lpm-trie-$op" --nr_entries $NR
+		ok $? "lpm-trie-$op: set-up loads, and exits 0 with BENCH_TEST_EXIT_AFTER_SETUP=1"
+	done
+fi
 check_clean "" "after the runs"
 
 # ---- bad values: one line naming it, non-zero, nothing started ----

@@ -86,15 +86,18 @@ for flavour in "" --preallocated; do
 done
 
 # compare: preallocated vs BPF memory allocator is refused unless forced
-"$BENCH" compare "$TEST_TMP/hm--preallocated.json" "$TEST_TMP/hm.json" >/dev/null 2>"$TEST_TMP/c1.err"
-is $? 2 "compare of preallocated vs bpf ma: refused without --force"
-like "$TEST_TMP/c1.err" 'different options: preallocated true vs false' "and names the option"
-"$BENCH" compare --force "$TEST_TMP/hm--preallocated.json" "$TEST_TMP/hm.json" >"$TEST_TMP/c2" 2>&1
-is $? 0 "compare --force of preallocated vs bpf ma: exit 0"
-like "$TEST_TMP/c2" '^per_prod_op \(k/s\) ' "compare shows per_prod_op"
-like "$TEST_TMP/c2" '^memory \(MiB\) ' "compare shows memory"
-like "$TEST_TMP/c2" '^peak_memory \(MiB\) ' "compare shows peak memory"
-diag "$(cat "$TEST_TMP/c2")"
+# (compare reads files, userspace alone: the host checks it)
+if host_only "compare of preallocated vs bpf ma"; then
+	"$BENCH" compare "$TEST_TMP/hm--preallocated.json" "$TEST_TMP/hm.json" >/dev/null 2>"$TEST_TMP/c1.err"
+	is $? 2 "compare of preallocated vs bpf ma: refused without --force"
+	like "$TEST_TMP/c1.err" 'different options: preallocated true vs false' "and names the option"
+	"$BENCH" compare --force "$TEST_TMP/hm--preallocated.json" "$TEST_TMP/hm.json" >"$TEST_TMP/c2" 2>&1
+	is $? 0 "compare --force of preallocated vs bpf ma: exit 0"
+	like "$TEST_TMP/c2" '^per_prod_op \(k/s\) ' "compare shows per_prod_op"
+	like "$TEST_TMP/c2" '^memory \(MiB\) ' "compare shows memory"
+	like "$TEST_TMP/c2" '^peak_memory \(MiB\) ' "compare shows peak memory"
+	diag "$(cat "$TEST_TMP/c2")"
+fi
 
 # two runs of one configuration: memory readings differ by part of a
 # per-CPU charge batch, which compare must not call a change
@@ -108,16 +111,18 @@ like "$TEST_TMP/c0" '^peak_memory \(MiB\) .* within (threshold|resolution)$' "no
 diag "$(cat "$TEST_TMP/c0")"
 
 # compare of two use cases: refused unless forced; which is faster is a
-# timing, so only logged
-# (overwrite: the run just made, hm2)
-run_bench "$TEST_TMP/no" -q -w0 -d2 -p2 -a --json "$TEST_TMP/no.json" htab-mem --use-case no_op
-"$BENCH" compare "$TEST_TMP/hm2.json" "$TEST_TMP/no.json" >/dev/null 2>&1
-is $? 2 "compare of overwrite vs no_op: refused without --force"
-"$BENCH" compare --force "$TEST_TMP/hm2.json" "$TEST_TMP/no.json" >"$TEST_TMP/c3" 2>&1
-is $? 0 "compare --force of overwrite vs no_op: exit 0"
-like "$TEST_TMP/c3" '^per_prod_op \(k/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-) +[<0-9.]+ +(within noise|better|worse)$' \
-	"compare --force of overwrite vs no_op: a per_prod_op verdict"
-# whether no_op is faster is a timing: logged, not judged
-diag "$(cat "$TEST_TMP/c3")"
+# timing, so only logged (userspace alone: the host checks it)
+if host_only "compare of overwrite vs no_op"; then
+	# (overwrite: the run just made, hm2)
+	run_bench "$TEST_TMP/no" -q -w0 -d2 -p2 -a --json "$TEST_TMP/no.json" htab-mem --use-case no_op
+	"$BENCH" compare "$TEST_TMP/hm2.json" "$TEST_TMP/no.json" >/dev/null 2>&1
+	is $? 2 "compare of overwrite vs no_op: refused without --force"
+	"$BENCH" compare --force "$TEST_TMP/hm2.json" "$TEST_TMP/no.json" >"$TEST_TMP/c3" 2>&1
+	is $? 0 "compare --force of overwrite vs no_op: exit 0"
+	like "$TEST_TMP/c3" '^per_prod_op \(k/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-) +[<0-9.]+ +(within noise|better|worse)$' \
+		"compare --force of overwrite vs no_op: a per_prod_op verdict"
+	# whether no_op is faster is a timing: logged, not judged
+	diag "$(cat "$TEST_TMP/c3")"
+fi
 
 done_testing

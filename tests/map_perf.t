@@ -75,15 +75,16 @@ for t in "${TESTS[@]}"; do
 	fi
 done
 
-# two pinned producers: a line each
-for b in hash-kmalloc-update lru-hash-percpu-update; do
-	out=$TEST_TMP/$b-p2
-	rc=0
-	run_bench "$out" -w0 -d1 -p2 -a "$b" || rc=$?
-	is "$rc" 0 "$b -p2 -a: exit status 0"
-	label=$(grep -Eo '^0:[a-z_]+ [a-z-]+' "$out" | cut -d: -f2)
-	assert "$b -p2 -a: two per-producer lines ($label)" per_producer "$out" "$label" 2
-done
+# two pinned producers: a line each (hash-kmalloc-update's two lines are
+# checked on the --repeat 2 -p2 run below, and on the host on
+# run_bench_map_perf.sh 4 2's)
+b=lru-hash-percpu-update
+out=$TEST_TMP/$b-p2
+rc=0
+run_bench "$out" -w0 -d1 -p2 -a "$b" || rc=$?
+is "$rc" 0 "$b -p2 -a: exit status 0"
+label=$(grep -Eo '^0:[a-z_]+ [a-z-]+' "$out" | cut -d: -f2)
+assert "$b -p2 -a: two per-producer lines ($label)" per_producer "$out" "$label" 2
 
 # a map with one entry for two producers: updates fail, and each is counted
 out=$TEST_TMP/small

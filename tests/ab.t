@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # bench ab: the statistics and the stopping rule on a stand-in command
 # writing chosen rates (tests/ab_standin.sh), so every figure is known;
-# the budget, Ctrl-C, a failing invocation, bad arguments; then one real
-# short run of count-local (no BPF) whose files bench compare reads.
+# the budget, Ctrl-C, a failing invocation, bad arguments.  A real short
+# run of count-local (no BPF) whose files bench compare reads is checked
+# in tests/noise_scripts.t, on run_ab_goal.sh's A/A runs.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 STANDIN=$(cd "$(dirname "$0")" && pwd)/ab_standin.sh
@@ -334,22 +335,7 @@ like "$TEST_TMP/help" "Where the options go:" "ab --help says where the options 
 mkdir "$TEST_TMP/used.d" && touch "$TEST_TMP/used.d/pair-001-A.json"
 is_exit 2 "a directory that holds results is refused" "$BENCH" ab -o "$TEST_TMP/used.d" --cmd-a true --cmd-b true
 
-# 8. a real short run: count-local against itself
-# (--alpha 0.25: a test from 3 blocks, 2^-2 <= 0.25, so that it stays short)
-ab "$TEST_TMP/real" --alpha 0.25 --blocks 3 --budget 1m -o "$TEST_TMP/real.d" -- -w0 -d1 count-local -- -w0 -d1 count-local
-is $? 0 "a real run of count-local: exit 0"
-diag "$(cat "$TEST_TMP/real")"
-like "$TEST_TMP/real" '^A: bench -w0 -d1 count-local$' "it names A"
-like "$TEST_TMP/real" '^metric: hits \(M/s, higher is better\)' "it tests count-local's hits"
-like "$TEST_TMP/real" '^verdict: (better|worse|within|undecided)' "it gives a verdict"
-like "$TEST_TMP/real" '^used: [0-9]+ blocks, [0-9]+ pairs, [0-9]+ invocations, ' "it says what it used"
-n=$(find "$TEST_TMP/real.d" -name 'pair-*.json' | wc -l)
-inv=$(sed -nE 's/^used: .*, ([0-9]+) invocations,.*/\1/p' "$TEST_TMP/real")
-is "$n" "$inv" "one result file per invocation ($n)"
-is_exit 0 "bench compare reads them" \
-	"$BENCH" compare "$TEST_TMP"/real.d/pair-*-A.json -- "$TEST_TMP"/real.d/pair-*-B.json
-is_exit 0 "bench compare --paired reads them as pairs" \
-	"$BENCH" compare --paired "$TEST_TMP"/real.d/pair-*-A.json -- "$TEST_TMP"/real.d/pair-*-B.json
-like "$TEST_TMP/is_exit.out" "^  hits: paired t-test on $((n / 2)) pairs of invocation means" \
-	"compare --paired: every pair ab ran is one observation"
+# 8. a real short run, count-local against itself: tests/noise_scripts.t
+# checks it on the A/A runs of benchs/run_ab_goal.sh, which are that run
+# (bench ab --alpha 0.25 --blocks 3 -- -w0 -d1 count-local -- -w0 -d1 count-local)
 done_testing

@@ -3,7 +3,8 @@
 # The measurement scripts of issue 19 on tiny runs of count-local (no
 # BPF): benchs/run_noise_sources.sh (where the spread comes from) and
 # benchs/run_ab_goal.sh (bench ab's goal).  Formats and exit statuses
-# only: their figures belong to a quiet machine's closing note.
+# only: their figures belong to a quiet machine's closing note.  The goal's
+# A/A runs are real bench ab runs: tests/ab.t's checks of one live here.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,6 +53,22 @@ is "$(grep -cE '^A/A [12]: (better|worse|within|undecided) ' "$TEST_TMP/goal.out
 like "$TEST_TMP/goal.out" '^A/A: [0-2] false positive\(s\) in 2 runs of bench ab --budget 30s \(expected about 0\.5 at alpha 0\.25\)$' \
 	"the false-positive count"
 ok "$(test -s "$TEST_TMP/goal/aa-1/ab.txt"; echo $?)" "each run's files are kept"
+# the first A/A run is bench ab's real short run (tests/ab.t runs stand-ins):
+# its report, one file per invocation, and compare reads them
+real=$TEST_TMP/goal/aa-1.out
+like "$real" '^A: bench -w0 -d1 count-local$' "bench ab, a real run: it names A"
+like "$real" '^metric: hits \(M/s, higher is better\)' "bench ab, a real run: it tests count-local's hits"
+like "$real" '^verdict: (better|worse|within|undecided)' "bench ab, a real run: it gives a verdict"
+like "$real" '^used: [0-9]+ blocks, [0-9]+ pairs, [0-9]+ invocations, ' "bench ab, a real run: it says what it used"
+n=$(find "$TEST_TMP/goal/aa-1" -name 'pair-*.json' | wc -l)
+inv=$(sed -nE 's/^used: .*, ([0-9]+) invocations,.*/\1/p' "$real")
+is "$n" "$inv" "bench ab, a real run: one result file per invocation ($n)"
+is_exit 0 "bench ab, a real run: bench compare reads its files" \
+	"$BENCH" compare "$TEST_TMP"/goal/aa-1/pair-*-A.json -- "$TEST_TMP"/goal/aa-1/pair-*-B.json
+is_exit 0 "bench ab, a real run: bench compare --paired reads them as pairs" \
+	"$BENCH" compare --paired "$TEST_TMP"/goal/aa-1/pair-*-A.json -- "$TEST_TMP"/goal/aa-1/pair-*-B.json
+like "$TEST_TMP/is_exit.out" "^  hits: paired t-test on $((n / 2)) pairs of invocation means" \
+	"bench ab, a real run: compare --paired takes every pair ab ran as one observation"
 is_exit 2 "run_ab_goal.sh: an unknown step is refused" "$GOAL" nope
 is_exit 2 "run_ab_goal.sh: no step is refused" "$GOAL"
 done_testing

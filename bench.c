@@ -32,7 +32,7 @@
 #include "runner.h"
 #include "results/ab.h"
 #include "results/cli_json.h"
-#include "results/compare.h"
+#include "results/compare_cli.h"
 #include "results/config_cli.h"
 #include "results/export.h"
 #include "results/history.h"

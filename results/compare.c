@@ -11,7 +11,6 @@
  * means with repeats, per-second samples otherwise.
  */
 #define _GNU_SOURCE
-#include <argp.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -20,116 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_args.h"
-#include "bench_limits.h"
-#include "cli_json.h"
 #include "compare.h"
-#include "compare_md.h"
-#include "history.h"
 #include "result_config.h"
 #include "result_file.h"
 #include "result_label.h"
 #include "sequential.h"
 #include "stats.h"
-#include "testing_helpers.h"
-
-
-static struct compare_opts {
-	struct compare_params prm;
-	bool fail_on_regression;
-	bool power;
-	bool markdown;
-	bool json;
-	/* BASE... [-- NEW...]: without "--", exactly two files */
-	bool sides_split;
-	const char *files[BENCH_MAX_FILES];
-	int nfiles;
-} copts;
-
-static const struct argp_option compare_options[] = {
-	{ "fail-on-regression", 'F', NULL, 0, "Exit with status 1 when a metric got worse" },
-	{ "power", 'P', NULL, 0,
-	  "Estimate, from the spread between the observations, how many repeats (invocations, with several files per side) per side detect a change of the threshold at p < 0.05 with 80% power" },
-	{ "json", 'j', NULL, 0,
-	  "Print the comparison as one JSON object on stdout instead (docs/results-and-json.md, \"JSON of the commands\"): the files, the configuration, the unit, every row with its verdict, whether a metric got worse; notes and warnings on stderr" },
-	{ "markdown", 'm', NULL, 0,
-	  "Print the before/after table of a patch mail instead: one row per configuration (the sides' files grouped by configuration), the rate before and after, its change with the 95% interval, memory and peak memory before and after; notes and warnings on stderr" },
-	{},
-};
-
-static error_t compare_parse(int key, char *arg, struct argp_state *state)
-{
-	switch (key) {
-	case ARGP_KEY_INIT:
-		/* the comparison's own options fill copts.prm */
-		state->child_inputs[0] = &copts.prm;
-		break;
-	case 'F':
-		copts.fail_on_regression = true;
-		break;
-	case 'P':
-		copts.power = true;
-		break;
-	case 'm':
-		copts.markdown = true;
-		break;
-	case 'j':
-		copts.json = true;
-		break;
-	case ARGP_KEY_ARG:
-		if (copts.sides_split) {
-			if (copts.nfiles == BENCH_MAX_FILES) {
-				fprintf(stderr, "compare takes at most %d files; extra argument '%s'\n",
-					BENCH_MAX_FILES, arg);
-				return EINVAL;
-			}
-			copts.files[copts.nfiles++] = arg;
-			break;
-		}
-		if (copts.nfiles == 2) {
-			fprintf(stderr, "compare takes two files, BASE.json and NEW.json; extra argument '%s'\n",
-				arg);
-			return EINVAL;
-		}
-		copts.files[copts.nfiles++] = arg;
-		break;
-	case ARGP_KEY_END:
-		if (copts.sides_split)
-			break;
-		if (copts.nfiles != 2) {
-			fprintf(stderr, "compare needs two files, BASE.json and NEW.json (got %d)\n",
-				copts.nfiles);
-			return EINVAL;
-		}
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-static const struct argp_child compare_children[] = { { &compare_test_argp }, {} };
-
-static const struct argp compare_argp = {
-	.options = compare_options,
-	.parser = compare_parse,
-	.children = compare_children,
-	.args_doc = "BASE.json NEW.json\nBASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...]",
-	.doc = "Compare `bench --json` results: for every metric both sides share, base "
-	       "and new mean ± stddev, the change with its 95% interval (of the ratio new/base "
-	       "where both are positive), the p-value of Welch's t-test on the logs (--rank: "
-	       "Mann-Whitney's; --paired: the paired t-test on log ratios; --paired --rank: "
-	       "Wilcoxon's signed-rank test), the interval from the same test, and a verdict.  "
-	       "The observations: with 2 or more files on each side, each file's mean of its "
-	       "repeat means (the invocation is the unit: runs minutes apart drift); otherwise, "
-	       "when a side has several repeats (--repeat) or files, the per-repeat means (the "
-	       "map instance is the unit; the spread between invocations is not covered); with "
-	       "one run per side, the per-second samples (within-run noise only)."
-	       "\vExit status: 0; 1 with --fail-on-regression when "
-	       "something got worse; 2 when the files cannot be compared (not results, "
-	       "damaged or edited, measured nothing, of different benchmarks, or a side "
-	       "that is empty or mixes benchmarks, options or seeding).",
-};
 
 /* ---- context and options ---- */
 
@@ -521,6 +416,7 @@ static double repeat_means_test(const struct stats *a, const struct stats *b, do
 struct power_unit {
 	const char *name, *unit;
 	double sda, sdb, mean;
+	double threshold_pct;	/* the change to detect */
 	int secs, reps, warmup, duration;
 };
 
@@ -552,7 +448,7 @@ static void print_power_unit(const struct power_unit *u)
 {
 	const char *what = u->reps ? "invocations" : "repeats";
 	const char *spread = u->reps ? "between-invocation" : "between-repeat";
-	double delta = copts.prm.threshold_pct / 100.0 * u->mean;
+	double delta = u->threshold_pct / 100.0 * u->mean;
 	char of[48];
 	int n;
 
@@ -563,16 +459,16 @@ static void print_power_unit(const struct power_unit *u)
 	n = repeats_for_power(u->sda, u->sdb, delta, 0.05, 0.80, 1000);
 	if (n < 0) {
 		printf("power: %s: more than 1000 %s per side to detect %.2f%% (%.3g %s) at p < 0.05 with 80%% power (%s stddev %.3g / %.3g %s)\n",
-		       u->name, what, copts.prm.threshold_pct, delta, u->unit, spread, u->sda, u->sdb,
+		       u->name, what, u->threshold_pct, delta, u->unit, spread, u->sda, u->sdb,
 		       u->unit);
 	} else if (u->reps) {
 		snprintf(of, sizeof(of), u->reps > 1 ? "%d repeats" : "one repeat", u->reps);
 		printf("power: %s: %d invocations per side of %s at -w%d -d%d detect a %.2f%% change (%.3g %s) at p < 0.05 with 80%% power (between-invocation stddev %.3g / %.3g %s); that is about %d s of runs per side, set-up between repeats not counted\n",
-		       u->name, n, of, u->warmup, u->duration, copts.prm.threshold_pct, delta, u->unit,
+		       u->name, n, of, u->warmup, u->duration, u->threshold_pct, delta, u->unit,
 		       u->sda, u->sdb, u->unit, n * u->secs);
 	} else {
 		printf("power: %s: %d repeats per side detect a %.2f%% change (%.3g %s) at p < 0.05 with 80%% power (between-repeat stddev %.3g / %.3g %s); at -w%d -d%d that is about %d s of runs per side\n",
-		       u->name, n, copts.prm.threshold_pct, delta, u->unit, u->sda, u->sdb, u->unit,
+		       u->name, n, u->threshold_pct, delta, u->unit, u->sda, u->sdb, u->unit,
 		       u->warmup, u->duration, n * u->secs);
 	}
 	print_budget(u);
@@ -583,11 +479,12 @@ static void print_power_unit(const struct power_unit *u)
  * it is taken to be the other side's.
  */
 static void print_power(const char *name, const char *unit, const struct side_obs *oa,
-			const struct side_obs *ob, const struct compare_side *sa)
+			const struct side_obs *ob, const struct compare_side *sa, double threshold_pct)
 {
 	const struct result_file *rf = &sa->rf[0];
 	struct power_unit u = {
 		.name = name, .unit = unit, .mean = fabs(oa->means.mean),
+		.threshold_pct = threshold_pct,
 		.sda = oa->means.n >= 2 ? oa->means.stddev : NAN,
 		.sdb = ob->means.n >= 2 ? ob->means.stddev : NAN,
 		.secs = rf->warmup_sec + rf->duration_sec,
@@ -614,11 +511,12 @@ static void print_power(const char *name, const char *unit, const struct side_ob
  */
 static void print_power_invocations(const char *name, const char *unit,
 				    const struct invocations *ia, const struct invocations *ib,
-				    const struct compare_side *sa)
+				    const struct compare_side *sa, double threshold_pct)
 {
 	const struct result_file *rf = &sa->rf[0];
 	struct power_unit u = {
 		.name = name, .unit = unit, .mean = fabs(ia->means.mean),
+		.threshold_pct = threshold_pct,
 		.sda = ia->means.stddev, .sdb = ib->means.stddev,
 		.reps = rf->repeat_cnt,
 		.secs = rf->repeat_cnt * (rf->warmup_sec + rf->duration_sec),
@@ -1420,7 +1318,7 @@ static void print_pair_note(const char *name, const struct metric_test *mt)
  * spread split evenly between two sides gives the same).
  */
 static void print_power_pairs(const char *name, const struct metric_test *mt,
-			      const struct compare_side *sa)
+			      const struct compare_side *sa, double threshold_pct)
 {
 	const struct result_file *rf = &sa->rf[0];
 	double sd = mt->pr.sd_log / sqrt(2.0);
@@ -1432,13 +1330,13 @@ static void print_power_pairs(const char *name, const struct metric_test *mt,
 		       name);
 		return;
 	}
-	n = repeats_for_power(sd, sd, log1p(copts.prm.threshold_pct / 100.0), 0.05, 0.80, 1000);
+	n = repeats_for_power(sd, sd, log1p(threshold_pct / 100.0), 0.05, 0.80, 1000);
 	if (n < 0)
 		printf("power: %s: more than 1000 pairs to detect %.2f%% at p < 0.05 with 80%% power (stddev of log(new/base) %.4f)\n",
-		       name, copts.prm.threshold_pct, mt->pr.sd_log);
+		       name, threshold_pct, mt->pr.sd_log);
 	else
 		printf("power: %s: %d pairs detect a %.2f%% change at p < 0.05 with 80%% power (stddev of log(new/base) %.4f); about %d s of runs\n",
-		       name, n, copts.prm.threshold_pct, mt->pr.sd_log, 2 * n * secs);
+		       name, n, threshold_pct, mt->pr.sd_log, 2 * n * secs);
 	if (budget >= 2)
 		printf("power: %s: in 5 minutes of runs (%d pairs of %d s invocations) the smallest change detectable at p < 0.05 with 80%% power is %.2f%%\n",
 		       name, budget, secs, expm1(detectable_change(sd, sd, budget, 0.05, 0.80)) * 100.0);
@@ -1466,7 +1364,8 @@ static void print_test_note(const char *name, enum compare_unit unit,
 }
 
 /* the lines under a metric's row: what the test was on, and when it could not tell */
-static void print_metric_notes(enum compare_unit unit, const struct result_metric *ma,
+static void print_metric_notes(const struct compare_params *prm, bool power,
+			       enum compare_unit unit, const struct result_metric *ma,
 			       const struct compare_side *sa, const struct side_obs *oa,
 			       const struct side_obs *ob, const struct metric_test *mt,
 			       const struct compare_row *row)
@@ -1479,7 +1378,7 @@ static void print_metric_notes(enum compare_unit unit, const struct result_metri
 		snprintf(dfs, sizeof(dfs), ", df %.1f", mt->df);
 	if (unit == COMPARE_UNIT_PAIR)
 		print_pair_note(ma->name, mt);
-	else if (copts.prm.rank)
+	else if (prm->rank)
 		print_rank_note(ma->name, unit, mt, row);
 	else
 		print_test_note(ma->name, unit, oa, ob, mt, dfs);
@@ -1487,23 +1386,25 @@ static void print_metric_notes(enum compare_unit unit, const struct result_metri
 	fmt_p(mt->p, pv, sizeof(pv));
 	/* "within noise" must not read as "no change" when the test could not tell */
 	if (!strcmp(row->verdict, "within noise") &&
-	    compare_too_few(mt->base, mt->new, mt->p, mt->df, copts.prm.threshold_pct))
+	    compare_too_few(mt->base, mt->new, mt->p, mt->df, prm->threshold_pct))
 		printf("  %s: %s but p %s on df %.1f: too few observations to tell a change from noise, not a change shown to be absent; give 5 or more %s\n",
 		       ma->name, ch, pv, mt->df,
 		       unit == COMPARE_UNIT_PAIR ? "pairs" : unit == COMPARE_UNIT_FILE ? "files per side" :
 		       unit == COMPARE_UNIT_REPEAT ? "repeats per side" : "measured samples per side");
-	if (!copts.power)
+	if (!power)
 		return;
 	if (unit == COMPARE_UNIT_PAIR)
-		print_power_pairs(ma->name, mt, sa);
+		print_power_pairs(ma->name, mt, sa, prm->threshold_pct);
 	else if (unit == COMPARE_UNIT_FILE)
-		print_power_invocations(ma->name, ma->unit, &mt->ia, &mt->ib, sa);
+		print_power_invocations(ma->name, ma->unit, &mt->ia, &mt->ib, sa,
+					prm->threshold_pct);
 	else
-		print_power(ma->name, ma->unit, oa, ob, sa);
+		print_power(ma->name, ma->unit, oa, ob, sa, prm->threshold_pct);
 }
 
 /* one metric's row and the lines under it; 0, or -errno after one line */
-static int compare_metric(enum compare_unit unit, const struct compare_side *sa,
+static int compare_metric(const struct compare_params *prm, bool power,
+			  enum compare_unit unit, const struct compare_side *sa,
 			  const struct compare_side *sb, const struct result_metric *ma,
 			  const struct result_metric *mb, int *worse_any)
 {
@@ -1512,12 +1413,12 @@ static int compare_metric(enum compare_unit unit, const struct compare_side *sa,
 	struct metric_test mt;
 	int err;
 
-	err = eval_metric(&copts.prm, unit, sa, sb, ma, mb, &oa, &ob, &mt, &row);
+	err = eval_metric(prm, unit, sa, sb, ma, mb, &oa, &ob, &mt, &row);
 	if (!err) {
 		print_row(&row);
 		*worse_any |= row.worse;
 		if (row.measured)
-			print_metric_notes(unit, ma, sa, &oa, &ob, &mt, &row);
+			print_metric_notes(prm, power, unit, ma, sa, &oa, &ob, &mt, &row);
 	}
 	side_obs_free(&oa);
 	side_obs_free(&ob);
@@ -1525,11 +1426,11 @@ static int compare_metric(enum compare_unit unit, const struct compare_side *sa,
 }
 
 /* what the test was on, once under the table */
-static void print_unit_note(enum compare_unit unit)
+static void print_unit_note(const struct compare_params *prm, enum compare_unit unit)
 {
-	if (unit == COMPARE_UNIT_PAIR && copts.prm.rank) {
+	if (unit == COMPARE_UNIT_PAIR && prm->rank) {
 		printf("Test: pairs of invocations are the observations (base file i with new file i, in the order given, as bench ab writes them): Wilcoxon's signed-rank test on log(new/base) of the files' means, so the drift adjacent invocations share cancels; the change is the Hodges-Lehmann estimate (the median of the Walsh averages of the log ratios), which one far-out pair cannot move by its size.\n");
-	} else if (unit == COMPARE_UNIT_PAIR && copts.prm.trimmed) {
+	} else if (unit == COMPARE_UNIT_PAIR && prm->trimmed) {
 		printf("Test: pairs of invocations are the observations (base file i with new file i, in the order given, as bench ab writes them): the 20%% trimmed mean of log(new/base) of the files' means and its t-test (Tukey-McLaughlin, bench ab's default statistic), so the drift adjacent invocations share cancels and a starved invocation among the trimmed pairs does not move the change.\n");
 	} else if (unit == COMPARE_UNIT_PAIR) {
 		printf("Test: pairs of invocations are the observations (base file i with new file i, in the order given, as bench ab writes them): the paired t-test on log(new/base) of the files' means, so the drift adjacent invocations share cancels; the change is the geometric mean ratio.\n");
@@ -1541,30 +1442,26 @@ static void print_unit_note(enum compare_unit unit)
 	} else {
 		printf("Test: Welch's t-test on the logs of the per-second samples of one run per side.  The variance between runs is unknown here, so the p-value covers within-run noise only; runs of one configuration can differ by more.  Use --repeat N, or several files per side (BASE1.json BASE2.json -- NEW1.json NEW2.json).\n");
 	}
-	if (copts.prm.rank && unit != COMPARE_UNIT_PAIR)
+	if (prm->rank && unit != COMPARE_UNIT_PAIR)
 		printf("--rank: the p-values are Mann-Whitney's and the changes the Hodges-Lehmann shifts of the same observations (the medians above), with their distribution-free intervals.\n");
 	printf("95%% CI: the interval of the change from the same test as the p-value, on the same scale: of the ratio new/base (the logs) wherever every observation is above 0, so it never reaches below -100%%, and p < 0.05 exactly when it leaves out 0; the change is then %s.\n",
-	       copts.prm.rank ? "the Hodges-Lehmann estimate" :
-	       unit == COMPARE_UNIT_PAIR && copts.prm.trimmed ? "the ratio of the trimmed mean log ratio" :
+	       prm->rank ? "the Hodges-Lehmann estimate" :
+	       unit == COMPARE_UNIT_PAIR && prm->trimmed ? "the ratio of the trimmed mean log ratio" :
 	       unit == COMPARE_UNIT_PAIR ? "the pairs' geometric mean ratio" :
 	       "the ratio of the geometric means (the means above are arithmetic)");
 }
 
-/*
- * The whole comparison: refusals, notes, a row per shared metric, peak
- * memory, the notes under it.  *worse: a metric got worse.  0, or a
- * negative errno after one line.
- */
-static int compare_sides(const struct compare_side *sa, const struct compare_side *sb, int *worse)
+int compare_print(const struct compare_params *prm, bool power, const struct compare_side *sa,
+		  const struct compare_side *sb, int *worse)
 {
 	const struct result_file *ra = &sa->rf[0], *rb = &sb->rf[0];
-	enum compare_unit unit = unit_of(&copts.prm, sa, sb);
+	enum compare_unit unit = unit_of(prm, sa, sb);
 	int worse_any = 0, shared = 0, i, err;
 	const struct result_metric *mb;
 	struct compare_row row;
 	double mem_res = 0;
 
-	err = check_comparable(&copts.prm, sa, sb, stdout);
+	err = check_comparable(prm, sa, sb, stdout);
 	if (err)
 		return err;
 	note_runs(sa, sb);
@@ -1574,11 +1471,11 @@ static int compare_sides(const struct compare_side *sa, const struct compare_sid
 		if (!mb)
 			continue;
 		shared++;
-		err = compare_metric(unit, sa, sb, &ra->metrics[i], mb, &worse_any);
+		err = compare_metric(prm, power, unit, sa, sb, &ra->metrics[i], mb, &worse_any);
 		if (err)
 			return err;
 	}
-	err = eval_peak(&copts.prm, sa, sb, &row, &mem_res);
+	err = eval_peak(prm, sa, sb, &row, &mem_res);
 	if (err < 0)
 		return err;
 	if (err > 0) {
@@ -1591,207 +1488,9 @@ static int compare_sides(const struct compare_side *sa, const struct compare_sid
 		return -EINVAL;
 	}
 	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution (where known).\n",
-	       copts.prm.threshold_pct);
+	       prm->threshold_pct);
 	print_resolutions(ra, rb, mem_res);
-	print_unit_note(unit);
+	print_unit_note(prm, unit);
 	*worse = worse_any;
 	return 0;
-}
-
-static json_t *side_files(const struct compare_side *sd)
-{
-	json_t *a = json_array();
-	int i;
-
-	for (i = 0; i < sd->n; i++)
-		json_array_append_new(a, json_string(sd->rf[i].path));
-	return a;
-}
-
-/* what --fail-on-regression makes of a metric that got worse */
-static int regression_status(int worse)
-{
-	return worse && copts.fail_on_regression ? BENCH_EXIT_FAILED : BENCH_EXIT_OK;
-}
-
-/*
- * --json: compare_eval()'s rows in cli_json's envelope; notes on stderr.
- * *worse: a metric got worse.  0, or a negative errno after one line.
- */
-static int compare_json(const struct compare_side *sa, const struct compare_side *sb, int *worse)
-{
-	struct compare_row *rows = NULL;
-	enum compare_unit unit;
-	int n, i, err;
-	char label[256];
-	json_t *o;
-
-	err = compare_eval(&copts.prm, sa, sb, stderr, &rows, &n, &unit);
-	if (err) {
-		free(rows);
-		return err;
-	}
-	*worse = 0;
-	for (i = 0; i < n; i++)
-		*worse |= rows[i].worse;
-	result_config_label(sa->rf[0].doc, label, sizeof(label));
-	o = cli_json_new("compare");
-	if (o && json_object_update_new(o, json_pack("{s:o, s:o, s:s, s:s, s:s, s:f, s:o, s:b, s:i}",
-			"base", side_files(sa), "new", side_files(sb),
-			"benchmark", sa->rf[0].benchmark, "configuration", label,
-			"unit", compare_unit_name(unit), "threshold_pct", copts.prm.threshold_pct,
-			"rows", cli_json_compare_rows(rows, n), "worse", *worse != 0,
-			"exit_status", regression_status(*worse))))
-		o = (json_decref(o), NULL);
-	free(rows);
-	if (cli_json_print(o)) {
-		fprintf(stderr, "compare: failed to write the JSON: %s\n", strerror(EIO));
-		return -EIO;
-	}
-	return 0;
-}
-
-/* keep the files keep[] says, in order */
-static void keep_files(struct compare_side *sd, const bool *keep)
-{
-	int i, n = 0;
-
-	for (i = 0; i < sd->n; i++) {
-		if (keep[i])
-			sd->rf[n++] = sd->rf[i];
-		else
-			result_file_free(&sd->rf[i]);
-	}
-	sd->n = n;
-}
-
-/*
- * Invalid runs (their producers were starved) are left out, each named
- * with its reason; with --paired a pair goes whole, so that the rest stay
- * paired.  0, -EINVAL when a side has nothing left, or -ENOMEM, after one
- * line.
- */
-static int leave_out_invalid(struct compare_side *a, struct compare_side *b, bool paired)
-{
-	int i, na = a->n, nb = b->n, n = na > nb ? na : nb;
-	bool *ka = calloc(n + 1, sizeof(bool)), *kb = calloc(n + 1, sizeof(bool));
-	int ret = 0;
-
-	if (!ka || !kb) {
-		free(ka);
-		free(kb);
-		fprintf(stderr, "failed to allocate compare state: %s\n", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	for (i = 0; i < na; i++)
-		ka[i] = !result_file_left_out(&a->rf[i], "compare");
-	for (i = 0; i < nb; i++)
-		kb[i] = !result_file_left_out(&b->rf[i], "compare");
-	for (i = 0; paired && na == nb && i < na; i++)
-		ka[i] = kb[i] = ka[i] && kb[i];
-	keep_files(a, ka);
-	keep_files(b, kb);
-	free(ka);
-	free(kb);
-	if (a->n < na || b->n < nb)
-		fprintf(stderr, "compare: left out %d of %d base and %d of %d new files as invalid runs (producers starved: the machine was busy)%s\n",
-			na - a->n, na, nb - b->n, nb, paired ? ", whole pairs" : "");
-	if (!a->n || !b->n) {
-		fprintf(stderr, "compare: no valid %s file left: nothing to compare\n",
-			a->n ? "new" : "base");
-		ret = -EINVAL;
-	}
-	return ret;
-}
-
-/* a side's files, loaded and checked: 0, or -EINVAL (a file refused) or -ENOMEM after one line */
-static int load_side(struct compare_side *sd, const char *which, const char *const *files, int n)
-{
-	char msg[512];
-	int i, err;
-
-	sd->which = which;
-	sd->n = 0;
-	sd->rf = calloc(n, sizeof(*sd->rf));
-	if (!sd->rf) {
-		fprintf(stderr, "failed to allocate compare state: %s\n", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		/* history:ID is a run stored by bench history add */
-		err = history_is_spec(files[i]) ?
-		      history_load_result(files[i], &sd->rf[i], msg, sizeof(msg)) :
-		      result_file_load(files[i], &sd->rf[i], msg, sizeof(msg));
-		if (err) {
-			if (*msg)
-				fprintf(stderr, "compare: %s\n", msg);
-			return err == -ENOMEM ? err : -EINVAL;
-		}
-		sd->n++;
-	}
-	return 0;
-}
-
-static void free_side(struct compare_side *sd)
-{
-	int i;
-
-	for (i = 0; i < sd->n; i++)
-		result_file_free(&sd->rf[i]);
-	free(sd->rf);
-}
-
-int bench_compare_main(int argc, char **argv)
-{
-	struct compare_side a = {}, b = {};
-	int err, i, split = 0, nbase, worse = 0;
-
-	copts = (struct compare_opts){ .prm = { .threshold_pct = 2.0, .verb = "compare" } };
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			split = i;
-			break;
-		}
-	copts.sides_split = split > 0;
-	if (argp_parse(&compare_argp, split ? split : argc, argv, 0, NULL, NULL))
-		return BENCH_EXIT_BAD_INPUT;
-	nbase = copts.nfiles;
-	if (split) {
-		for (i = split + 1; i < argc; i++) {
-			if (copts.nfiles == BENCH_MAX_FILES) {
-				fprintf(stderr, "compare takes at most %d files; extra argument '%s'\n",
-					BENCH_MAX_FILES, argv[i]);
-				return BENCH_EXIT_BAD_INPUT;
-			}
-			copts.files[copts.nfiles++] = argv[i];
-		}
-		if (!nbase) {
-			fprintf(stderr, "compare: no BASE result file before '--' (usage: BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...])\n");
-			return BENCH_EXIT_BAD_INPUT;
-		}
-		if (copts.nfiles == nbase) {
-			fprintf(stderr, "compare: no NEW result file after '--' (usage: BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...])\n");
-			return BENCH_EXIT_BAD_INPUT;
-		}
-	} else {
-		nbase = 1;
-	}
-	err = load_side(&a, "base", copts.files, nbase);
-	if (!err)
-		err = load_side(&b, "new", copts.files + nbase, copts.nfiles - nbase);
-	if (!err)
-		err = leave_out_invalid(&a, &b, copts.prm.paired);
-	if (!err && copts.json && copts.markdown) {
-		fprintf(stderr, "compare: --json and --markdown are two outputs: give one\n");
-		err = -EINVAL;
-	} else if (!err && copts.json) {
-		err = compare_json(&a, &b, &worse);
-	} else if (!err && copts.markdown) {
-		err = compare_markdown(&copts.prm, &a, &b, &worse);
-	} else if (!err) {
-		err = compare_sides(&a, &b, &worse);
-	}
-	free_side(&a);
-	free_side(&b);
-	return err ? bench_exit_status(err) : regression_status(worse);
 }

@@ -10,9 +10,6 @@
 
 #include "stats.h"
 
-/* `bench compare BASE.json NEW.json`: 0, 1 (regression, when asked), 2 (error) */
-int bench_compare_main(int argc, char **argv);
-
 /*
  * The comparison's own options, each long and short: -t/--threshold PCT,
  * -f/--force, -r/--rank, -p/--paired, -T/--trimmed (compare_opts.c).  One
@@ -110,5 +107,14 @@ struct compare_row {
 int compare_eval(const struct compare_params *prm, const struct compare_side *sa,
 		 const struct compare_side *sb, FILE *notes, struct compare_row **rows,
 		 int *nrows, enum compare_unit *unit);
+
+/*
+ * bench compare's text report of sa against sb on stdout: the refusals
+ * and notes, a row per shared metric and the lines under it (with power,
+ * --power's estimates), peak memory, what the test was on.  *worse: a
+ * metric got worse.  0, or a negative errno after one line.
+ */
+int compare_print(const struct compare_params *prm, bool power, const struct compare_side *sa,
+		  const struct compare_side *sb, int *worse);
 
 #endif /* __COMPARE_H */

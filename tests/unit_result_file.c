@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results/compare.h"
+#include "results/compare_cli.h"
 #include "latency.h"
 #include "result_file.h"
 #include "stats.h"

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_args.h"
 #include "bench_limits.h"
 #include "compare.h"
 #include "plot.h"
@@ -302,15 +303,6 @@ static int pick_format(void)
 	return plot_pick_format(cli.output, cli.text, &cli.o.format);
 }
 
-/*
- * The exit status of a failed step: running out of memory is a failed
- * plot (1), anything else was bad input (2).
- */
-static int failed_status(int err)
-{
-	return err == -ENOMEM ? 1 : 2;
-}
-
 /* the one place a result file is loaded and checked: as compare does */
 static int plot_load(struct plot_run *run)
 {
@@ -355,8 +347,6 @@ static int parse_args(int argc, char **argv)
 		"RUN.json...";
 	snprintf(name, sizeof(name), "bench plot %s", kind);
 	argv[1] = name;
-	/* an unknown option is bad input like any other: exit status 2 */
-	argp_err_exit_status = 2;
 	err = mark_sides(argc - 1, argv + 1);
 	if (!err && argp_parse(&kind_argp, argc - 1, argv + 1, 0, NULL, NULL))
 		err = -EINVAL;
@@ -509,24 +499,24 @@ int bench_plot_main(int argc, char **argv)
 
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-?"))) {
 		argp_help(&plot_argp, stdout, ARGP_HELP_STD_HELP, "bench plot");
-		return 0;
+		return BENCH_EXIT_OK;
 	}
 	if (argc < 2 || argv[1][0] == '-') {
 		fprintf(stderr, "plot needs a chart type first: timeline, scaling, compare, latency or history\n");
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	}
 	if (!strcmp(argv[1], "history"))
 		return bench_plot_history_main(argc - 1, argv + 1);
 	if (parse_command(argc, argv))
-		return 2;
+		return BENCH_EXIT_BAD_INPUT;
 	runs = calloc(cli.nfiles, sizeof(*runs));
 	err = runs ? load_runs(runs, &nruns) : plot_nomem("load the result files");
 	if (!err && cli.table)
 		err = plot_scaling_table(&cli.o, runs, nruns, stdout);
 	else if (!err)
 		err = build(runs, nruns, &script);
-	/* a failure before gnuplot is the input's, after it the plot's */
-	ret = err ? failed_status(err) : script && draw(script) ? 1 : 0;
+	/* before gnuplot, -EINVAL is the input's; gnuplot's and the writing's failures the plot's */
+	ret = err ? bench_exit_status(err) : script && draw(script) ? BENCH_EXIT_FAILED : BENCH_EXIT_OK;
 	for (i = 0; i < nruns; i++)
 		result_file_free(&runs[i].rf);
 	free(runs);

@@ -62,7 +62,7 @@ int plot_run_gnuplot(const char *script, char **out, size_t *len);
 /* the format -o FILE asks for (NULL or "-": text); -EINVAL after one line */
 int plot_pick_format(const char *output, bool text, enum plot_format *format);
 
-/* fail early, before gnuplot runs, when path cannot be written */
+/* fail early, before gnuplot runs, when path cannot be written: -EINVAL after one line */
 int plot_check_output(const char *path);
 
 /* write buf to path atomically ("-": stdout; FIFOs and devices directly) */

@@ -212,10 +212,13 @@ out_close:
 
 /* ---- output ---- */
 
-/* bench plot writes like --json: one module for every file bench writes */
+/*
+ * bench plot writes like --json: one module for every file bench writes.
+ * A path that cannot be written is a bad -o, refused as bad input.
+ */
 int plot_check_output(const char *path)
 {
-	return output_file_precheck("-o", path);
+	return output_file_precheck("-o", path) ? -EINVAL : 0;
 }
 
 int plot_write_output(const char *path, const char *buf, size_t len)

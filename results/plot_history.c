@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_args.h"
 #include "history.h"
 #include "history_cli.h"
 #include "plot_common.h"
@@ -226,8 +227,8 @@ static int parse_args(int argc, char **argv, struct plot_opts *o)
 	static const struct argp_child children[] = { { &history_sel_argp }, {} };
 	struct argp a = { .options = plot_history_options, .parser = plot_history_parse,
 			  .doc = "Draw the trend of one metric across kernels (bench history show) "
-				 "as a chart.\vExit status: 0; 1 when gnuplot or writing failed; 2 on "
-				 "bad input.",
+				 "as a chart.\vExit status: 0; 1 when the history could not be read, gnuplot "
+				 "failed or writing failed; 2 on bad input.",
 			  .children = children };
 	char name[] = "bench plot history", *cmd = argv[0];
 	int err;
@@ -235,7 +236,6 @@ static int parse_args(int argc, char **argv, struct plot_opts *o)
 	pcli.output = NULL;
 	pcli.text = false;
 	hcli = (struct history_cli){};
-	argp_err_exit_status = 2;
 	argv[0] = name;
 	err = argp_parse(&a, argc, argv, 0, NULL, NULL);
 	argv[0] = cmd;
@@ -276,19 +276,19 @@ int bench_plot_history_main(int argc, char **argv)
 	struct history_rows rows = {};
 	char *script = NULL, *img = NULL;
 	size_t img_len = 0;
-	int ret = 2;
+	int err;
 
-	if (parse_args(argc, argv, &o) || history_cli_select_trend(&rows))
-		return 2;
-	if (build(&o, &rows, &script))
-		goto out;
-	ret = 1;
-	if (plot_run_gnuplot(script, &img, &img_len))
-		goto out;
-	ret = plot_write_output(pcli.output ? pcli.output : "-", img, img_len) ? 1 : 0;
-out:
+	err = parse_args(argc, argv, &o);
+	if (!err)
+		err = history_cli_select_trend(&rows);
+	if (err)
+		return bench_exit_status(err);	/* as history show's */
+	err = build(&o, &rows, &script);
+	if (!err && (plot_run_gnuplot(script, &img, &img_len) ||
+		     plot_write_output(pcli.output ? pcli.output : "-", img, img_len)))
+		err = -EIO;	/* the plot's failure, said by gnuplot's runner or the writer */
 	history_rows_free(&rows);
 	free(script);
 	free(img);
-	return ret;
+	return bench_exit_status(err);
 }

@@ -104,6 +104,17 @@ is_exit 0 "plot history as text: exit 0" "$BENCH" plot history --benchmark count
 like "$TEST_TMP/is_exit.out" 'across kernels' "plot history as text: drawn"
 is_exit 2 "plot history over two benchmarks: exit 2" "$BENCH" plot history -o x.svg
 assert "plot history refused: no picture" test ! -e x.svg
+# a history that opens but cannot be read (its metrics table gone): show
+# and its chart fail alike, with the one table's status for it
+cp "$DB" unreadable.db && sqlite3 unreadable.db 'DROP TABLE metrics'
+is_exit 1 "show of a history that cannot be read: exit 1" \
+	"$BENCH" history show --db unreadable.db --benchmark count-local
+like "$TEST_TMP/is_exit.err" '^history: failed to read the history in unreadable\.db: ' \
+	"show of a history that cannot be read: the line says so"
+is_exit 1 "plot history of a history that cannot be read: exit 1, as history show" \
+	"$BENCH" plot history --db unreadable.db --benchmark count-local -o y.svg
+is "$(grep -c . "$TEST_TMP/is_exit.err")" 1 "plot history of a history that cannot be read: one line"
+assert "plot history that failed: no picture" test ! -e y.svg
 
 # compare takes a stored run as a side
 is_exit 0 "compare history:1 b.json: exit 0" "$BENCH" compare history:1 b.json

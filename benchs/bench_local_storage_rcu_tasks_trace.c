@@ -63,8 +63,7 @@ static const struct argp_option opts[] = {
 	  "Set number of user processes to spin up, 1..150000 (default 1000)" },
 	{ "kthread_pid", ARG_KTHREAD_PID, "PID", 0,
 	  "Pid of rcu_tasks_trace kthread for ticks tracking" },
-	{ "hook", ARG_LSTT_HOOK, "HOOK", 0,
-	  "Run the storage churn on: auto (fentry where the kernel allows it, else the tracepoint; default), fentry or tracepoint" },
+	{ "hook", ARG_LSTT_HOOK, "HOOK", 0, BENCH_HOOK_HELP },
 	{},
 };
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Help a newcomer finds: every script's --help and -h, every command's
 # --help, history add's options, and the nearest names offered for a
-# mistyped chart kind, history command or export format.  No BPF.
+# mistyped chart kind, history command or export format, and one wording of
+# the option several benchmark families share (--hook).  No BPF.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,5 +70,13 @@ like "$TEST_TMP/is_exit.err" "^export needs a format first: 'kcdib' is not one; 
 	"export kcdib: did you mean kcidb"
 is_exit 2 "history drop: exit 2" "$BENCH" history drop
 is "$(grep -c 'did you mean' "$TEST_TMP/is_exit.err")" 0 "history drop: nothing near, nothing offered"
+
+# ---- one option, one wording: --hook's help is lib_hook.h's in every family ----
+"$BENCH" --help | awk '/^ +--hook=HOOK / { if (h != "") print h; h = $0; next }
+	h != "" && /^                             [^ ]/ { h = h $0; next }
+	h != "" { print h; h = "" } END { if (h != "") print h }' | tr -s ' ' >hook.help
+cmp_ok "$(wc -l <hook.help)" -ge 6 "bench --help: --hook in every family that has it"
+is "$(sort -u hook.help | wc -l)" 1 "bench --help: --hook's help reads the same in every family"
+[ "$TAP_LAST_FAILED" -eq 0 ] || diag "$(sort hook.help | uniq -c)"
 
 done_testing

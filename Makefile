@@ -17,9 +17,9 @@
 # OPT=-O0         the optimisation of userspace (default -O2)
 # V=1             show the commands
 # PREFIX=dir      where make install puts things (default /usr/local):
-#                 bin/bench, libexec/bench/ (the wrapper scripts, and a
-#                 link to bin/bench they run as ./bench), share/man/man1/,
-#                 share/bash-completion/completions/bench
+#                 bin/bench, libexec/bench/ (the scripts of benchs/ and
+#                 scripts/vmtest.sh, and a link to bin/bench they run as
+#                 ./bench), share/man/man1/, share/bash-completion/completions/bench
 # DESTDIR=dir     a staging root make install writes under (packaging)
 
 SRCDIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
@@ -208,18 +208,22 @@ BINDIR ?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/bench
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-# The wrapper scripts run ./bench from the tree they sit in (run_common.sh
-# changes into it): installed, that tree is LIBEXECDIR, whose ./bench is a
-# link to the installed binary.
-WRAPPERS := $(wildcard $(SRCDIR)/benchs/run_bench_*.sh)
+# The scripts run ./bench from the tree they sit in (run_common.sh changes
+# into it): installed, that tree is LIBEXECDIR, whose ./bench is a link to
+# the installed binary.  Every script of benchs/ a user runs is installed
+# (each run_*.sh: the wrappers, the A/B, calibration and noise scripts),
+# with their library run_common.sh; run_kernel_ab.sh boots its kernels with
+# scripts/vmtest.sh, installed where it looks for it, as in the tree.
+WRAPPERS := $(filter-out %/run_common.sh,$(wildcard $(SRCDIR)/benchs/run_*.sh))
 WRAPPER_LIBS := $(SRCDIR)/benchs/run_common.sh $(SRCDIR)/benchs/paired_ratio.awk
 install: all $(MAN_STAMP)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
-	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/benchs $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(BASHCOMPDIR)
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/benchs \
+		$(DESTDIR)$(LIBEXECDIR)/scripts $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	$(Q)install -m 755 $(BENCH_BIN) $(DESTDIR)$(BINDIR)/bench
 	$(Q)install -m 755 $(WRAPPERS) $(DESTDIR)$(LIBEXECDIR)/benchs/
 	$(Q)install -m 644 $(WRAPPER_LIBS) $(DESTDIR)$(LIBEXECDIR)/benchs/
+	$(Q)install -m 755 $(SRCDIR)/scripts/vmtest.sh $(DESTDIR)$(LIBEXECDIR)/scripts/
 	$(Q)ln -sfn $(shell realpath -m --relative-to=$(LIBEXECDIR) $(BINDIR))/bench $(DESTDIR)$(LIBEXECDIR)/bench
 	$(Q)install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(MANDIR)/man1/
 	$(Q)install -m 644 $(SRCDIR)/scripts/bench-completion.bash $(DESTDIR)$(BASHCOMPDIR)/bench

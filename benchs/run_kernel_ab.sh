@@ -11,8 +11,9 @@
 # "./bench --json FILE BENCH ARGS..." in each boot (scripts/vmtest.sh; a
 # KERNEL is what vmtest.sh -k takes: a Debian kernel package name, a .deb or
 # a bzImage).  The result files are kept in DIR (default
-# .output/kernel-ab/<date>-<time>) as A-1.json, B-1.json, A-2.json, ...,
-# and compared with "bench compare", A as BASE and B as NEW.
+# .output/kernel-ab/<date>-<time> in the source tree; where make install put
+# this script, a new directory under $TMPDIR) as A-1.json, B-1.json,
+# A-2.json, ..., and compared with "bench compare", A as BASE and B as NEW.
 #
 #   -M MODULES  after a -k of a bzImage: that kernel's modules, the
 #               lib/modules/VERSION directory of its build (make
@@ -103,7 +104,13 @@ vm_args() {
 [ -x "$BENCH" ] || die_usage "no runner at '$BENCH': build it with make, or set BENCH"
 BENCH=$(realpath "$BENCH")
 
-[ -n "$DIR" ] || DIR=$ROOT/.output/kernel-ab/$(date +%Y%m%d-%H%M%S)
+# installed (no Makefile beside benchs/), nothing is written into the installed tree
+if [ -z "$DIR" ] && [ -f "$ROOT/Makefile" ]; then
+	DIR=$ROOT/.output/kernel-ab/$(date +%Y%m%d-%H%M%S)
+elif [ -z "$DIR" ]; then
+	DIR=$(mktemp -d "${TMPDIR:-/tmp}/kernel-ab.XXXXXX") ||
+		die_usage "failed to create a result directory under ${TMPDIR:-/tmp}: give one with -o"
+fi
 if ! { mkdir -p "$DIR" 2>/dev/null && [ -w "$DIR" ]; }; then
 	die_usage "bad result directory '$DIR' for -o (accepted: a writable directory, created if missing)"
 fi

@@ -24,7 +24,9 @@
 #   -m MEM      guest memory, as for qemu: 2G, 512M (default 2G)
 #   -t TIMEOUT  seconds for boot plus COMMAND, 0 for none (default 3600)
 #   -o OUTDIR   directory shared writable with the guest, created if missing
-#               (default $OUTPUT/vmtest/out, OUTPUT defaulting to .output)
+#               (default $OUTPUT/vmtest/out, OUTPUT defaulting to .output in
+#               the source tree, to ${XDG_CACHE_HOME:-~/.cache}/bench where
+#               make install put vmtest.sh)
 #   -e VAR      pass VAR (or VAR=VALUE) into the guest; CI, LANG, LC_ALL,
 #               LC_CTYPE and TZ are passed when set
 #   -v          print the guest's kernel log on stderr when the VM is gone
@@ -138,7 +140,14 @@ tcg) CPU=${VMTEST_CPU:-max,la57=off}; HOW="TCG (software emulation, no usable /d
 *) die_usage "bad VMTEST_ACCEL '$ACCEL' (accepted: kvm, tcg)" ;;
 esac
 
-BASE=${OUTPUT:-$SRCDIR/.output}/vmtest
+# installed (no Makefile beside scripts/), nothing is written into the
+# installed tree: the kernel cache and OUTDIR go to the user's cache
+if [ -f "$SRCDIR/Makefile" ]; then
+	STATE=$SRCDIR/.output
+else
+	STATE=${XDG_CACHE_HOME:-$HOME/.cache}/bench
+fi
+BASE=${OUTPUT:-$STATE}/vmtest
 CACHE=${VMTEST_CACHE:-$BASE/kernels}
 [ -n "$OUTDIR" ] || OUTDIR=$BASE/out
 

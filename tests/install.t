@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make install under DESTDIR and PREFIX: the binary, the wrapper scripts
-# (which run the installed binary), the manual pages and the bash
-# completion, whose names all come from the bench being completed: every
-# benchmark bench -l lists, every command, each command's own commands and
-# options.  No BPF.
+# make install under DESTDIR and PREFIX: the binary, every script of
+# benchs/ (which run the installed binary) and the vmtest.sh that
+# run_kernel_ab.sh boots with, none of them writing into the installed
+# tree, the manual pages and the bash completion, whose names all come from
+# the bench being completed: every benchmark bench -l lists, every command,
+# each command's own commands and options.  No BPF.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,10 +35,14 @@ for p in bench "${CMDS[@]/#/bench-}"; do
 done
 assert "the bash completion in share/bash-completion/completions/bench" \
 	test -s "$D/usr/share/bash-completion/completions/bench"
-for w in "$ROOT"/benchs/run_bench_*.sh; do
+# every script a user runs, not only the run_bench_*.sh wrappers
+for w in "$ROOT"/benchs/run_*.sh; do
+	[ "${w##*/}" != run_common.sh ] || continue
 	assert "libexec/bench/benchs/${w##*/}, executable" test -x "$D/usr/libexec/bench/benchs/${w##*/}"
 done
 assert "libexec/bench/benchs/run_common.sh, which they source" test -f "$D/usr/libexec/bench/benchs/run_common.sh"
+assert "libexec/bench/scripts/vmtest.sh, executable (run_kernel_ab.sh's VM)" \
+	test -x "$D/usr/libexec/bench/scripts/vmtest.sh"
 is "$(readlink "$D/usr/libexec/bench/bench")" "../../bin/bench" \
 	"libexec/bench/bench: a relative link to bin/bench (the wrappers' ./bench), which DESTDIR does not break"
 is "$(find "$D" -path "*$ROOT*" | wc -l)" 0 "nothing installed under the source tree's path"
@@ -52,6 +57,31 @@ is $? 0 "an installed wrapper (run_bench_scaling.sh -P 2 count-local) runs: exit
 assert "it ran the installed bench: its result files" test -s "$TEST_TMP/sweep/p2.json"
 is "$(jq -r .context.bench_version "$TEST_TMP/sweep/p2.json" 2>/dev/null)" "$("$BENCH" --version | cut -d' ' -f2)" \
 	"the result names the installed bench's version"
+
+# installed run_kernel_ab.sh boots with the installed vmtest.sh (refusing
+# -c 0 here, before anything boots), and neither writes into the installed
+# tree: the results go to a new directory under TMPDIR, vmtest.sh's state
+# under XDG_CACHE_HOME (a file here, so that it is refused, naming it)
+mkdir -p "$TEST_TMP/tmp"
+: >"$TEST_TMP/cache-file"
+env -u BENCH -u VMTEST -u OUTPUT -u VMTEST_CACHE TMPDIR="$TEST_TMP/tmp" VMTEST_OPTS="-c 0" \
+	"$D/usr/libexec/bench/benchs/run_kernel_ab.sh" -k a -k b -n 1 -- count-local \
+	</dev/null >"$TEST_TMP/kab.out" 2>"$TEST_TMP/kab.err"
+is $? 1 "installed run_kernel_ab.sh, its boots refused: exit 1"
+like "$TEST_TMP/kab.err" "^vmtest\.sh: bad CPU count '0'" "installed run_kernel_ab.sh: it ran the installed vmtest.sh"
+like "$TEST_TMP/kab.out" "^results: $TEST_TMP/tmp/kernel-ab\.[A-Za-z0-9]+\$" \
+	"installed run_kernel_ab.sh: its results in a new directory under TMPDIR"
+if [ "${CI:-}" = true ] || command -v qemu-system-x86_64 busybox dpkg-deb setpriv >/dev/null; then
+	env -u OUTPUT -u VMTEST_CACHE XDG_CACHE_HOME="$TEST_TMP/cache-file" \
+		"$D/usr/libexec/bench/scripts/vmtest.sh" -- true </dev/null >"$TEST_TMP/vm.out" 2>"$TEST_TMP/vm.err"
+	is $? 2 "installed vmtest.sh, its default output directory not a directory: exit 2"
+	like "$TEST_TMP/vm.err" "^vmtest\.sh: bad output directory '$TEST_TMP/cache-file/bench/vmtest/out'" \
+		"installed vmtest.sh: its state under XDG_CACHE_HOME, not in the installed tree"
+else
+	skip "qemu-system-x86_64, busybox, dpkg-deb or setpriv missing (scripts/install-deps.sh installs them)" \
+		"installed vmtest.sh: its state under XDG_CACHE_HOME"
+fi
+is "$(find "$D" -name .output | wc -l)" 0 "nothing written into the installed tree"
 
 # PREFIX alone moves everything
 install_to "$TEST_TMP/root2" PREFIX=/opt/bench

@@ -11,9 +11,12 @@
 # rounds of four invocations, ours (A) and upstream's (B) interleaved:
 # A B B A, then B A A B, and so on, so that neither side always runs first
 # or last while the machine drifts.  From each invocation the main rate is
-# read: the Summary's first figure (hits, per-prod-op, throughput,
-# creates), or the mean of the per-CPU lines of bpf-hashmap-full-update
-# and bpf-hashmap-lookup.  Every ratio is one run's rate over another's:
+# read, the figure upstream's wrapper script reports: the Summary's first
+# figure (hits, hits throughput, per-prod-op, throughput, creates), its
+# "total operations" for hashmap-with-bloom and hashmap-without-bloom, its
+# percentage for bloom-false-positive, or the mean of the per-CPU lines of
+# bpf-hashmap-full-update and bpf-hashmap-lookup.  Every ratio is one run's
+# rate over another's:
 #
 #   ours/upstream  the two adjacent A/B pairs of each round (2 a round)
 #   upstream self  the later B over the earlier B of each round
@@ -37,9 +40,19 @@
 #               tests' /tmp/bench-bpf-tests.lock, so that no BPF test runs
 #               beside a measurement, nor a measurement beside a test)
 #
+# The benchmarks: count-local, count-global, htab-mem, lpm-trie-*,
+# bpf-hashmap-full-update, bpf-hashmap-lookup, local-storage-create (task
+# storage), local-storage-cache-seq-get, -int-get and -hashmap-control,
+# bloom-lookup, bloom-update, bloom-false-positive, hashmap-without-bloom,
+# hashmap-with-bloom, rb-libbpf, rb-custom, pb-libbpf and pb-custom (with
+# one consumer, -c1: sampled, and back-to-back).  local-storage-tasks-trace
+# is not among them: upstream's needs fentry to time its grace periods.
+#
 # Configurations the benchmark refuses at a producer count (lpm-trie-insert,
-# -delete and -free need one, add_del_on_diff_cpu an even number) are
-# skipped.  Upstream's tp/ programs need tracefs: when it is not mounted,
+# -delete and -free, the local-storage-cache-* and the back-to-back ring
+# buffers need one, add_del_on_diff_cpu an even number) are skipped.
+# Upstream's runner refuses -w0 (its warm-up is 1 second at least): give
+# -w1 or more.  Upstream's tp/ programs need tracefs: when it is not mounted,
 # upstream's runs are wrapped in a private mount namespace that mounts it
 # (root only), and a line on stderr says so.
 #
@@ -55,7 +68,9 @@ BENCH=${BENCH:-$ROOT/bench}
 LOCK=${LOCK:-}
 
 # name and options of every configuration; a third field restricts the
-# producer counts: "one" or "even"
+# producer counts: "one" or "even"; a fourth names the Summary's figure
+# that is the main rate when it is not the first: "total" (total
+# operations) or "percent" (the false positive percentage)
 CONFIGS=(
 	"count-local||"
 	"count-global||"
@@ -75,6 +90,24 @@ CONFIGS=(
 	"bpf-hashmap-full-update||"
 	"bpf-hashmap-lookup||"
 	"local-storage-create|--storage-type task|"
+	"local-storage-cache-seq-get|--nr_maps 1|one"
+	"local-storage-cache-seq-get|--nr_maps 100|one"
+	"local-storage-cache-int-get|--nr_maps 1|one"
+	"local-storage-cache-int-get|--nr_maps 100|one"
+	"local-storage-cache-hashmap-control|--nr_maps 1 --hashmap_nr_keys_used 1000|one"
+	"bloom-lookup|--nr_entries 10000 --value_size 8|"
+	"bloom-update|--nr_entries 10000 --value_size 8|"
+	"bloom-false-positive|--nr_entries 10000 --value_size 8||percent"
+	"hashmap-without-bloom|--nr_entries 10000 --value_size 8||total"
+	"hashmap-with-bloom|--nr_entries 10000 --value_size 8||total"
+	"rb-libbpf|-c1 --rb-sampled|"
+	"rb-custom|-c1 --rb-sampled|"
+	"pb-libbpf|-c1 --rb-sampled|"
+	"pb-custom|-c1 --rb-sampled|"
+	"rb-libbpf|-c1 --rb-b2b|one"
+	"rb-custom|-c1 --rb-b2b|one"
+	"pb-libbpf|-c1 --rb-b2b|one"
+	"pb-custom|-c1 --rb-b2b|one"
 )
 
 die_usage() {
@@ -175,9 +208,24 @@ if [ ! -d /sys/kernel/tracing/events ] && [ ! -d /sys/kernel/debug/tracing/event
 	fi
 fi
 
-# the main rate of one invocation's output, or nothing
+# main_rate FILE [FIGURE]: the main rate of one invocation's output, or
+# nothing; FIGURE "total" or "percent" reads that figure of the Summary
 main_rate() {
-	awk '
+	awk -v fig="${2:-}" '
+		/^Summary: / && fig == "total" {
+			if (match($0, /total operations +[0-9]+(\.[0-9]+)?/)) {
+				s = substr($0, RSTART, RLENGTH)
+				sub(/^total operations +/, "", s)
+			}
+			next
+		}
+		/^Summary: / && fig == "percent" {
+			if (match($0, /Percentage = +[0-9]+(\.[0-9]+)?/)) {
+				s = substr($0, RSTART, RLENGTH)
+				sub(/^Percentage = +/, "", s)
+			}
+			next
+		}
 		/^Summary: / {
 			for (i = 2; i <= NF; i++)
 				if ($i ~ /^[0-9]+(\.[0-9]+)?$/) { s = $i; break }
@@ -190,10 +238,11 @@ main_rate() {
 		}' "$1"
 }
 
-# run WHO FILE ARGS...: one invocation, its output in FILE; prints the rate
+# run WHO FILE FIGURE ARGS...: one invocation, its output in FILE; prints
+# the rate (FIGURE as for main_rate)
 run_one() {
-	local who=$1 file=$2 rc=0
-	shift 2
+	local who=$1 file=$2 fig=$3 rc=0
+	shift 3
 
 	if [ "$who" = A ]; then
 		"${LOCKED[@]}" "$BENCH" "$@" >"$file" 2>&1 || rc=$?
@@ -204,7 +253,7 @@ run_one() {
 		echo "$PROG: $([ "$who" = A ] && echo ours || echo upstream) failed (exit $rc): $* (output: $(tail -n 2 "$file" | tr '\n' ' '))" >&2
 		return 1
 	fi
-	main_rate "$file"
+	main_rate "$file" "$fig"
 }
 
 # stats of a list of ratios: "median (min..max)"
@@ -222,12 +271,13 @@ load() {
 	cut -d' ' -f1-3 /proc/loadavg
 }
 
-# one configuration: ROUNDS rounds of four invocations; prints its row
+# measure LABEL DIR FIGURE ARGS...: one configuration, ROUNDS rounds of
+# four invocations; prints its row
 measure() {
-	local label=$1 dir=$2 r pos who file rate
+	local label=$1 dir=$2 fig=$3 r pos who file rate
 	local -a args order rates
 	local cross="" self_a="" self_b="" a1 a2 b1 b2
-	shift 2
+	shift 3
 	args=("$@")
 
 	mkdir -p "$dir"
@@ -237,7 +287,7 @@ measure() {
 		for pos in 0 1 2 3; do
 			who=${order[$pos]}
 			file=$dir/round$r-$((pos + 1))-$([ "$who" = A ] && echo ours || echo upstream).out
-			rate=$(run_one "$who" "$file" -w"$WARMUP" -d"$DURATION" "${args[@]}") || rate=""
+			rate=$(run_one "$who" "$file" "$fig" -w"$WARMUP" -d"$DURATION" "${args[@]}") || rate=""
 			if ! [[ $rate =~ ^[0-9]+(\.[0-9]+)?$ ]] || awk -v x="$rate" 'BEGIN { exit !(x <= 0) }'; then
 				[ -n "$rate" ] || echo "$PROG: no rate in $([ "$who" = A ] && echo our || echo "upstream's") output of $label" >&2
 				emit printf '%-58s FAILED\n' "$label"
@@ -280,7 +330,7 @@ IFS=, read -r -a prods <<<"$PRODS"
 idx=0
 for p in "${prods[@]}"; do
 	for c in "${CONFIGS[@]}"; do
-		IFS='|' read -r name opts only <<<"$c"
+		IFS='|' read -r name opts only fig <<<"$c"
 		if [ -n "$ONLY" ] && ! [[ ",$ONLY," == *",$name,"* ]]; then
 			continue
 		fi
@@ -293,7 +343,7 @@ for p in "${prods[@]}"; do
 		read -r -a optv <<<"$opts"
 		idx=$((idx + 1))
 		label="${pflags[*]} $name${opts:+ $opts}"
-		measure "$label" "$OUT/$(printf '%02d' "$idx")-p$p-$name" "${pflags[@]}" "$name" "${optv[@]}" || failed=1
+		measure "$label" "$OUT/$(printf '%02d' "$idx")-p$p-$name" "$fig" "${pflags[@]}" "$name" "${optv[@]}" || failed=1
 	done
 done
 emit printf '\nload after: %s\n' "$(load)"

@@ -59,7 +59,7 @@ check_kind() {	# check_kind <benchmark> <ours line> <upstream line>...
 	stand_in "$TEST_TMP/up" "$@"
 	BENCH=$TEST_TMP/ours UPSTREAM=$TEST_TMP/up "$SCRIPT" -n1 -p1 -b "$b" >"$TEST_TMP/k.out" 2>"$TEST_TMP/k.err" || rc=$?
 	is "$rc" 0 "$b stand-ins: exit 0"
-	like "$TEST_TMP/k.out" "$(row_re "-p1 $b( --[a-z_]+ [a-z0-9]+)?" 2.000)" \
+	like "$TEST_TMP/k.out" "$(row_re "-p1 $b( -[-a-z0-9_]+( [a-z0-9]+)?)*" 2.000)" \
 		"$b: ratio 2.000 from the outputs' main rates, self 1.000, verdict OUT"
 }
 check_kind count-local \
@@ -75,6 +75,23 @@ check_kind bpf-hashmap-lookup 'cpu00: lookup 40.000M ± 1.000M events/sec (appro
 	'cpu00: lookup 10.000M ± 1.000M events/sec (approximated from 32 samples of ~9ms)' \
 	'cpu01: lookup 30.000M ± 1.000M events/sec (approximated from 32 samples of ~9ms)'
 
+check_kind local-storage-cache-seq-get \
+	'Summary: hits throughput  160.000 ± 1.000 M ops/s, hits latency    6.250 ns/op, important_hits throughput  160.000 ± 1.000 M ops/s' \
+	'Summary: hits throughput   80.000 ± 1.000 M ops/s, hits latency   12.500 ns/op, important_hits throughput   80.000 ± 1.000 M ops/s'
+check_kind rb-libbpf \
+	'Summary: hits   10.000 ± 0.100M/s ( 10.000M/prod), drops    4.000 ± 0.100M/s, total operations   14.000 ± 0.100M/s' \
+	'Summary: hits    5.000 ± 0.100M/s (  5.000M/prod), drops    9.000 ± 0.100M/s, total operations   14.000 ± 0.100M/s'
+# the bloom filter's: its percentage, and total operations where hits are 0
+check_kind bloom-false-positive \
+	'Summary: 2000000 false hits of 40000000 total operations. Percentage =  5.00 %' \
+	'Summary: 3000000 false hits of 120000000 total operations. Percentage =  2.50 %'
+check_kind hashmap-without-bloom \
+	'Summary: hits    0.000 ± 0.000M/s (  0.000M/prod), drops   40.000 ± 1.000M/s, total operations   40.000 ± 1.000M/s' \
+	'Summary: hits    0.000 ± 0.000M/s (  0.000M/prod), drops   20.000 ± 1.000M/s, total operations   20.000 ± 1.000M/s'
+check_kind hashmap-with-bloom \
+	'Summary: hits   30.000 ± 1.000M/s ( 30.000M/prod), drops   10.000 ± 1.000M/s, total operations   40.000 ± 1.000M/s' \
+	'Summary: hits   19.000 ± 1.000M/s ( 19.000M/prod), drops    1.000 ± 1.000M/s, total operations   20.000 ± 1.000M/s'
+
 # a configuration per producer count, skipping those the benchmark refuses
 stand_in "$TEST_TMP/ours" 'Summary: creates    2.000 ± 0.100k/s (  2.000k/prod), 1.35 kmallocs/create'
 BENCH=$TEST_TMP/ours UPSTREAM=$TEST_TMP/ours "$SCRIPT" -n1 -p 1,2 -b lpm-trie-insert,count-global >"$TEST_TMP/p.out" 2>&1
@@ -84,6 +101,14 @@ is "$(grep -Ec '^-p1 lpm-trie-insert ' "$TEST_TMP/p.out"):$(grep -Ec '^-p2 -a lp
 is "$(grep -Ec '^-p1 count-global ' "$TEST_TMP/p.out"):$(grep -Ec '^-p2 -a count-global ' "$TEST_TMP/p.out")" 1:1 \
 	"count-global at -p1, and at -p2 pinned (-a)"
 is "$(grep -Ec '^-p' "$TEST_TMP/p.out")" 3 "three rows in all"
+BENCH=$TEST_TMP/ours UPSTREAM=$TEST_TMP/ours "$SCRIPT" -n1 -p 1,2 -b local-storage-cache-int-get,pb-custom >"$TEST_TMP/p.out" 2>&1
+is "$?" 0 "-p 1,2 -b local-storage-cache-int-get,pb-custom: exit 0"
+is "$(grep -Ec '^-p1 local-storage-cache-int-get --nr_maps [0-9]+ ' "$TEST_TMP/p.out"):$(grep -Ec '^-p2 -a local-storage-cache-int-get ' "$TEST_TMP/p.out")" 2:0 \
+	"local-storage-cache-int-get at -p1 only, one row per --nr_maps (upstream allows one producer)"
+is "$(grep -Ec '^-p1 pb-custom -c1 --rb-sampled ' "$TEST_TMP/p.out"):$(grep -Ec '^-p2 -a pb-custom -c1 --rb-sampled ' "$TEST_TMP/p.out")" 1:1 \
+	"pb-custom sampled at -p1 and at -p2 pinned, with its consumer"
+is "$(grep -Ec '^-p1 pb-custom -c1 --rb-b2b ' "$TEST_TMP/p.out"):$(grep -Ec '^-p2 -a pb-custom -c1 --rb-b2b ' "$TEST_TMP/p.out")" 1:0 \
+	"pb-custom back-to-back at -p1 only (one producer)"
 
 # a run with no rate: its row says FAILED, stderr says why, exit 1
 rc=0

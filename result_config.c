@@ -51,6 +51,8 @@ static const struct config_default {
 	{ "htab-mem", "preallocated", "false" },
 	{ "htab-mem", "extra_work", "0" },
 	{ "htab-mem", "key_offset", "0" },
+	/* before the option, each producer counted only in its own line */
+	{ "htab-mem", "own_counter", "false", .missing = "true" },
 	{ "bpf-hashmap-lookup", "key_size", "4" },
 	{ "bpf-hashmap-lookup", "map_flags", "0" },
 	{ "bpf-hashmap-lookup", "max_entries", "1000" },

@@ -49,6 +49,7 @@ static struct {
 	bool preallocated;
 	long extra_work;
 	long key_offset;
+	bool own_counter;	/* no shared op counter: upstream's costs a cache line per trigger */
 } args = {
 	.use_case = &use_cases[0],
 	.value_size = 8,
@@ -70,6 +71,7 @@ enum {
 	ARG_PREALLOCATED,
 	ARG_EXTRA_WORK,
 	ARG_KEY_OFFSET,
+	ARG_OWN_COUNTER,
 };
 
 static const struct argp_option opts[] = {
@@ -82,6 +84,10 @@ static const struct argp_option opts[] = {
 	  "Add a busy loop of LOOPS iterations to each trigger's batch, inside its timing: a known extra cost, to see what bench ab can detect (benchs/run_ab_calibrate.sh; 0..1000000, default 0)" },
 	{ "key-offset", ARG_KEY_OFFSET, "N", 0,
 	  "Start the keys at N (0..1000000000, default 0): with --zero-seed, N picks the bucket layout, so that bench ab's A and B of a block can share one (BENCH_AB_BLOCK)" },
+	{ "own-counter", ARG_OWN_COUNTER, NULL, 0,
+	  "Count each producer's operations only in its own cache line (default: every trigger "
+	  "also adds to one counter all producers share, as upstream's op_cnt, whose cache line "
+	  "moves between CPUs at -p2 and more)" },
 	{},
 };
 
@@ -127,6 +133,9 @@ static error_t htab_mem_parse_arg(int key, char *arg, struct argp_state *state)
 		if (parse_long(arg, 0, HTAB_MEM_MAX_KEY_OFFSET, &args.key_offset))
 			return bench_args_bad_value("--key-offset", arg, "an integer in 0..%d",
 						    HTAB_MEM_MAX_KEY_OFFSET);
+		break;
+	case ARG_OWN_COUNTER:
+		args.own_counter = true;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -227,6 +236,7 @@ static int htab_mem_setup(void)
 	ctx.skel->rodata->lat_enabled = env.latency;
 	ctx.skel->rodata->extra_work_loops = args.extra_work;
 	ctx.skel->rodata->key_offset = args.key_offset;
+	ctx.skel->rodata->own_counter = args.own_counter;
 	/* without --latency the histogram is not charged to the run's memory */
 	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
 
@@ -384,6 +394,7 @@ static void htab_mem_describe_opts(struct bench_opts_out *out)
 	bench_opt_str(out, "use_case", args.use_case->name);
 	bench_opt_int(out, "value_size", args.value_size);
 	bench_opt_bool(out, "preallocated", args.preallocated);
+	bench_opt_bool(out, "own_counter", args.own_counter);
 	/* only when set: a run without it is the same configuration as before it existed */
 	if (args.extra_work)
 		bench_opt_int(out, "extra_work", args.extra_work);

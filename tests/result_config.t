@@ -22,7 +22,8 @@ ok $? "count-local --json: exit 0"
 # hm NAME JQ-UPDATE: base.json as an htab-mem run with these options
 hm() {
 	jq ".benchmark = \"htab-mem\"
-	    | .options.benchmark = {use_case: \"overwrite\", value_size: 8, preallocated: false}
+	    | .options.benchmark = {use_case: \"overwrite\", value_size: 8, preallocated: false,
+				    own_counter: false}
 	    | $2" base.json >"$1.json"
 }
 hm def '.'
@@ -50,7 +51,14 @@ is "$("$BENCH" config --json v4096.json | jq -r '[.benchmark, .label, .slug, .co
 	"htab-mem|overwrite value_size=4096|overwrite-value_size_4096|4096" "--json: benchmark, label, slug, config"
 # options that came with a new default: a document without them ran the
 # old way, which is not the default (lpm-trie-*: the inlined loop and a
-# cursor per producer; bpf-hashmap-full-update: the rate over every batch)
+# cursor per producer; bpf-hashmap-full-update: the rate over every batch;
+# htab-mem: no shared op counter)
+hm hold 'del(.options.benchmark.own_counter)'
+hm hown '.options.benchmark.own_counter = true'
+is "$("$BENCH" config def.json hold.json hown.json | tr '\n' '|')" "overwrite|overwrite own_counter|overwrite own_counter|" \
+	"htab-mem: labels; a document from before own_counter counted in each producer's line alone"
+is "$("$BENCH" config --key hold.json)" "$("$BENCH" config --key hown.json)" \
+	"htab-mem: the old document is the configuration --own-counter runs today"
 lpm() {
 	jq ".benchmark = \"lpm-trie-lookup\"
 	    | .options.benchmark = {nr_entries: 10000, prefix_len: 32, random: false,

@@ -75,7 +75,7 @@ for flavour in "" --preallocated; do
 	cmp_num "$peak" '>=' "$(jq '.summary.metrics.memory.mean * 0.999' "$j")" \
 		"htab-mem $flavour: peak memory is not below the average"
 	is "$(jq -c '.options.benchmark' "$j")" \
-		'{"use_case":"overwrite","value_size":8,"preallocated":'"$([ -n "$flavour" ] && echo true || echo false)"'}' \
+		'{"use_case":"overwrite","value_size":8,"preallocated":'"$([ -n "$flavour" ] && echo true || echo false)"',"own_counter":false}' \
 		"htab-mem $flavour: the benchmark's options are recorded, defaults included"
 	total=$(jq '.per_producer.total_rate' "$j")
 	sum=$(jq '[.per_producer.producers[].rate] | add' "$j")

@@ -30,8 +30,9 @@
 #include "bench_args.h"
 #include "kernel_env.h"
 #include "producer_counters.h"
-#include "lpm_trie_bench.skel.h"
+/* before the skeleton: its .bss names struct lpm_shared_line */
 #include "progs/lpm_trie_bench.h"
+#include "lpm_trie_bench.skel.h"
 
 /* how one operation is measured and printed */
 struct lpm_op_desc {
@@ -396,6 +397,10 @@ static int configure(struct lpm_trie_bench *skel)
 	skel->rodata->nr_entries = args.nr_entries;
 	skel->rodata->prefixlen = args.prefixlen;
 	skel->rodata->random_keys = args.random;
+	/* upstream's layout: what each operation reads, in its cursor's line */
+	skel->bss->shared_line.nr_entries = args.nr_entries;
+	skel->bss->shared_line.prefixlen = args.prefixlen;
+	skel->bss->shared_line.random = args.random;
 	skel->rodata->nr_producers = env.producer_cnt;
 	skel->rodata->lat_enabled = env.latency;
 	/* without --latency the histogram is not charged to the run's memory */

@@ -89,10 +89,16 @@ struct batch_ctx {
 
 /*
  * upstream's cursor: one for all producers, incremented without atomics by
- * every operation of every producer, as upstream's cur_key; with -p2 the
- * producers fight over its cache line, and upstream's figures include that
+ * every operation of every producer, as upstream's cur_key.  Upstream's
+ * configuration is writable globals too, so the values every operation
+ * reads (prefixlen, random, nr_entries) share the cursor's cache line in
+ * .bss: with -p2 each producer's cursor write takes the line from the
+ * other, whose next reads of them miss as well.  Upstream's figures
+ * include both (lpm-trie-baseline at -p2 -a ran 1.35x upstream's rate
+ * with them apart, in .rodata), so by default ours reads copies of them
+ * from the cursor's line; userspace fills them in before load.
  */
-__u32 shared_cursor;
+struct lpm_shared_line shared_line __attribute__((aligned(64)));
 /* --own-cursor: each producer walks its own sequence (lpm_prod_stats.cursor) */
 const volatile bool own_cursor;
 
@@ -102,13 +108,17 @@ const volatile bool own_cursor;
  */
 static __always_inline void next_key(struct batch_ctx *c, struct lpm_trie_key *key)
 {
+	if (!own_cursor) {
+		key->prefixlen = shared_line.prefixlen;
+		if (shared_line.random)
+			key->data = bpf_get_prandom_u32() % shared_line.nr_entries;
+		else
+			key->data = shared_line.cursor++ % shared_line.nr_entries;
+		return;
+	}
 	key->prefixlen = prefixlen;
 	if (random_keys) {
 		key->data = bpf_get_prandom_u32() % nr_entries;
-		return;
-	}
-	if (!own_cursor) {
-		key->data = shared_cursor++ % nr_entries;
 		return;
 	}
 	key->data = c->st->cursor % nr_entries;

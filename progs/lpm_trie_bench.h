@@ -65,4 +65,16 @@ struct lpm_prod_stats {
 	__u32 cursor;		/* the next key of this producer's sequential pass */
 } __attribute__((aligned(128)));
 
+/*
+ * The shared cursor and copies of what each operation reads, in one cache
+ * line as upstream's writable globals are (progs/lpm_trie_bench.c says why);
+ * the skeleton's .bss names this type, so it is declared here for both sides.
+ */
+struct lpm_shared_line {
+	__u32 cursor;
+	__u32 nr_entries;
+	__u32 prefixlen;
+	__u32 random;
+};
+
 #endif /* __LPM_TRIE_BENCH_H */

@@ -109,6 +109,21 @@ for f in "${flavours[@]}"; do
 	check_clean "$RUN_PID" "bpf_ma ${f:-(kmalloc)} sizes"
 done
 
+# ---- the wrapper: the posted loop, both flavours ----
+# Its four runs (-w0 -d1, -p1 and -p2, kmalloc then --percpu) are the
+# configurations of the real runs below, which check them as their own
+# (lib.sh's shared_runs: four -w0 -d1 runs fewer).
+SHARED=$TEST_TMP/shared
+if has_kfunc bpf_percpu_obj_new_impl; then
+	out=$TEST_TMP/wrap
+	PRODUCERS="1 2" RUN_BENCH=$(shared_runs "$SHARED" -w0 -d1) benchs/run_bench_bpf_ma.sh >"$out" 2>"$out.err"
+	ok $? "run_bench_bpf_ma.sh: exits 0"
+	is "$(grep -cE "^-p[12] +per-prod alloc +$NUM ± ${NUM}M/s free +$NUM ± ${NUM}M/s, total memory usage +$NUM ± ${NUM}MiB\$" "$out")" 4 \
+		"run_bench_bpf_ma.sh: a Summary per producer count and flavour"
+	is "$(grep -c '^bpf_ma' "$out")" 2 "run_bench_bpf_ma.sh: a header per flavour (kmalloc, --percpu)"
+	check_clean "" "run_bench_bpf_ma.sh"
+fi
+
 # ---- real runs: the posted shape, and every object allocated is freed ----
 # counts_ok <json>: the whole run's counts add up, and hold the samples'
 counts_ok() {
@@ -156,7 +171,12 @@ for f in "${flavours[@]}"; do
 		out=$TEST_TMP/run
 		opt=()
 		[ -n "$f" ] && opt=("$f")
-		run_ma "$out" -w0 -d1 -p"$p" --json "$out.json" bpf_ma "${opt[@]}"
+		# the wrapper's run of this configuration, when it ran above
+		if shared_take "$SHARED/-p${p}_bpf_ma${f:+_$f}" "$out"; then
+			(exit "$SHARED_RC")
+		else
+			run_ma "$out" -w0 -d1 -p"$p" --json "$out.json" bpf_ma "${opt[@]}"
+		fi
 		ok $? "$name: exits 0"
 		[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(head -c 1000 "$out.err")"
 		s=$(last_summary "$out")
@@ -263,17 +283,6 @@ is "$(jq -c '[.samples[].metrics.footprint_slab] | unique' "$TEST_TMP/run.json")
 ok $? "compare: two bpf_ma runs"
 like "$TEST_TMP/cmp" '^alloc \(M/s\) ' "compare: the alloc rate"
 like "$TEST_TMP/cmp" '^sys_percpu_growth \(MiB\) |^sys_slab_growth \(MiB\) ' "compare: the memory growth"
-
-# ---- the wrapper: the posted loop, both flavours ----
-if has_kfunc bpf_percpu_obj_new_impl; then
-	out=$TEST_TMP/wrap
-	PRODUCERS="1 2" RUN_BENCH="$BENCH -w0 -d1" benchs/run_bench_bpf_ma.sh >"$out" 2>"$out.err"
-	ok $? "run_bench_bpf_ma.sh: exits 0"
-	is "$(grep -cE "^-p[12] +per-prod alloc +$NUM ± ${NUM}M/s free +$NUM ± ${NUM}M/s, total memory usage +$NUM ± ${NUM}MiB\$" "$out")" 4 \
-		"run_bench_bpf_ma.sh: a Summary per producer count and flavour"
-	is "$(grep -c '^bpf_ma' "$out")" 2 "run_bench_bpf_ma.sh: a header per flavour (kmalloc, --percpu)"
-	check_clean "" "run_bench_bpf_ma.sh"
-fi
 
 # ---- inside a pid namespace ----
 out=$TEST_TMP/ns

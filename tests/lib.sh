@@ -77,6 +77,39 @@ run_bench() {
 	"$BENCH" "$@" >"$out" 2>"$out.err"
 }
 
+# shared_runs <dir> <bench options...>: a RUN_BENCH for a wrapper script
+# (benchs/run_bench_*.sh) whose runs are configurations the test checks
+# anyway, so that one run feeds both: each runs "$BENCH <bench options...>
+# --json FILE <the script's arguments...>", passes its output and status on
+# to the script, and keeps its stdout, stderr, JSON, pid and exit status
+# as <dir>/<the script's arguments joined by _> for shared_take
+shared_runs() {
+	local dir=$1
+	shift
+	mkdir -p "$dir" || return 1
+	{
+		echo '#!/bin/bash'
+		# shellcheck disable=SC2016 # the stand-in's own expansions
+		echo 'k=$(dirname "$0")/$(IFS=_; echo "$*")'
+		printf '%q ' "$BENCH" "$@"
+		# shellcheck disable=SC2016
+		printf '%s\n' '--json "$k.json" "$@" >"$k" 2>"$k.err" &' 'echo $! >"$k.pid"' \
+			'wait $!' 'rc=$?' 'echo $rc >"$k.rc"' 'cat "$k"' 'cat "$k.err" >&2' 'exit $rc'
+	} >"$dir/run" && chmod +x "$dir/run" && echo "$dir/run"
+}
+
+# shared_take <dir>/<key> <out>: a run shared_runs kept, as <out>,
+# <out>.err and <out>.json (none if it wrote none), its pid in RUN_PID and
+# its exit status in SHARED_RC; fails when there is no such run
+shared_take() {
+	[ -e "$1.rc" ] && cp "$1" "$2" && cp "$1.err" "$2.err" && rm -f "$2.json" || return 1
+	[ ! -e "$1.json" ] || cp "$1.json" "$2.json"
+	# shellcheck disable=SC2034 # for the test files
+	RUN_PID=$(cat "$1.pid")
+	# shellcheck disable=SC2034
+	SHARED_RC=$(cat "$1.rc")
+}
+
 # assert <description> <command...>: ok when the command succeeds
 assert() {
 	local what=$1

@@ -13,8 +13,50 @@ require_bpf
 SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_htab_mem.sh
 out="$TEST_TMP/table"
 
+# Runs shared between invocations of the wrapper: --markdown runs the
+# same bench configurations as the first invocation, and --repeat 2 those
+# of --markdown --repeat 2 (only --json's path differs).  One real run of
+# each feeds both: $SHARE, as the first word of RUN_BENCH, records each
+# real run (SHARE_MODE=record: its stdout, stderr, exit status and result
+# file, under its arguments less --json's), and gives it back to the
+# second invocation (SHARE_MODE=replay, its result file at that
+# invocation's --json path).  A replay of arguments that were not recorded
+# fails the run, so the wrapper's bench command is still checked whole.
+SHARE=$TEST_TMP/share
+cat >"$SHARE" <<'SH'
+#!/bin/bash
+json="" key=() args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+	if [ "${args[i]}" = --json ]; then
+		i=$((i + 1))
+		json=${args[i]}
+	else
+		key+=("${args[i]}")
+	fi
+done
+d=$SHARE_DIR/$(printf '%s\n' "${key[@]}" | md5sum | cut -c1-32)
+if [ "$SHARE_MODE" = record ]; then
+	mkdir -p "$d" && printf '%s\n' "${key[@]}" >"$d/args" || exit 125
+	"$@" >"$d/out" 2>"$d/err"
+	echo $? >"$d/rc"
+	[ -z "$json" ] || [ ! -e "$json" ] || cp "$json" "$d/json" || exit 125
+else
+	if [ ! -e "$d/rc" ] || { [ -n "$json" ] && [ ! -e "$d/json" ]; }; then
+		echo "share: no recorded run of: ${key[*]}${json:+ with a result file}" >&2
+		exit 125
+	fi
+	[ -z "$json" ] || cp "$d/json" "$json" || exit 125
+fi
+cat "$d/out"
+cat "$d/err" >&2
+exit "$(cat "$d/rc")"
+SH
+chmod +x "$SHARE"
+export SHARE_DIR=$TEST_TMP/shared-runs
+
 # every use case of both flavours, keeping the result files (--json-dir)
-(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 "$SCRIPT" --json-dir kept) >"$out" 2>"$out.err"
+(cd "$TEST_TMP" && SHARE_MODE=record RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2 "$SCRIPT" --json-dir kept) \
+	>"$out" 2>"$out.err"
 is $? 0 "the wrapper runs from another directory (exit status 0)"
 [ -s "$out.err" ] && diag "$(cat "$out.err")"
 
@@ -45,8 +87,9 @@ done
 jq -e '.options.benchmark.preallocated' "$TEST_TMP/kept/prealloc-overwrite.json" >/dev/null
 ok $? "--json-dir: the prealloc file is the preallocated run"
 # the markdown tables: a header and a row per use case in each flavour's;
-# without --json-dir, the result files go to a temporary directory
-(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES="overwrite no_op" \
+# without --json-dir, the result files go to a temporary directory (the
+# runs: the first invocation's)
+(cd "$TEST_TMP" && SHARE_MODE=replay RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES="overwrite no_op" \
 	"$SCRIPT" --markdown) >"$out.md" 2>"$out.md.err"
 is $? 0 "--markdown: exit 0"
 left=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'htab-mem.*' -newer "$out.md.err" 2>/dev/null | wc -l)
@@ -65,7 +108,7 @@ is "$(awk '/^\| (overwrite|no_op) / { split($0, f, "|"); n++; if (f[3] + 0 > 0 &
 kline="^Kernel $(uname -r | sed 's/[.+]/\\&/g')(, build [0-9a-f]{12}|, #.*)?; -p2; $(nproc) CPUs\$"
 is "$(grep -cE "$kline" "$out.md")" 2 "--markdown: a kernel line above each flavour's table"
 # with --repeat the rows keep their ± (between repeats), and the kernel line says so
-(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES=overwrite \
+(cd "$TEST_TMP" && SHARE_MODE=record RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES=overwrite \
 	"$SCRIPT" --markdown --repeat 2) >"$out.mdr" 2>"$out.mdr.err"
 is $? 0 "--markdown --repeat 2: exit 0"
 n=$(grep -cE '^\| overwrite +\| [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2} +\| [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2} +\| [0-9]+\.[0-9]{2} +\|$' "$out.mdr")
@@ -75,9 +118,10 @@ is "$(grep -c '; 2 repeats a row (mean ± stddev between them)$' "$out.mdr")" 2 
 "$SCRIPT" --json-dir >/dev/null 2>"$out.noarg.err"
 is $? 2 "--json-dir without a directory: exit 2"
 
-# --repeat N passes through; the line gives the two levels, never one repeat's figure
-(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES=overwrite "$SCRIPT" --repeat 2) \
-	>"$out.rep" 2>"$out.rep.err"
+# --repeat N passes through; the line gives the two levels, never one
+# repeat's figure (the runs: those of --markdown --repeat 2)
+(cd "$TEST_TMP" && SHARE_MODE=replay RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES=overwrite \
+	"$SCRIPT" --repeat 2) >"$out.rep" 2>"$out.rep.err"
 is $? 0 "--repeat 2: exit 0"
 rline='per-prod-op: [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}k/s \(2 repeats; within ± [0-9]+\.[0-9]{2}k/s\), avg mem: [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}MiB \(2 repeats; within ± [0-9]+\.[0-9]{2}MiB\), peak mem: [0-9]+\.[0-9]{2}MiB$'
 is "$(grep -Ec "^$(printf '%-20s' overwrite) $rline" "$out.rep")" 2 "--repeat 2: overwrite in the repeats format per flavour"

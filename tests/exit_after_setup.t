@@ -44,7 +44,7 @@ for b in "${benchs[@]}"; do
 	assert "$b: no JSON result for a run that measured nothing" [ ! -e "$out.json" ]
 	eventually none_loaded "$PROGS"
 	ok $? "$b: no program left loaded"
-	none_loaded "$PROGS" || diag "$(bpftool prog show 2>&1 | grep -E "name ($PROGS) |rror")"
+	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(bpftool prog show 2>&1 | grep -E "name ($PROGS) |rror")"
 	if [ -n "$CG_PARENT" ]; then
 		left=$(find "$CG_PARENT" -maxdepth 1 -name "bench-*.$pid" 2>&1) || left="find failed: $left"
 		is "$left" "" "$b: no cgroup left"

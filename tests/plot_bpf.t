@@ -10,9 +10,11 @@ require_bpf
 require_plot_tools
 
 T=$TEST_TMP
-run_bench "$T/ma" -q -w1 -d2 -p2 -a --latency --json "$T/ma.json" htab-mem --use-case overwrite
+# -d2: the timeline's band is of two measured samples; no warm-up (the
+# timeline's warm-up series is plot.t's, the latency histogram latency.t's)
+run_bench "$T/ma" -q -w0 -d2 -p2 -a --latency --json "$T/ma.json" htab-mem --use-case overwrite
 is $? 0 "htab-mem overwrite --latency --json: exit 0"
-run_bench "$T/pa" -q -w1 -d2 -p2 -a --latency --json "$T/pa.json" htab-mem --use-case overwrite --preallocated
+run_bench "$T/pa" -q -w0 -d2 -p2 -a --latency --json "$T/pa.json" htab-mem --use-case overwrite --preallocated
 is $? 0 "htab-mem overwrite --preallocated --latency --json: exit 0"
 if [ "$(jq -r '.memory_source' "$T/ma.json")" = null ]; then
 	ok 1 "the runs measured memory (no memory cgroup here?)"

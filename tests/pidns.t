@@ -98,7 +98,8 @@ if [ -z "$CG" ]; then
 else
 	# a leftover from a run killed in some other namespace: empty, so stale
 	mkdir "$CG/bench-htab-mem.7.ns1"
-	in_ns "$TEST_TMP/ctrA" -w0 -d3 --json "$TEST_TMP/ctrA.json" htab-mem & a=$!
+	# -d2: A outlasts B, which starts once A has started and measures 1 s
+	in_ns "$TEST_TMP/ctrA" -w0 -d2 --json "$TEST_TMP/ctrA.json" htab-mem & a=$!
 	# B starts once A is measuring, so both have their cgroup at once
 	wait_for "$TEST_TMP/ctrA" "^Benchmark 'htab-mem' started" $a
 	ok $? "two pid namespaces: the first run is measuring when the second starts"

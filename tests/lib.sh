@@ -520,15 +520,17 @@ nap() {
 # SIGINT after 60 s (the bench cleans up), SIGKILL 15 s later.  It ends
 # by itself once the run is reaped, so nothing has to kill it: a killed
 # subshell could run the test's EXIT trap and remove $TEST_TMP.  It polls
-# with builtins only (kill -0, nap) for the whole run.
+# with builtins only (kill -0, nap) for the whole run: every 0.05 s for
+# the first 5 s, where most runs end (reap waits for it to see the end),
+# then every 0.2 s.
 watchdog() {
 	local pid=$1
 
 	(
 		trap - EXIT
-		for ((i = 0; i < 300; i++)); do
+		for ((i = 0; i < 375; i++)); do
 			kill -0 "$pid" 2>/dev/null || exit 0
-			nap 0.2
+			if ((i < 100)); then nap 0.05; else nap 0.2; fi
 		done
 		kill -INT "$pid" 2>/dev/null && echo "# watchdog: SIGINT to hung run $pid" >&2
 		for ((i = 0; i < 75; i++)); do

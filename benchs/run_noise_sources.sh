@@ -8,12 +8,13 @@
 # drift hits all alike.  For the table in docs/statistics-and-noise.md's
 # "How noisy is this?".
 #
-#   benchs/run_noise_sources.sh [-r ROUNDS] [-o DIR] [-c CONDITIONS] [-w WORKLOADS]
+#   benchs/run_noise_sources.sh [-r ROUNDS] [-d SECONDS] [-o DIR] [-c CONDITIONS] [-w WORKLOADS]
 #
 # Conditions (default: all that this machine allows):
 #   base        bench -w0 -d3 [-a]: the reference.  From its files also
 #               "first second": the first measured second alone, and
 #               "after the first second": seconds 2..3 (as -w1 -d2 would)
+#               (3 s, here and below, is -d SECONDS' default)
 #   noaslr      the same under setarch -R (personality ADDR_NO_RANDOMIZE,
 #               a re-exec without address-space randomisation)
 #   thp-always  /sys/kernel/mm/transparent_hugepage/enabled = always
@@ -29,6 +30,9 @@
 #
 #   -r ROUNDS     rounds (default 20; one round runs every condition and
 #                 workload once: about 100 s)
+#   -d SECONDS    measured seconds of each invocation, -w0 -dSECONDS
+#                 (default 3, 1..3600); at 1 the rows of seconds 2.. have
+#                 no figures (short test runs: tests/noise_scripts.t)
 #   -o DIR        where the result files go (default: a new directory under
 #                 $TMPDIR); DIR/COND-WORKLOAD-ROUND.json
 #   -c LIST       conditions, comma-separated
@@ -56,14 +60,20 @@ die_usage() {
 }
 
 ROUNDS=20
+SECS=3
 DIR=""
 CONDS="base,noaslr,thp-always,thp-never,unpinned,repeat"
 WORKLOADS="bpf-ma,prealloc,count-local"
-while getopts ':r:o:c:w:h' opt; do
+while getopts ':r:d:o:c:w:h' opt; do
 	case $opt in
 	r)
 		[[ $OPTARG =~ ^[1-9][0-9]{0,3}$ ]] || die_usage "bad round count '$OPTARG' for -r (accepted: 1..9999)"
 		ROUNDS=$OPTARG
+		;;
+	d)
+		[[ $OPTARG =~ ^[1-9][0-9]{0,3}$ && $OPTARG -le 3600 ]] ||
+			die_usage "bad duration '$OPTARG' for -d (accepted: 1..3600 seconds)"
+		SECS=$OPTARG
 		;;
 	o) DIR=$OPTARG ;;
 	c) CONDS=$OPTARG ;;
@@ -73,7 +83,7 @@ while getopts ':r:o:c:w:h' opt; do
 		exit 0
 		;;
 	:) die_usage "option -$OPTARG needs a value" ;;
-	*) die_usage "unknown option '-$OPTARG' (accepted: -r ROUNDS, -o DIR, -c CONDITIONS, -w WORKLOADS)" ;;
+	*) die_usage "unknown option '-$OPTARG' (accepted: -r ROUNDS, -d SECONDS, -o DIR, -c CONDITIONS, -w WORKLOADS)" ;;
 	esac
 done
 IFS=, read -r -a conds <<<"$CONDS"
@@ -116,7 +126,7 @@ primary() {	# the metric a workload is judged by
 }
 
 one() {	# one <cond> <workload> <round>: one invocation
-	local c=$1 w=$2 json=$DIR/$1-$2-$3.json pin=-a pre=() opts=(-w0 -d3)
+	local c=$1 w=$2 json=$DIR/$1-$2-$3.json pin=-a pre=() opts=(-w0 "-d$SECS")
 	local -a cmd wl
 
 	read -r -a cmd <<<"$RUN_BENCH"
@@ -126,7 +136,7 @@ one() {	# one <cond> <workload> <round>: one invocation
 	thp-always) echo always >"$THP" ;;
 	thp-never) echo never >"$THP" ;;
 	unpinned) pin="" ;;
-	repeat) opts=(-w0 -d3 --repeat 4) ;;
+	repeat) opts=(-w0 "-d$SECS" --repeat 4) ;;
 	esac
 	case $c in thp-*) ;; *) [ -z "$THP_WAS" ] || echo "$THP_WAS" >"$THP" 2>/dev/null ;; esac
 	if [ -n "${LOCK:-}" ]; then
@@ -160,7 +170,8 @@ means() {	# means <cond> <workload> <from> <to>
 	for f in "$DIR/$1-$2"-*.json; do
 		[ -s "$f" ] || continue
 		jq -r --arg m "$m" --argjson a "$3" --argjson b "$4" \
-			'[.samples[] | select(.warmup | not) | .metrics[$m]][$a:$b + 1] | add / length' "$f"
+			'[.samples[] | select(.warmup | not) | .metrics[$m]][$a:$b + 1]
+			 | if length > 0 then add / length else empty end' "$f"
 	done
 }
 
@@ -201,12 +212,12 @@ for w in "${loads[@]}"; do
 			rows+=("| --repeat 4, between repeats of one process | $w | - | - | $rc% (first repeat $bias%) |")
 			;;
 		base)
-			row "base (-w0 -d3, all 3 s)" "$w" "$(means base "$w" 0 2 | cv)"
+			row "base (-w0 -d$SECS, all $SECS s)" "$w" "$(means base "$w" 0 $((SECS - 1)) | cv)"
 			row "base, first second only" "$w" "$(means base "$w" 0 0 | cv)"
-			row "base, after the first second" "$w" "$(means base "$w" 1 2 | cv)"
+			row "base, after the first second" "$w" "$(means base "$w" 1 $((SECS - 1)) | cv)"
 			;;
 		*)
-			row "$c (seconds 2..3)" "$w" "$(means "$c" "$w" 1 2 | cv)"
+			row "$c (seconds 2..$SECS)" "$w" "$(means "$c" "$w" 1 $((SECS - 1)) | cv)"
 			;;
 		esac
 	done

@@ -8,6 +8,10 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 STANDIN=$(cd "$(dirname "$0")" && pwd)/ab_standin.sh
+# The commands below exec the stand-in: sh -c would fork it and wait, one
+# process more for each of some 300 invocations, each a wait for a CPU on
+# a busy machine (make test's other lane): that, not CPU, was this test's
+# time
 
 # rates <name> <rate>...: a stand-in's list, one per call
 rates() {
@@ -43,7 +47,7 @@ field() {
 rates a $(yes 100 | head -12)
 rates b 110 110 110.5 109.5 109.8 110.2 110.1 109.9 110.3 109.7 110 110
 ab "$TEST_TMP/clear" --test rank --blocks 6 -o "$TEST_TMP/clear.d" \
-	--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
+	--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
 is $? 0 "a clear change: exit 0"
 is "$(field "$TEST_TMP/clear" 'change: B vs A')" "+10.00" "the estimate is the blocks' Hodges-Lehmann estimate, +10.00%"
 like "$TEST_TMP/clear" '^verdict: better \(significant: the interval leaves out 0; at least the 2% threshold\)$' "verdict: better"
@@ -66,12 +70,12 @@ is "$(jq -r '[.schema, .schema_version, .command, .verdict, .test, .blocks, .pai
 is "$(jq -r '.change_pct * 100 | round / 100' "$j")" "10" "ab.json: the change, +10%"
 jq -e '.interval_pct[0] > 0 and .interval_pct[1] >= .interval_pct[0] and .p < 0.05' "$j" >/dev/null
 is $? 0 "ab.json: an interval above 0 and p below 0.05, as the verdict"
-is "$(jq -r '.a.shell' "$j")" "$STANDIN $TEST_TMP/a" "ab.json: A's command"
+is "$(jq -r '.a.shell' "$j")" "exec $STANDIN $TEST_TMP/a" "ab.json: A's command"
 # shellcheck disable=SC2046
 rates a $(yes 100 | head -12)
 rates b 110 110 110.5 109.5 109.8 110.2 110.1 109.9 110.3 109.7 110 110
 ab "$TEST_TMP/clearj" --json --test rank --blocks 6 -o "$TEST_TMP/clearj.d" \
-	--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
+	--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
 is $? 0 "--json: exit 0"
 is "$(wc -l <"$TEST_TMP/clearj")" 1 "--json: stdout is one line"
 is "$(jq -r '.verdict' "$TEST_TMP/clearj")" "better" "--json: the report as JSON"
@@ -104,7 +108,7 @@ fi
 rates a $(yes 100 | head -12)
 rates b 101 99 102 98.5 98 101.5 100.5 99.8 99.4 100.9 100.2 99.7
 ab "$TEST_TMP/same" --test t --blocks 6 -o "$TEST_TMP/same.d" \
-	--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
+	--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
 is $? 0 "no change: exit 0"
 like "$TEST_TMP/same" '^verdict: within ±2%: no change of 2% or more' "verdict: within ±2%"
 n=$(sed -nE 's/^used: ([0-9]+) blocks.*/\1/p' "$TEST_TMP/same")
@@ -128,7 +132,7 @@ for b in 0 1 2 3 4 5; do
 done
 rm -f "$TEST_TMP"/[ab].pos
 ab "$TEST_TMP/drift" --blocks 6 --no-early-stop -o "$TEST_TMP/drift.d" \
-	--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
+	--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
 is $? 0 "a drifting machine: exit 0"
 est=$(field "$TEST_TMP/drift" 'change: B vs A')
 assert "the drift cancels: +5% estimated as $est%" awk -v e="$est" 'BEGIN { exit !(e >= 4.98 && e <= 5.02) }'
@@ -146,8 +150,8 @@ rates b 110 110 110 110 110 110 110 110 110 110
 # (--alpha 0.25: a test from 3 blocks, 2^-2 <= 0.25; at 0.05 it needs 6)
 # (each call also notes its side and $BENCH_AB_BLOCK)
 ab "$TEST_TMP/starved" --alpha 0.25 --blocks 3 --no-early-stop -o "$TEST_TMP/starved.d" \
-	--cmd-a "echo A\$BENCH_AB_BLOCK >>$TEST_TMP/blocks; STANDIN_INVALID=2 $STANDIN $TEST_TMP/a" \
-	--cmd-b "echo B\$BENCH_AB_BLOCK >>$TEST_TMP/blocks; $STANDIN $TEST_TMP/b"
+	--cmd-a "echo A\$BENCH_AB_BLOCK >>$TEST_TMP/blocks; STANDIN_INVALID=2 exec $STANDIN $TEST_TMP/a" \
+	--cmd-b "echo B\$BENCH_AB_BLOCK >>$TEST_TMP/blocks; exec $STANDIN $TEST_TMP/b"
 is $? 0 "a starved invocation: exit 0"
 is "$(tr '\n' ' ' <"$TEST_TMP/blocks")" "A1 B1 B1 A1 A2 B2 B2 A2 A3 B3 B3 A3 A4 B4 B4 A4 " \
 	"BENCH_AB_BLOCK: the four invocations of a block share its number; the re-run block gets a new one"
@@ -180,8 +184,8 @@ speed_ab() {	# speed_ab <name> <ab options>...: the case above
 	rm -f "$TEST_TMP"/[ab].pos
 	ab "$TEST_TMP/$name" --metric op_ns --test t --alpha 0.25 --blocks 3 --no-early-stop \
 		-o "$TEST_TMP/$name.d" "$@" \
-		--cmd-a "STANDIN_METRIC=op_ns STANDIN_REF=700 $STANDIN $TEST_TMP/a" \
-		--cmd-b "STANDIN_METRIC=op_ns STANDIN_REF=700 STANDIN_REF_2=${REF_B2:-900} $STANDIN $TEST_TMP/b"
+		--cmd-a "STANDIN_METRIC=op_ns STANDIN_REF=700 exec $STANDIN $TEST_TMP/a" \
+		--cmd-b "STANDIN_METRIC=op_ns STANDIN_REF=700 STANDIN_REF_2=${REF_B2:-900} exec $STANDIN $TEST_TMP/b"
 }
 speed_ab speed
 is $? 0 "the machine's speed changed: exit 0"
@@ -214,8 +218,8 @@ is "$(jq -r '[.left_out_speed_blocks, .speed_check] | join(" ")' "$TEST_TMP/spee
 # checked, said once on stderr, counted in the report
 rm -f "$TEST_TMP"/[ab].pos
 ab "$TEST_TMP/noref" --metric op_ns --test t --alpha 0.25 --blocks 3 --no-early-stop -o "$TEST_TMP/noref.d" \
-	--cmd-a "STANDIN_METRIC=op_ns STANDIN_REF=700 $STANDIN $TEST_TMP/a" \
-	--cmd-b "STANDIN_METRIC=op_ns $STANDIN $TEST_TMP/b"
+	--cmd-a "STANDIN_METRIC=op_ns STANDIN_REF=700 exec $STANDIN $TEST_TMP/a" \
+	--cmd-b "STANDIN_METRIC=op_ns exec $STANDIN $TEST_TMP/b"
 is $? 0 "no reference in B's files: exit 0"
 like "$TEST_TMP/noref.err" "^ab: pair 1: B's file has no machine-speed reference \(latency\.reference: .*\): pairs without one are not speed-checked \(said once\)$" \
 	"no reference: ab says the pairs are not checked"
@@ -238,7 +242,7 @@ rates b 100.5 99.6 100.2 99.9 0.44 100.3 99.7 100.1 100.4 99.8 100 100.2 99.9 10
 for t in t rank trimmed; do
 	rm -f "$TEST_TMP"/[ab].pos
 	ab "$TEST_TMP/starved.$t" --test $t --blocks 9 --no-early-stop -o "$TEST_TMP/starved.$t.d" \
-		--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
+		--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
 	is $? 0 "a starved invocation, --test $t: exit 0"
 done
 est=$(field "$TEST_TMP/starved.t" 'change: B vs A')
@@ -260,7 +264,7 @@ like "$TEST_TMP/starved.trimmed" '^verdict: within ±2%' "and its interval says 
 rates a $(seq 100 140)
 rates b $(seq 100 140)
 STANDIN_SLEEP=0.4 ab "$TEST_TMP/budget" --budget 4 -o "$TEST_TMP/budget.d" \
-	--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
+	--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
 is $? 2 "a budget too short for a test: exit 2"
 like "$TEST_TMP/budget.err" '^invalid --budget 0m04s: too short for the first look that can decide: the first block took [0-9.]+ s and a test at alpha 0\.05 needs 6 blocks; give --budget [0-9]+s or more$' \
 	"it says the budget it needs"
@@ -277,7 +281,7 @@ rates a $(seq 100 140)
 rates b $(seq 100 140)
 mkdir "$TEST_TMP/cwd"
 (cd "$TEST_TMP/cwd" && TMPDIR="$TEST_TMP" "$BENCH" ab --metric bogus \
-	--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b" >"$TEST_TMP/metric" 2>"$TEST_TMP/metric.err")
+	--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b" >"$TEST_TMP/metric" 2>"$TEST_TMP/metric.err")
 is $? 2 "--metric bogus: exit 2"
 like "$TEST_TMP/metric.err" "^invalid --metric 'bogus': .*pair-001-A\.json has no such metric; it has: hits$" \
 	"it lists the metrics there are"
@@ -289,8 +293,8 @@ like "$TEST_TMP/metric" "^ab: A and B in blocks of A B B A, result files in $TES
 # SIGINT and was reaped
 rates a $(seq 100 140)
 rates b $(seq 100 140)
-STANDIN_SLEEP=0.3 "${SIG_DEFAULT[@]}" "$BENCH" ab -o "$TEST_TMP/int.d" --cmd-a "$STANDIN $TEST_TMP/a" \
-	--cmd-b "$STANDIN $TEST_TMP/b" >"$TEST_TMP/int" 2>"$TEST_TMP/int.err" &
+STANDIN_SLEEP=0.3 "${SIG_DEFAULT[@]}" "$BENCH" ab -o "$TEST_TMP/int.d" --cmd-a "exec $STANDIN $TEST_TMP/a" \
+	--cmd-b "exec $STANDIN $TEST_TMP/b" >"$TEST_TMP/int" 2>"$TEST_TMP/int.err" &
 pid=$!
 watchdog $pid
 for _ in $(seq 100); do
@@ -311,7 +315,7 @@ is "$(pgrep -f "$TEST_TMP/[a]" | wc -l)" 0 "no stand-in is left running"
 rates a $(seq 100 140)
 rates b $(seq 100 140)
 STANDIN_FAIL=2 ab "$TEST_TMP/fail" -o "$TEST_TMP/fail.d" \
-	--cmd-a "$STANDIN $TEST_TMP/a" --cmd-b "$STANDIN $TEST_TMP/b"
+	--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
 is $? 1 "a failed invocation: exit 1"
 like "$TEST_TMP/fail.err" "^ab: B of pair 2 failed \(exit 3\); its output, .*/pair-002-B\.log, ends:$" \
 	"it names the invocation and its log"

@@ -48,6 +48,18 @@ is $? 0 "-q: exit status 0"
 is "$(grep -vc '^Summary:' "$TEST_TMP/quiet")" 0 "-q: only the Summary is printed"
 like "$TEST_TMP/quiet" "$SUMMARY_RE" "-q: Summary format"
 
+# The runs signalled below (SIGHUP, SIGQUIT, SIGTERM, then SIGINT) start
+# together: each only has to print its first sample, a second after its
+# start, before its signal, and four such seconds side by side take one
+# second, not four (and half the CPU: 2 CPUs shared by 4 spinning threads)
+declare -A SIG_PID SIG_WD
+for sig in HUP QUIT TERM; do
+	"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 count-local >"$TEST_TMP/sig.$sig" 2>"$TEST_TMP/sig.$sig.err" &
+	SIG_PID[$sig]=$!
+	watchdog "${SIG_PID[$sig]}"
+	SIG_WD[$sig]=$WATCHDOG
+done
+
 # Ctrl-C in the middle: a clean, reported exit and no Summary.  Every run
 # a test signals starts with the signal's default action (SIG_DEFAULT), not
 # with whatever the test inherited.
@@ -68,19 +80,18 @@ is "$(grep -c '^Summary' "$TEST_TMP/int")" 0 "SIGINT: no Summary from a partial 
 declare -A SIGNAME=([HUP]=Hangup [QUIT]=Quit [TERM]=Terminated)
 # The signal goes to the bench itself, not through timeout(1): a caller
 # that blocks SIGQUIT (CI's runner does) hands timeout a mask under which
-# it never relays it.
+# it never relays it.  (The runs were started above.)
 for sig in HUP QUIT TERM; do
-	"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 count-local >"$TEST_TMP/sig" 2>"$TEST_TMP/sig.err" &
-	pid=$!
-	watchdog $pid
-	wait_iter "$TEST_TMP/sig" $pid
+	pid=${SIG_PID[$sig]}
+	wait_iter "$TEST_TMP/sig.$sig" "$pid"
 	ok $? "SIG$sig: the run got going (a sample printed)"
-	kill -s "$sig" $pid
-	reap $pid
+	kill -s "$sig" "$pid"
+	WATCHDOG=${SIG_WD[$sig]}
+	reap "$pid"
 	rc=$?
 	is "$rc" $((128 + $(kill -l "$sig"))) "SIG$sig: exit status 128 + SIG$sig"
-	like "$TEST_TMP/sig.err" "^interrupted by ${SIGNAME[$sig]}: cleaning up\$" "SIG$sig: says so"
-	is "$(grep -c '^Summary' "$TEST_TMP/sig")" 0 "SIG$sig: no Summary from a partial run"
+	like "$TEST_TMP/sig.$sig.err" "^interrupted by ${SIGNAME[$sig]}: cleaning up\$" "SIG$sig: says so"
+	is "$(grep -c '^Summary' "$TEST_TMP/sig.$sig")" 0 "SIG$sig: no Summary from a partial run"
 done
 
 # The SIGQUIT case again under a parent that ignores SIGINT and SIGQUIT, as

@@ -77,6 +77,65 @@ run_bench() {
 	"$BENCH" "$@" >"$out" 2>"$out.err"
 }
 
+# ---- independent runs side by side ----
+# A -d N run measures for N seconds of wall time however much CPU it gets,
+# so runs that do not depend on one another, started together, end
+# together: a file's checks of several configurations take the time of
+# one.  Their rates suffer, and no test checks rates.  At most PAR_WIDTH
+# run at once (3): set-up is CPU-bound, and next to make test's other lane
+# more producers than that would leave each too little CPU to say anything.
+# They start with & and so, in a script, with SIGINT and SIGQUIT ignored:
+# a run a test signals starts in the foreground of its own check instead.
+PAR_WIDTH=${PAR_WIDTH:-3}
+declare -A PAR_PID=() PAR_RC=()
+
+# par_start <out> <command...>: start the command in the background, its
+# stdout in <out> and its stderr in <out>.err, as soon as fewer than
+# PAR_WIDTH of those par_start started are running
+par_start() {
+	local out=$1 pid live
+
+	shift
+	while live=$(_par_live) && [ "$(wc -w <<<"$live")" -ge "$PAR_WIDTH" ]; do
+		# shellcheck disable=SC2086 # the pids, one word each
+		wait -n -p pid $live
+		PAR_RC[$pid]=$?
+	done
+	"$@" >"$out" 2>"$out.err" &
+	PAR_PID[$out]=$!
+	unset 'PAR_RC[$!]'
+}
+
+# _par_live: the pids of par_start's runs not yet reaped
+_par_live() {
+	local k
+
+	for k in "${!PAR_PID[@]}"; do
+		[ -n "${PAR_RC[${PAR_PID[$k]}]+set}" ] || echo "${PAR_PID[$k]}"
+	done
+}
+
+# par_wait <out>: wait for the run par_start started as <out>; its exit
+# status is par_wait's, and its pid is in RUN_PID
+par_wait() {
+	local pid=${PAR_PID[$1]:-} rc
+
+	if [ -z "$pid" ]; then
+		diag "par_wait: no run was started as $1"
+		return 255
+	fi
+	if [ -n "${PAR_RC[$pid]+set}" ]; then
+		rc=${PAR_RC[$pid]}
+	else
+		wait "$pid"
+		rc=$?
+	fi
+	unset 'PAR_PID[$1]' 'PAR_RC[$pid]'
+	# shellcheck disable=SC2034 # for the test files
+	RUN_PID=$pid
+	return "$rc"
+}
+
 # shared_runs <dir> <bench options...>: a RUN_BENCH for a wrapper script
 # (benchs/run_bench_*.sh) whose runs are configurations the test checks
 # anyway, so that one run feeds both: each runs "$BENCH <bench options...>

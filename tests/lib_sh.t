@@ -121,4 +121,41 @@ is "$(cd "$ROOT" && grep -rlF '../shared' tests scripts benchs Makefile .ci |
 grep -q 'CI:-}" = "true"' "$ROOT/tests/lkp_bpf_bench.t"
 is $? 0 "lkp_bpf_bench.t fails under CI=true when it finds no lkp-tests"
 
+# par_start/par_wait: each run's status and output under its own name, and
+# no more than PAR_WIDTH at once, yet that many: every run waits (10 s at
+# most) until it sees two runs alive, which one at a time never would, and
+# notes the most it saw
+PAR_WIDTH=2
+mkdir "$TEST_TMP/live"
+pair() {	# pair <status>: the run par_start starts
+	exec sh -c 'touch "$1/$$"; max=0; i=0
+		while [ $i -lt 200 ]; do
+			n=$(ls "$1" | wc -l); [ "$n" -gt "$max" ] && max=$n
+			[ "$n" -ge 2 ] && break
+			sleep 0.05; i=$((i + 1))
+		done
+		sleep 0.1; n=$(ls "$1" | wc -l); [ "$n" -gt "$max" ] && max=$n
+		rm "$1/$$"; echo "$$ $max"; echo "to stderr $2" >&2
+		[ "$max" -ge 2 ] && exit "$2"; exit 99' _ "$TEST_TMP/live" "$1"
+}
+i=0
+for k in 0 3 0 5; do
+	i=$((i + 1))
+	par_start "$TEST_TMP/par$k.$i" pair "$k"
+done
+seen=""
+for out in "$TEST_TMP"/par*.[0-9]*; do
+	[ "${out%.err}" = "$out" ] || continue
+	k=${out##*/par}
+	k=${k%%.*}
+	par_wait "$out"
+	is "$?" "$k" "par_wait: the status of the run that exits $k, which saw two runs alive"
+	is "$(cut -d' ' -f1 "$out")" "$RUN_PID" "par_wait: RUN_PID is the pid of the run that wrote $out"
+	is "$(cat "$out.err")" "to stderr $k" "par_start: its stderr in $out.err"
+	seen="$seen $(cut -d' ' -f2 "$out")"
+done
+is "$(tr ' ' '\n' <<<"$seen" | sort -n | tail -1)" 2 "par_start: never more than PAR_WIDTH runs at once"
+par_wait "$TEST_TMP/never" 2>/dev/null
+is "$?" 255 "par_wait: a run never started fails"
+
 done_testing

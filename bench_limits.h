@@ -24,8 +24,9 @@
 #define RUN_MIN_CPU_SHARE_PCT 80
 
 /*
- * result files one bench compare or bench plot reads: a 30-minute bench ab
- * run writes about 600, which its own files: line passes to compare
+ * result files one subcommand reads (compare, plot, history, export;
+ * results/cli_files.h): a 30-minute bench ab run writes about 600, which
+ * its own files: line passes to compare
  */
 #define BENCH_MAX_FILES 4096
 /* --tag: bytes of the user's text */

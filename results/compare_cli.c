@@ -16,6 +16,7 @@
 
 #include "bench_args.h"
 #include "bench_limits.h"
+#include "cli_files.h"
 #include "cli_json.h"
 #include "compare.h"
 #include "compare_cli.h"
@@ -67,15 +68,8 @@ static error_t compare_parse(int key, char *arg, struct argp_state *state)
 		copts.json = true;
 		break;
 	case ARGP_KEY_ARG:
-		if (copts.sides_split) {
-			if (copts.nfiles == BENCH_MAX_FILES) {
-				fprintf(stderr, "compare takes at most %d files; extra argument '%s'\n",
-					BENCH_MAX_FILES, arg);
-				return EINVAL;
-			}
-			copts.files[copts.nfiles++] = arg;
-			break;
-		}
+		if (copts.sides_split)
+			return cli_take(copts.files, &copts.nfiles, "compare", "result files", arg) ? EINVAL : 0;
 		if (copts.nfiles == 2) {
 			fprintf(stderr, "compare takes two files, BASE.json and NEW.json; extra argument '%s'\n",
 				arg);
@@ -280,14 +274,9 @@ int bench_compare_main(int argc, char **argv)
 		return BENCH_EXIT_BAD_INPUT;
 	nbase = copts.nfiles;
 	if (split) {
-		for (i = split + 1; i < argc; i++) {
-			if (copts.nfiles == BENCH_MAX_FILES) {
-				fprintf(stderr, "compare takes at most %d files; extra argument '%s'\n",
-					BENCH_MAX_FILES, argv[i]);
+		for (i = split + 1; i < argc; i++)
+			if (cli_take(copts.files, &copts.nfiles, "compare", "result files", argv[i]))
 				return BENCH_EXIT_BAD_INPUT;
-			}
-			copts.files[copts.nfiles++] = argv[i];
-		}
 		if (!nbase) {
 			fprintf(stderr, "compare: no BASE result file before '--' (usage: BASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...])\n");
 			return BENCH_EXIT_BAD_INPUT;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "bench_args.h"
+#include "cli_files.h"
 #include "export.h"
 #include "json_util.h"
 #include "output_file.h"
@@ -34,7 +35,6 @@
 
 #define KCIDB_MAJOR 5
 #define KCIDB_MINOR 3
-#define EXPORT_MAX_FILES 1024
 /* hex digits of a content hash in an id: 128 bits */
 #define ID_HASH_LEN 32
 
@@ -45,7 +45,7 @@ static struct kcidb_opts {
 	const char *config;
 	const char *output;
 	const char *failed, *reason, *failed_status;
-	const char *files[EXPORT_MAX_FILES];
+	const char *files[BENCH_MAX_FILES];
 	int nfiles;
 } kopts;
 
@@ -127,13 +127,7 @@ static error_t kcidb_parse(int key, char *arg, struct argp_state *state)
 		kopts.failed_status = arg;
 		break;
 	case ARGP_KEY_ARG:
-		if (kopts.nfiles == EXPORT_MAX_FILES) {
-			fprintf(stderr, "export kcidb takes at most %d files; extra argument '%s'\n",
-				EXPORT_MAX_FILES, arg);
-			return EINVAL;
-		}
-		kopts.files[kopts.nfiles++] = arg;
-		break;
+		return cli_take(kopts.files, &kopts.nfiles, "export kcidb", "result files", arg) ? EINVAL : 0;
 	case ARGP_KEY_END:
 		if (!kopts.origin) {
 			fprintf(stderr, "export kcidb needs --origin NAME: the CI system the report comes from\n");

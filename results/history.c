@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bench_args.h"
+#include "cli_files.h"
 #include "history.h"
 #include "cli_json.h"
 #include "history_cli.h"
@@ -101,13 +102,7 @@ static error_t sel_parse(int key, char *arg, struct argp_state *state)
 		hcli.sel.metric = arg;
 		break;
 	case ARGP_KEY_ARG:
-		if (hcli.nfiles == HISTORY_MAX_FILES) {
-			fprintf(stderr, "history takes at most %d files; extra argument '%s'\n",
-				HISTORY_MAX_FILES, arg);
-			return EINVAL;
-		}
-		hcli.files[hcli.nfiles++] = arg;
-		break;
+		return cli_take(hcli.files, &hcli.nfiles, "history", "result files", arg) ? EINVAL : 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}

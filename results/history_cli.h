@@ -11,16 +11,15 @@
 #include <argp.h>
 #include <stdbool.h>
 
+#include "bench_limits.h"
 #include "history.h"
 #include "stats.h"
-
-#define HISTORY_MAX_FILES 1024
 
 struct history_cli {
 	const char *db;
 	bool db_is_default;
 	struct history_sel sel;
-	const char *files[HISTORY_MAX_FILES];
+	const char *files[BENCH_MAX_FILES];
 	int nfiles;
 	bool json;		/* list, show: --json */
 };

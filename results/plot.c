@@ -16,6 +16,7 @@
 
 #include "bench_args.h"
 #include "bench_limits.h"
+#include "cli_files.h"
 #include "compare.h"
 #include "plot.h"
 #include "plot_common.h"
@@ -239,12 +240,7 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 		cli.text = true;
 		break;
 	case ARG_LABEL:
-		if (cli.nlabels == BENCH_MAX_FILES) {
-			fprintf(stderr, "too many --label options (at most %d)\n", BENCH_MAX_FILES);
-			return EINVAL;
-		}
-		cli.labels[cli.nlabels++] = arg;
-		break;
+		return cli_take(cli.labels, &cli.nlabels, "plot", "--label options", arg) ? EINVAL : 0;
 	case ARG_ZOOM:
 		cli.o.zoom = true;
 		break;
@@ -256,12 +252,7 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (arg == sides_mark)
 			return split_here();
-		if (cli.nfiles == BENCH_MAX_FILES) {
-			fprintf(stderr, "too many result files (at most %d)\n", BENCH_MAX_FILES);
-			return EINVAL;
-		}
-		cli.files[cli.nfiles++] = arg;
-		break;
+		return cli_take(cli.files, &cli.nfiles, "plot", "result files", arg) ? EINVAL : 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}

@@ -9,14 +9,31 @@ NUM='[0-9]+\.[0-9]{3}'
 ITER_RE="^Iter +[0-9]+ \\( *-?$NUM+us\\): hits +${NUM}M/s \\( *${NUM}M/prod\\), drops +${NUM}M/s, total operations +${NUM}M/s\$"
 SUMMARY_RE="^Summary: hits +$NUM ± ${NUM}M/s \\( *${NUM}M/prod\\), drops +$NUM ± ${NUM}M/s, total operations +$NUM ± ${NUM}M/s\$"
 
-# check_run <bench> <producers> <extra args...>: a -w0 -d1 run, or -w1 -d1
-# with WARMUP=1 (the warm-up's Iter line is printed too)
+# run_out <bench> <producers> <extra args...>: where that run's output goes
+run_out() {
+	local name=$1 p=$2 out
+	shift 2
+	out="$TEST_TMP/$name-p$p$*"
+	echo "${out// /}"
+}
+
+# start_run <bench> <producers> <extra args...>: start a -w0 -d1 run, or
+# -w1 -d1 with WARMUP=1 (the warm-up's Iter line is printed too), beside
+# the others: each run's checks read its own output alone, and none checks
+# a rate's size
+start_run() {
+	local name=$1 p=$2
+	shift 2
+	par_start "$(run_out "$name" "$p" "$@")" "$BENCH" -w"${WARMUP:-0}" -d1 -p"$p" "$@" "$name"
+}
+
+# check_run <bench> <producers> <extra args...>: the checks of the run
+# start_run started with the same arguments (and WARMUP)
 check_run() {
 	local name=$1 p=$2 out iters hits per_prod want=$((1 + ${WARMUP:-0}))
 	shift 2
-	out="$TEST_TMP/$name-p$p$*"
-	out=${out// /}
-	run_bench "$out" -w"${WARMUP:-0}" -d1 -p"$p" "$@" "$name"
+	out=$(run_out "$name" "$p" "$@")
+	par_wait "$out"
 	is $? 0 "$name -p$p $*: exit status 0"
 	like "$out" "^Setting up benchmark '$name'\\.\\.\\.\$" "$name -p$p $*: set-up line"
 	like "$out" "^Benchmark '$name' started\\.\$" "$name -p$p $*: started line"
@@ -35,6 +52,17 @@ check_run() {
 	ok $? "$name -p$p $*: nothing on stderr but noise warnings"
 }
 
+# every run of the checks below is started first, PAR_WIDTH at a time, and
+# all are reaped before the signalled runs further down start
+for b in count-local count-global; do
+	WARMUP=1 start_run $b 1
+	start_run $b 2
+	start_run $b 1 -a
+	start_run $b 2 -a
+done
+start_run count-local 2 --prod-affinity 0
+par_start "$TEST_TMP/quiet" "$BENCH" -q -w0 -d1 count-local
+
 for b in count-local count-global; do
 	WARMUP=1 check_run $b 1
 	check_run $b 2
@@ -43,7 +71,7 @@ for b in count-local count-global; do
 done
 check_run count-local 2 --prod-affinity 0
 
-run_bench "$TEST_TMP/quiet" -q -w0 -d1 count-local
+par_wait "$TEST_TMP/quiet"
 is $? 0 "-q: exit status 0"
 is "$(grep -vc '^Summary:' "$TEST_TMP/quiet")" 0 "-q: only the Summary is printed"
 like "$TEST_TMP/quiet" "$SUMMARY_RE" "-q: Summary format"

@@ -54,39 +54,82 @@ mkdir "$D"
 # a runner that took "-" for a file name would create it here
 cd "$TEST_TMP" || exit 1
 
+# The runs that write a file go side by side (par_start), each onto paths
+# of its own, except where one run's check needs an earlier one's result
+# (the existing file is the new file's).  Every run that writes under $D
+# is reaped before a no_tmp "$D" check, and the full tmpfs's first run
+# (-d4) starts first, under a mount of its own.
+# umask_start <mask> <out> <command...>: par_start under that umask
+umask_start() {
+	local saved
+
+	saved=$(umask)
+	umask "$1"
+	shift
+	par_start "$@"
+	umask "$saved"
+}
+if [ -n "$PRIVATE_DEV" ]; then
+	M="$TEST_TMP/mnt"
+	mkdir "$M"
+	mount -t tmpfs -o size=64k tmpfs "$M"
+	# one page of room left: not enough for this run's document (over 4 KiB)
+	head -c $((60 * 1024)) /dev/zero >"$M/filler" 2>/dev/null
+	par_start "$TEST_TMP/tiny" "$BENCH" --json "$M/r.json" -q -w0 -d4 -p4 --per-producer count-local
+fi
+mkdir "$D/sub"
+echo old >"$D/sub/target.json"
+ln -s sub/target.json "$D/link.json"
+ln -s sub/absent.json "$D/dangling.json"
+umask_start 027 "$TEST_TMP/new" "$BENCH" --json "$D/new.json" "${RUN[@]}"
+par_start "$TEST_TMP/link" "$BENCH" --json "$D/link.json" "${RUN[@]}"
+
 # ---- a new file follows the umask; an existing file keeps its mode ----
-(umask 027; run_bench "$TEST_TMP/new" --json "$D/new.json" "${RUN[@]}")
+par_wait "$TEST_TMP/new"
 is $? 0 "new file: exit 0"
 json_ok "$D/new.json" "new file: a result document"
 is "$(stat -c %a "$D/new.json")" 640 "new file: mode 640 under umask 027"
 chmod 604 "$D/new.json"
-(umask 022; run_bench "$TEST_TMP/old" --json "$D/new.json" "${RUN[@]}")
+umask_start 022 "$TEST_TMP/old" "$BENCH" --json "$D/new.json" "${RUN[@]}"
+par_start "$TEST_TMP/dangling" "$BENCH" --json "$D/dangling.json" "${RUN[@]}"
+mkfifo "$D/fifo"
+timeout 30 cat "$D/fifo" >"$TEST_TMP/fifo.got" &
+reader=$!
+par_start "$TEST_TMP/fifo" "$BENCH" --json "$D/fifo" "${RUN[@]}"
+# the runs that write nowhere under $D
+i=0
+for p in - /dev/stdout; do
+	par_start "$TEST_TMP/so$i" "$BENCH" --json "$p" -w0 -d1 count-local
+	i=$((i + 1))
+done
+# shellcheck disable=SC2016 # the inner shell's expansions
+par_start "$TEST_TMP/pipe" bash -c '"$0" --json - -w0 -d1 count-local 2>/dev/null | head -c 0
+exit "${PIPESTATUS[0]}"' "$BENCH"
+FULL=/dev/full
+par_start "$TEST_TMP/full" "$BENCH" --json "$FULL" "${RUN[@]}"
+par_wait "$TEST_TMP/old"
 is $? 0 "existing file: exit 0"
 is "$(stat -c %a "$D/new.json")" 604 "existing file: its mode 604 is kept"
+par_wait "$TEST_TMP/link"
+link_rc=$?
+par_wait "$TEST_TMP/dangling"
+dangling_rc=$?
+par_wait "$TEST_TMP/fifo"
+fifo_rc=$?
 no_tmp "$D" "regular file: no temporary file left"
 
 # ---- a symlink keeps pointing at the new content ----
-mkdir "$D/sub"
-echo old >"$D/sub/target.json"
-ln -s sub/target.json "$D/link.json"
-run_bench "$TEST_TMP/link" --json "$D/link.json" "${RUN[@]}"
-is $? 0 "symlink: exit 0"
+is $link_rc 0 "symlink: exit 0"
 assert "symlink: still a symlink" [ -L "$D/link.json" ]
 is "$(readlink "$D/link.json")" sub/target.json "symlink: still pointing at its target"
 json_ok "$D/sub/target.json" "symlink: the target holds the result"
 no_tmp "$D" "symlink: no temporary file left"
-ln -s sub/absent.json "$D/dangling.json"
-run_bench "$TEST_TMP/dangling" --json "$D/dangling.json" "${RUN[@]}"
-is $? 0 "dangling symlink: exit 0"
+is $dangling_rc 0 "dangling symlink: exit 0"
 assert "dangling symlink: still a symlink" [ -L "$D/dangling.json" ]
 json_ok "$D/sub/absent.json" "dangling symlink: what it points at is created with the result"
 
 # ---- a FIFO is written in place, to its reader ----
-mkfifo "$D/fifo"
-timeout 30 cat "$D/fifo" >"$TEST_TMP/fifo.got" &
-reader=$!
-run_bench "$TEST_TMP/fifo" --json "$D/fifo" "${RUN[@]}"
-is $? 0 "FIFO: exit 0"
+is $fifo_rc 0 "FIFO: exit 0"
 wait $reader
 ok $? "FIFO: the reader got end of file (did not hang)"
 json_ok "$TEST_TMP/fifo.got" "FIFO: the reader got the result"
@@ -115,23 +158,25 @@ like "$TEST_TMP/fifo2.err" "^interrupted while waiting for a reader of $D/fifo: 
 assert "FIFO without a reader: still a FIFO" [ -p "$D/fifo" ]
 
 # ---- stdout: the JSON alone, the human-readable lines on stderr ----
+# (the runs were started above, their stdout a file of their own)
+i=0
 for p in - /dev/stdout; do
-	"$BENCH" --json "$p" -w0 -d1 count-local >"$TEST_TMP/so" 2>"$TEST_TMP/so.err"
+	par_wait "$TEST_TMP/so$i"
 	is $? 0 "--json $p: exit 0"
-	jq -e '.benchmark == "count-local"' "$TEST_TMP/so" >/dev/null
+	jq -e '.benchmark == "count-local"' "$TEST_TMP/so$i" >/dev/null
 	ok $? "--json $p: stdout is the JSON document and nothing else"
-	like "$TEST_TMP/so.err" '^Summary: hits ' "--json $p: the Summary is on stderr"
-	like "$TEST_TMP/so.err" '^Iter +0 ' "--json $p: the Iter lines are on stderr"
+	like "$TEST_TMP/so$i.err" '^Summary: hits ' "--json $p: the Summary is on stderr"
+	like "$TEST_TMP/so$i.err" '^Iter +0 ' "--json $p: the Iter lines are on stderr"
+	i=$((i + 1))
 done
 assert "--json -: no file named '-' created" [ ! -e ./- ]
 assert "--json /dev/stdout: still a symlink" [ -L /dev/stdout ]
-"$BENCH" --json - -w0 -d1 count-local 2>/dev/null | head -c 0
-rc=${PIPESTATUS[0]}
+par_wait "$TEST_TMP/pipe"
+rc=$?
 isnt "$rc" 0 "--json - into a pipe nobody reads: non-zero exit"
 
 # ---- /dev/full: ENOSPC, said, and the device is still the device ----
-FULL=/dev/full
-run_bench "$TEST_TMP/full" --json "$FULL" "${RUN[@]}"
+par_wait "$TEST_TMP/full"
 isnt $? 0 "/dev/full: non-zero exit"
 like "$TEST_TMP/full.err" "^failed to write $FULL: No space left on device\$" "/dev/full: says so"
 assert "/dev/full: still a character device" [ -c "$FULL" ]
@@ -139,12 +184,8 @@ no_tmp "$D" "/dev/full: no temporary file"
 
 # ---- a full tmpfs ----
 if [ -n "$PRIVATE_DEV" ]; then
-	M="$TEST_TMP/mnt"
-	mkdir "$M"
-	mount -t tmpfs -o size=64k tmpfs "$M"
-	# one page of room left: not enough for this run's document (over 4 KiB)
-	head -c $((60 * 1024)) /dev/zero >"$M/filler" 2>/dev/null
-	run_bench "$TEST_TMP/tiny" --json "$M/r.json" -q -w0 -d4 -p4 --per-producer count-local
+	# (mounted, filled and started above)
+	par_wait "$TEST_TMP/tiny"
 	isnt $? 0 "nearly full tmpfs: non-zero exit"
 	like "$TEST_TMP/tiny.err" "^failed to write $M/r.json: No space left on device\$" \
 		"nearly full tmpfs: says so"

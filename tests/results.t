@@ -6,9 +6,19 @@
 source "$(dirname "$0")/lib.sh"
 jq_true() { jq -e "$@" >/dev/null; }
 
+# The measured runs of the file (the two below, and compare's two further
+# down) go side by side: each writes files of its own, no check compares
+# one's figures with another's, and all four are reaped before the
+# interrupted run, whose check looks at the whole of $TEST_TMP.
+for b in count-local count-global; do
+	par_start "$TEST_TMP/$b" "$BENCH" -w1 -d2 -p2 -a --per-producer --json "$TEST_TMP/$b.json" $b
+done
+par_start "$TEST_TMP/s1" "$BENCH" -q -w0 -d3 --json "$TEST_TMP/s1.json" count-local
+par_start "$TEST_TMP/s2" "$BENCH" -q -w0 -d3 --json "$TEST_TMP/s2.json" count-local
+
 for b in count-local count-global; do
 	j="$TEST_TMP/$b.json"
-	run_bench "$TEST_TMP/$b" -w1 -d2 -p2 -a --per-producer --json "$j" $b
+	par_wait "$TEST_TMP/$b"
 	is $? 0 "$b --json --per-producer: exit status 0"
 	schema_ok "$j" "$b: the JSON validates against the schema"
 	is "$(jq -c '[.benchmark, [.samples[].warmup]]' "$j")" '["'$b'",[true,false,false]]' \
@@ -52,6 +62,12 @@ is "$(grep -c . "$TEST_TMP/unw")" 0 "--json into a missing directory: the benchm
 run_bench "$TEST_TMP/dir" -d1 -w0 --json "$TEST_TMP" count-local
 isnt $? 0 "--json naming a directory is refused"
 
+# compare's runs (started at the top): reaped before the interrupted run
+par_wait "$TEST_TMP/s1"
+s1_rc=$?
+par_wait "$TEST_TMP/s2"
+s2_rc=$?
+
 # an interrupted run leaves no JSON file, not even a temporary one
 "${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 --json "$TEST_TMP/int.json" count-local >"$TEST_TMP/int" 2>&1 &
 pid=$!
@@ -72,8 +88,9 @@ is "$left" 0 "SIGINT during a --json run: no JSON file left"
 # default threshold.  The verdict logic itself is unit-tested.  -d3: three
 # measured samples, as steady_and_halved needs; no warm-up, which nothing
 # here reads (the reordering keeps warm-up samples first, had there been any)
-run_bench "$TEST_TMP/s1" -q -w0 -d3 --json "$TEST_TMP/s1.json" count-local
-run_bench "$TEST_TMP/s2" -q -w0 -d3 --json "$TEST_TMP/s2.json" count-local
+# (s1 and s2 were run at the top)
+is $s1_rc 0 "compare's first run of count-local: exit status 0"
+is $s2_rc 0 "compare's second run of count-local: exit status 0"
 "$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >"$TEST_TMP/cmp" 2>&1
 is $? 0 "compare of two runs of one configuration exits 0"
 like "$TEST_TMP/cmp" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-) +[<0-9.]+ +(within noise|better|worse)$' \

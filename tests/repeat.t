@@ -22,6 +22,18 @@ bad() {
 	cmp_ok "$(wc -c <"$TEST_TMP/bad.out")" -eq 0 "$desc: nothing on stdout"
 }
 
+# The file's measured runs (count-local --repeat 2, the four runs compare
+# takes per side, one run without repeats, one of count-global) go side by
+# side: each writes files of its own, and no check compares one's figures
+# with another's.  The first three start now, beside the refusals below
+# (which run nothing), the others when their turn comes.
+J=$TEST_TMP/r.json
+C=$TEST_TMP
+par_start "$TEST_TMP/r.out" "$BENCH" -q -w1 -d2 --repeat 2 --json "$J" count-local
+for i in 1 2; do
+	par_start "$TEST_TMP/c$i" "$BENCH" -q -w0 -d1 --repeat 2 --json "$TEST_TMP/c$i.json" count-local
+done
+
 bad 64 "--repeat 0" "invalid --repeat '0': expected an integer in 1\.\.1000" \
 	"$BENCH" --repeat 0 count-local
 bad 64 "huge --repeat" "invalid --repeat '1000000': expected an integer in 1\.\.1000" \
@@ -48,9 +60,14 @@ done
 bad 1 "--repeat on bpf-hashmap-lookup" "--repeat 2 does not apply to benchmark 'bpf-hashmap-lookup'" \
 	"$BENCH" --repeat 2 bpf-hashmap-lookup
 
+for i in 3 4; do
+	par_start "$TEST_TMP/c$i" "$BENCH" -q -w0 -d1 --repeat 2 --json "$TEST_TMP/c$i.json" count-local
+done
+par_start "$C/one.out" "$BENCH" -q -w0 -d2 --json "$C/one.json" count-local
+par_start "$C/g.out" "$BENCH" -q -w0 -d1 --json "$C/g.json" count-global
+
 # ---- a run with repeats ----
-J=$TEST_TMP/r.json
-run_bench "$TEST_TMP/r.out" -q -w1 -d2 --repeat 2 --json "$J" count-local
+par_wait "$TEST_TMP/r.out"
 is $? 0 "count-local --repeat 2: exit 0"
 cmp_ok "$(grep -c '^Repeat [1-2]/2: Summary: hits ' "$TEST_TMP/r.out")" -eq 2 \
 	"one prefixed Summary per repeat"
@@ -83,11 +100,13 @@ bad 2 "compare: an edited between-repeat stddev" "hits\.repeats\.between_stddev:
 	"$BENCH" compare "$TEST_TMP/bad-sd.json" "$J"
 
 # ---- compare on repeat means, and on invocation means ----
+# (started above; checked as is_exit does, stderr shown on a failure)
 for i in 1 2 3 4; do
-	is_exit 0 "same-configuration run $i: exit 0" \
-		"$BENCH" -q -w0 -d1 --repeat 2 --json "$TEST_TMP/c$i.json" count-local
+	par_wait "$TEST_TMP/c$i"
+	rc=$?
+	is "$rc" 0 "same-configuration run $i: exit 0"
+	[ "$rc" = 0 ] || [ ! -s "$TEST_TMP/c$i.err" ] || diag "stderr: $(head -c 1000 "$TEST_TMP/c$i.err")"
 done
-C=$TEST_TMP
 # the same repeats, split across the sides in different orders: whatever the
 # machine did, both sides hold the same observations
 run_bench "$C/cmp.out" compare "$C/c1.json" "$C/c2.json" "$C/c3.json" "$C/c4.json" -- \
@@ -132,7 +151,9 @@ like "$C/cmp2.out" '^power: hits: ([0-9]+ repeats per side detect a 2\.00% chang
 like "$C/cmp2.out" '^power: hits: in 5 minutes of runs \(150 repeats per side of 1 s\) the smallest change detectable at p < 0\.05 with 80% power is [0-9.]+%$' \
 	"--power: what 5 minutes of runs detect"
 # one run per side: the p-value's limits are said
-run_bench "$C/one.out" -q -w0 -d2 --json "$C/one.json" count-local
+# (started above)
+par_wait "$C/one.out"
+is $? 0 "count-local without repeats: exit 0"
 run_bench "$C/cmp1.out" compare "$C/one.json" "$C/one.json"
 is $? 0 "compare one run per side: exit 0"
 like "$C/cmp1.out" 'variance between runs is unknown here, so the p-value covers within-run noise only' \
@@ -161,7 +182,9 @@ bad 2 "compare: empty new side" "compare: no NEW result file after '--'" \
 	"$BENCH" compare "$C/c1.json" --
 bad 2 "compare: empty base side" "compare: no BASE result file before '--'" \
 	"$BENCH" compare -- "$C/c1.json"
-run_bench "$C/g.out" -q -w0 -d1 --json "$C/g.json" count-global
+# (started above)
+par_wait "$C/g.out"
+is $? 0 "count-global: exit 0"
 bad 2 "compare: mixed benchmarks on one side" "benchmark 'count-global', but .*c1\.json on the same \(new\) side is 'count-local'" \
 	"$BENCH" compare "$C/c1.json" -- "$C/c1.json" "$C/g.json"
 jq '.options.runner.zero_seed = true' "$C/c2.json" >"$C/z.json"

@@ -11,17 +11,32 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 NOISE=$ROOT/benchs/run_noise_sources.sh
 GOAL=$ROOT/benchs/run_ab_goal.sh
 
+# Where the time goes: run_ab_goal.sh's two A/A runs of bench ab, 12
+# invocations of -w0 -d1 each, one after the other (about 30 s), then the
+# noise scripts' three calls (about 15 s).  Each script runs its benches
+# one at a time into a directory of its own, and no check here reads a
+# figure's size, so the four calls go side by side (par_start), the
+# longest first: the file takes about the time of the A/A runs.
+# bench ab refuses a budget too short for a test (6 blocks at alpha 0.05):
+# alpha 0.25 tests from 3 blocks (2^-2 <= 0.25), and --blocks 3 keeps it short
+par_start "$TEST_TMP/goal.out" env BENCH="$BENCH" ARGS="-w0 -d1 count-local" ALPHA=0.25 AB_OPTS="--blocks 3" \
+	"$GOAL" -o "$TEST_TMP/goal" -n 2 -b 30s aa
 # -d 2: the shortest invocation with a second after the first, which the
 # rows of seconds 2.. need (the default, 3, is for a quiet machine's figures)
-RUN_BENCH=$BENCH "$NOISE" -r 2 -d 2 -o "$TEST_TMP/noise" -c base,noaslr -w count-local \
-	>"$TEST_TMP/noise.out" 2>"$TEST_TMP/noise.err"
+par_start "$TEST_TMP/noise.out" env RUN_BENCH="$BENCH" "$NOISE" -r 2 -d 2 -o "$TEST_TMP/noise" -c base,noaslr -w count-local
+# the repeats' line needs one process of 4 repeats: one round (4 s, not 8),
+# of 1 s each (-d 1: the first repeat against the others needs no second second)
+par_start "$TEST_TMP/noise-rep.out" env RUN_BENCH="$BENCH" "$NOISE" -r 1 -d 1 -o "$TEST_TMP/noise-rep" -c repeat -w count-local
+# its own default runner (no RUN_BENCH), from the top directory: "unpinned"
+# runs without -a, base with it (the script adds -a whatever the runner:
+# base's file is the first run's); -d 1: only the file's options are checked
+par_start "$TEST_TMP/noise-pin.out" env -C "$ROOT" -u RUN_BENCH "$NOISE" -r 1 -d 1 -o "$TEST_TMP/noise-pin" -c unpinned -w count-local
+
+par_wait "$TEST_TMP/noise.out"
 ok $? "run_noise_sources.sh, 2 rounds: exit 0"
 diag "$(cat "$TEST_TMP/noise.out")"
 is "$(find "$TEST_TMP/noise" -name "*.json" | wc -l)" 4 "one result file per condition and round"
-# the repeats' line needs one process of 4 repeats: one round (4 s, not 8),
-# of 1 s each (-d 1: the first repeat against the others needs no second second)
-RUN_BENCH=$BENCH "$NOISE" -r 1 -d 1 -o "$TEST_TMP/noise-rep" -c repeat -w count-local \
-	>"$TEST_TMP/noise-rep.out" 2>"$TEST_TMP/noise-rep.err"
+par_wait "$TEST_TMP/noise-rep.out"
 ok $? "run_noise_sources.sh -c repeat, 1 round: exit 0"
 diag "$(cat "$TEST_TMP/noise-rep.out")"
 for c in "base (-w0 -d2, all 2 s)" "base, first second only" "base, after the first second" \
@@ -35,11 +50,8 @@ like "$TEST_TMP/noise.out" '^\| condition \| workload \| invocations \| mean \| 
 	"the markdown table"
 ok "$(jq -e '.context.command_line[0] | test("bench$")' "$TEST_TMP"/noise/noaslr-count-local-1.json >/dev/null; echo $?)" \
 	"noaslr ran the bench itself under setarch"
-# its own default runner (no RUN_BENCH): "unpinned" runs without -a, base
-# with it (the script adds -a whatever the runner: base's file is the
-# first run's); -d 1: only the file's options are checked
-(cd "$ROOT" && env -u RUN_BENCH "$NOISE" -r 1 -d 1 -o "$TEST_TMP/noise-pin" -c unpinned -w count-local \
-	>"$TEST_TMP/noise-pin.out" 2>"$TEST_TMP/noise-pin.err")
+# (its own default runner: started above)
+par_wait "$TEST_TMP/noise-pin.out"
 ok $? "run_noise_sources.sh with its default runner: exit 0"
 is "$(jq -r '.options.runner.affinity' "$TEST_TMP/noise/base-count-local-1.json") $(jq -r '.options.runner.affinity' "$TEST_TMP/noise-pin/unpinned-count-local-1.json")" \
 	"true false" "base pinned, unpinned (default runner) not"
@@ -47,10 +59,8 @@ is_exit 2 "run_noise_sources.sh: an unknown condition is refused" "$NOISE" -c no
 is_exit 2 "run_noise_sources.sh: a bad round count is refused" "$NOISE" -r 0
 is_exit 2 "run_noise_sources.sh: a bad duration is refused" "$NOISE" -d 0
 
-# bench ab refuses a budget too short for a test (6 blocks at alpha 0.05):
-# alpha 0.25 tests from 3 blocks (2^-2 <= 0.25), and --blocks 3 keeps it short
-BENCH=$BENCH ARGS="-w0 -d1 count-local" ALPHA=0.25 AB_OPTS="--blocks 3" "$GOAL" -o "$TEST_TMP/goal" -n 2 -b 30s aa \
-	>"$TEST_TMP/goal.out" 2>"$TEST_TMP/goal.err"
+# (the A/A runs: started at the top)
+par_wait "$TEST_TMP/goal.out"
 ok $? "run_ab_goal.sh aa, 2 A/A runs: exit 0"
 diag "$(cat "$TEST_TMP/goal.out")"
 is "$(grep -cE '^A/A [12]: (better|worse|within|undecided) ' "$TEST_TMP/goal.out")" 2 "one line per A/A run"

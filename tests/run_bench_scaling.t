@@ -9,9 +9,17 @@ source "$(dirname "$0")/lib.sh"
 SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_scaling.sh
 out=$TEST_TMP/sweep
 
+# The two sweeps go side by side (par_start): each writes a directory of
+# its own (pts, pts3 and chart.txt), its runs one at a time, and no check
+# reads a figure's size, only the table's shape and that its numbers are
+# its own run's.
 # -d2: the table's sample count (2) says RUN_BENCH's options reached the
 # runs; nothing here reads a warm-up
-(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d2" "$SCRIPT" -P 4 -o pts count-local) >"$out" 2>"$out.err"
+par_start "$out" env -C "$TEST_TMP" RUN_BENCH="$BENCH -w0 -d2" "$SCRIPT" -P 4 -o pts count-local
+# with --plot, and a MAX that is not a power of two
+par_start "$out.3" env -C "$TEST_TMP" RUN_BENCH="$BENCH -w0 -d1" "$SCRIPT" -P 3 -o pts3 --plot chart.txt count-local
+
+par_wait "$out"
 is $? 0 "a sweep to -P 4 from another directory: exit 0"
 is "$(cd "$TEST_TMP/pts" && echo p*.json)" "p1.json p2.json p4.json" "one result file per point: p1, p2, p4"
 for p in 1 2 4; do
@@ -30,9 +38,8 @@ m=$(jq -r '.summary.metrics.hits_per_prod.mean' "$TEST_TMP/pts/p2.json")
 like "$out" "^ +2 +$(printf '%.3f' "$m") " "the 2-producer rate is the run's mean ($m)"
 like "$out.err" '^producers 4 +hits ' "each point's Summary on stderr"
 
-# with --plot, and a MAX that is not a power of two
-(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1" "$SCRIPT" -P 3 -o pts3 --plot chart.txt count-local) \
-	>"$out.3" 2>"$out.3.err"
+# (the sweep with --plot: started above)
+par_wait "$out.3"
 is $? 0 "-P 3 --plot chart.txt: exit 0"
 is "$(cd "$TEST_TMP/pts3" && echo p*.json)" "p1.json p2.json p3.json" "-P 3 runs 1, 2 and 3 producers"
 if command -v gnuplot >/dev/null; then

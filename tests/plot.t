@@ -11,14 +11,19 @@ require_plot_tools
 T=$TEST_TMP
 # -d2 for every chart's n=2; a warm-up only where a chart shows one (the
 # timeline of p1 and p2): the warm-up is not a configuration option, so the
-# scaling and compare charts take p4 and p2b without one alike
+# scaling and compare charts take p4 and p2b without one alike; the four
+# runs are independent: side by side (lib.sh, par_start)
 for p in 1 2 4; do
 	w=0
 	[ "$p" -le 2 ] && w=1
-	run_bench "$T/p$p" -q -w$w -d2 -p$p -a --json "$T/p$p.json" count-local
+	par_start "$T/p$p" "$BENCH" -q -w$w -d2 -p$p -a --json "$T/p$p.json" count-local
+done
+par_start "$T/p2b" "$BENCH" -q -w0 -d2 -p2 -a --json "$T/p2b.json" count-local
+for p in 1 2 4; do
+	par_wait "$T/p$p"
 	ok $? "count-local -p$p --json: the run for the charts"
 done
-run_bench "$T/p2b" -q -w0 -d2 -p2 -a --json "$T/p2b.json" count-local
+par_wait "$T/p2b"
 ok $? "a second count-local -p2 run, to compare"
 
 # png_size <file>: "WIDTHxHEIGHT" from the PNG signature and IHDR chunk

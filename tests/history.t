@@ -22,12 +22,16 @@ DB=$XDG_DATA_HOME/bench/history.db
 rows() { sqlite3 "${1:-$DB}" 'SELECT count(*) FROM runs'; }
 
 # -d1: what is checked is the runs' means as stored, listed and compared,
-# which a run of one sample has as well as one of two
-run_bench a.out -q -w0 -d1 --json a.json count-local
+# which a run of one sample has as well as one of two; the three runs are
+# independent: side by side (lib.sh, par_start)
+par_start a.out "$BENCH" -q -w0 -d1 --json a.json count-local
+par_start b.out "$BENCH" -q -w0 -d1 --json b.json count-local
+par_start g.out "$BENCH" -q -w0 -d1 --json g.json count-global
+par_wait a.out
 ok $? "count-local --json: exit 0"
-run_bench b.out -q -w0 -d1 --json b.json count-local
+par_wait b.out
 ok $? "a second count-local --json: exit 0"
-run_bench g.out -q -w0 -d1 --json g.json count-global
+par_wait g.out
 ok $? "count-global --json: exit 0"
 for k in 6.1.0-57-amd64 6.12.100+deb12-amd64; do
 	jq --arg k "$k" '.context.kernel_release = $k' a.json >"a-$k.json"

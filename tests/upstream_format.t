@@ -15,11 +15,18 @@ source "$(dirname "$0")/upstream_helpers.sh"
 NUM='[0-9]+\.[0-9]+'
 SUMMARY_RE="^Summary: hits +($NUM) ± ($NUM)M/s \\( *${NUM}M/prod\\), drops +($NUM) ± ($NUM)M/s, total operations +($NUM) ± ($NUM)M/s\$"
 
-check() {	# check <name> <warm-up> <duration> <bench args...>
-	local name=$1 w=$2 d=$3 out line h hs dr ds t ts got iters bad
+# start <name> <warm-up> <duration> <bench args...>: a run for check,
+# started beside the others (lib.sh, par_start): no run reads another's
+start() {
+	local name=$1 w=$2 d=$3
 	shift 3
+	par_start "$TEST_TMP/$name" "$BENCH" -w"$w" -d"$d" --json "$TEST_TMP/$name.json" "$@"
+}
+
+check() {	# check <name> <warm-up> <duration>: the checks of start's run
+	local name=$1 w=$2 d=$3 out line h hs dr ds t ts got iters bad
 	out="$TEST_TMP/$name"
-	run_bench "$out" -w"$w" -d"$d" --json "$out.json" "$@"
+	par_wait "$out"
 	is $? 0 "$name: exit status 0"
 	line=$(grep -E "$SUMMARY_RE" "$out")
 	is "$(grep -c '^Summary:' "$out") Summary line(s), ${line:+one }in the format" "1 Summary line(s), one in the format" \
@@ -51,13 +58,18 @@ check() {	# check <name> <warm-up> <duration> <bench args...>
 }
 
 # two measured samples each: the least with a spread for the ± checks
-check count-local 1 2 -p2 count-local
-check count-global 1 2 -p2 count-global
-check trig-syscall-count 0 2 trig-syscall-count
-
+start count-local 1 2 -p2 count-local
+start count-global 1 2 -p2 count-global
+start trig-syscall-count 0 2 trig-syscall-count
 # -q prints only the Summary: the extractors still find every field (the
 # format, not the figures: one sample is enough)
-run_bench "$TEST_TMP/q" -q -w0 -d1 count-local
+par_start "$TEST_TMP/q" "$BENCH" -q -w0 -d1 count-local
+
+check count-local 1 2
+check count-global 1 2
+check trig-syscall-count 0 2
+
+par_wait "$TEST_TMP/q"
 is $? 0 "-q count-local: exit status 0"
 like "$TEST_TMP/q" "$SUMMARY_RE" "-q: the Summary has the total operations field"
 up_summarize_total count-local "$(cat "$TEST_TMP/q")" >"$TEST_TMP/q.total"

@@ -10,8 +10,12 @@ source "$(dirname "$0")/lib.sh"
 cd "$TEST_TMP" || exit 1
 export LC_ALL=C
 
+# two invocations, independent of each other: side by side (lib.sh, par_start)
 for i in 1 2; do
-	run_bench "a$i.out" -q -w0 -d2 --min-cpu-share 0 --tag base --json "a$i.json" count-local
+	par_start "a$i.out" "$BENCH" -q -w0 -d2 --min-cpu-share 0 --tag base --json "a$i.json" count-local
+done
+for i in 1 2; do
+	par_wait "a$i.out"
 	ok $? "count-local run $i: exit 0"
 done
 # the same runs as another configuration, and as a patched build

@@ -15,8 +15,12 @@ command -v sqlite3 >/dev/null || {
 }
 cd "$TEST_TMP" || exit 1
 
+# two invocations, independent of each other: side by side (lib.sh, par_start)
 for i in 1 2; do
-	run_bench "a$i.out" -q -w0 -d2 --min-cpu-share 0 --tag base --json "a$i.json" count-local
+	par_start "a$i.out" "$BENCH" -q -w0 -d2 --min-cpu-share 0 --tag base --json "a$i.json" count-local
+done
+for i in 1 2; do
+	par_wait "a$i.out"
 	ok $? "count-local run $i: exit 0"
 done
 # a "new" side at half the rate: a regression compare must call worse

@@ -9,7 +9,12 @@ source "$(dirname "$0")/lib.sh"
 SCHEMA="$(dirname "$0")/schema.jq"
 
 j=$TEST_TMP/cl.json
-run_bench "$TEST_TMP/out" -w0 -d4 --stats --json "$j" count-local
+no_stats=$TEST_TMP/plain
+# the run with --stats and the one without are independent: side by side
+# (lib.sh, par_start)
+par_start "$TEST_TMP/out" "$BENCH" -w0 -d4 --stats --json "$j" count-local
+par_start "$no_stats" "$BENCH" -w0 -d1 count-local
+par_wait "$TEST_TMP/out"
 ok $? "count-local --stats --json: exits 0"
 is "$(grep -c '^Stats: ' "$TEST_TMP/out")" 3 "one Stats line per metric (hits, hits_per_prod, drops)"
 like "$TEST_TMP/out" "^Stats: hits \(M/s, 4 values\): median [0-9.]+, min [0-9.]+, max [0-9.]+, p90 [0-9.]+, p99 [0-9.]+, MAD [0-9.]+, IQR [0-9.]+; Tukey's fences -?[0-9.]+ \.\. [0-9.]+: (none outside|[0-9]+ outside \(flagged, not dropped\):.*)$" \
@@ -31,8 +36,8 @@ n_out=$(jq '[.samples[] | select(.warmup | not) | .metrics.hits] as $v | .summar
 	| [$v[] | select(. < $t.low_fence or . > $t.high_fence)] | length' "$j")
 is "$(jq '.summary.metrics.hits.tukey.outliers | length' "$j")" "$n_out" \
 	"the outlier list holds exactly the samples outside the fences ($n_out)"
-no_stats=$TEST_TMP/plain
-run_bench "$no_stats" -w0 -d1 count-local
+par_wait "$no_stats"
+ok $? "count-local without --stats: exits 0"
 ok "$(! grep -q '^Stats:' "$no_stats"; echo $?)" "without --stats: no Stats line (upstream's output unchanged)"
 
 jq '.summary.metrics.hits.p90 = 1e6' "$j" >"$TEST_TMP/edited.json"

@@ -14,6 +14,14 @@ SCRIPT=$(cd "$(dirname "$0")/../benchs" && pwd)/run_bench_fidelity.sh
 export LC_ALL=C
 unset UPSTREAM
 
+# one short real round, our bench standing in for upstream's; -o keeps
+# every invocation's output (4 a round).  Its four -d1 runs take wall
+# time whatever else runs: started first, beside every other invocation
+# of the script below (lib.sh, par_start; none reads another's files), and
+# checked last
+par_start "$TEST_TMP/real.out" env UPSTREAM="$BENCH" BENCH="$BENCH" LOCK="$TEST_TMP/lock" \
+	"$SCRIPT" -w0 -d1 -n1 -p1 -b count-local -o "$TEST_TMP/keep"
+
 # refused arguments: exit 2, one line on stderr naming the bad value, no table
 refuses() {
 	local want=$1 rc=0
@@ -52,85 +60,102 @@ row_re() {	# the row of <label> with ratio <r> and self 1.000
 	printf '^%s +%s \\(%s\\.\\.%s\\) +1\\.000 \\(1\\.000\\.\\.1\\.000\\) +1\\.000 \\(1\\.000\\.\\.1\\.000\\) +1\\.000\\.\\.1\\.000 +OUT$' \
 		"$1" "$2" "$2" "$2"
 }
-check_kind() {	# check_kind <benchmark> <ours line> <upstream line>...
-	local b=$1 ours=$2 rc=0
+# start_kind <benchmark> <ours line> <upstream line>...: the script on
+# stand-ins of its own, started beside the others (lib.sh, par_start);
+# KINDS, in order, for check_kind
+KINDS=()
+start_kind() {
+	local b=$1 ours=$2
 	shift 2
-	stand_in "$TEST_TMP/ours" "$ours"
-	stand_in "$TEST_TMP/up" "$@"
-	BENCH=$TEST_TMP/ours UPSTREAM=$TEST_TMP/up "$SCRIPT" -n1 -p1 -b "$b" >"$TEST_TMP/k.out" 2>"$TEST_TMP/k.err" || rc=$?
-	is "$rc" 0 "$b stand-ins: exit 0"
-	like "$TEST_TMP/k.out" "$(row_re "-p1 $b( -[-a-z0-9_]+( [a-z0-9]+)?)*" 2.000)" \
+	KINDS+=("$b")
+	stand_in "$TEST_TMP/$b.ours" "$ours"
+	stand_in "$TEST_TMP/$b.up" "$@"
+	par_start "$TEST_TMP/$b.k" env BENCH="$TEST_TMP/$b.ours" UPSTREAM="$TEST_TMP/$b.up" "$SCRIPT" -n1 -p1 -b "$b"
+}
+check_kind() {	# check_kind <benchmark>: the checks of start_kind's run
+	local b=$1
+	par_wait "$TEST_TMP/$b.k"
+	is $? 0 "$b stand-ins: exit 0"
+	like "$TEST_TMP/$b.k" "$(row_re "-p1 $b( -[-a-z0-9_]+( [a-z0-9]+)?)*" 2.000)" \
 		"$b: ratio 2.000 from the outputs' main rates, self 1.000, verdict OUT"
 }
-check_kind count-local \
+start_kind count-local \
 	'Summary: hits   40.000 ± 1.000M/s ( 40.000M/prod), drops    0.000 ± 0.000M/s, total operations   40.000 ± 1.000M/s' \
 	'Summary: hits   20.000 ± 1.000M/s ( 20.000M/prod), drops    0.000 ± 0.000M/s, total operations   20.000 ± 1.000M/s'
-check_kind lpm-trie-free \
+start_kind lpm-trie-free \
 	'Summary: throughput    4.000 ± 0.100 K ops/s (  4.000K ops/prod), latency    0.250 ms/op' \
 	'Summary: throughput    2.000 ± 0.100 K ops/s (  2.000K ops/prod), latency    0.500 ms/op'
 # per-CPU lines: their mean (100 and 300 -> 200)
-check_kind bpf-hashmap-full-update '0:hash_map_full_perf 400 events per sec' \
+start_kind bpf-hashmap-full-update '0:hash_map_full_perf 400 events per sec' \
 	'0:hash_map_full_perf 100 events per sec' '1:hash_map_full_perf 300 events per sec'
-check_kind bpf-hashmap-lookup 'cpu00: lookup 40.000M ± 1.000M events/sec (approximated from 32 samples of ~9ms)' \
+start_kind bpf-hashmap-lookup 'cpu00: lookup 40.000M ± 1.000M events/sec (approximated from 32 samples of ~9ms)' \
 	'cpu00: lookup 10.000M ± 1.000M events/sec (approximated from 32 samples of ~9ms)' \
 	'cpu01: lookup 30.000M ± 1.000M events/sec (approximated from 32 samples of ~9ms)'
 
-check_kind local-storage-cache-seq-get \
+start_kind local-storage-cache-seq-get \
 	'Summary: hits throughput  160.000 ± 1.000 M ops/s, hits latency    6.250 ns/op, important_hits throughput  160.000 ± 1.000 M ops/s' \
 	'Summary: hits throughput   80.000 ± 1.000 M ops/s, hits latency   12.500 ns/op, important_hits throughput   80.000 ± 1.000 M ops/s'
-check_kind rb-libbpf \
+start_kind rb-libbpf \
 	'Summary: hits   10.000 ± 0.100M/s ( 10.000M/prod), drops    4.000 ± 0.100M/s, total operations   14.000 ± 0.100M/s' \
 	'Summary: hits    5.000 ± 0.100M/s (  5.000M/prod), drops    9.000 ± 0.100M/s, total operations   14.000 ± 0.100M/s'
 # the bloom filter's: its percentage, and total operations where hits are 0
-check_kind bloom-false-positive \
+start_kind bloom-false-positive \
 	'Summary: 2000000 false hits of 40000000 total operations. Percentage =  5.00 %' \
 	'Summary: 3000000 false hits of 120000000 total operations. Percentage =  2.50 %'
-check_kind hashmap-without-bloom \
+start_kind hashmap-without-bloom \
 	'Summary: hits    0.000 ± 0.000M/s (  0.000M/prod), drops   40.000 ± 1.000M/s, total operations   40.000 ± 1.000M/s' \
 	'Summary: hits    0.000 ± 0.000M/s (  0.000M/prod), drops   20.000 ± 1.000M/s, total operations   20.000 ± 1.000M/s'
-check_kind hashmap-with-bloom \
+start_kind hashmap-with-bloom \
 	'Summary: hits   30.000 ± 1.000M/s ( 30.000M/prod), drops   10.000 ± 1.000M/s, total operations   40.000 ± 1.000M/s' \
 	'Summary: hits   19.000 ± 1.000M/s ( 19.000M/prod), drops    1.000 ± 1.000M/s, total operations   20.000 ± 1.000M/s'
 
 # a configuration per producer count, skipping those the benchmark refuses
 stand_in "$TEST_TMP/ours" 'Summary: creates    2.000 ± 0.100k/s (  2.000k/prod), 1.35 kmallocs/create'
-BENCH=$TEST_TMP/ours UPSTREAM=$TEST_TMP/ours "$SCRIPT" -n1 -p 1,2 -b lpm-trie-insert,count-global >"$TEST_TMP/p.out" 2>&1
+par_start "$TEST_TMP/p1.out" env BENCH="$TEST_TMP/ours" UPSTREAM="$TEST_TMP/ours" \
+	"$SCRIPT" -n1 -p 1,2 -b lpm-trie-insert,count-global
+par_start "$TEST_TMP/p2.out" env BENCH="$TEST_TMP/ours" UPSTREAM="$TEST_TMP/ours" \
+	"$SCRIPT" -n1 -p 1,2 -b local-storage-cache-int-get,pb-custom
+# a run with no rate, and a failing invocation (checked below)
+par_start "$TEST_TMP/f1.out" env BENCH="$TEST_TMP/ours" UPSTREAM=/bin/true "$SCRIPT" -n1 -p1 -b count-local
+stand_in "$TEST_TMP/bad" 'benchmark doesnt support consumer'
+printf 'exit 3\n' >>"$TEST_TMP/bad"
+par_start "$TEST_TMP/f2.out" env BENCH="$TEST_TMP/ours" UPSTREAM="$TEST_TMP/bad" "$SCRIPT" -n1 -p1 -b count-local
+
+for b in "${KINDS[@]}"; do
+	check_kind "$b"
+done
+
+par_wait "$TEST_TMP/p1.out"
 is "$?" 0 "-p 1,2 -b lpm-trie-insert,count-global: exit 0"
-is "$(grep -Ec '^-p1 lpm-trie-insert ' "$TEST_TMP/p.out"):$(grep -Ec '^-p2 -a lpm-trie-insert ' "$TEST_TMP/p.out")" 1:0 \
+is "$(grep -Ec '^-p1 lpm-trie-insert ' "$TEST_TMP/p1.out"):$(grep -Ec '^-p2 -a lpm-trie-insert ' "$TEST_TMP/p1.out")" 1:0 \
 	"lpm-trie-insert at -p1 only (upstream allows one producer)"
-is "$(grep -Ec '^-p1 count-global ' "$TEST_TMP/p.out"):$(grep -Ec '^-p2 -a count-global ' "$TEST_TMP/p.out")" 1:1 \
+is "$(grep -Ec '^-p1 count-global ' "$TEST_TMP/p1.out"):$(grep -Ec '^-p2 -a count-global ' "$TEST_TMP/p1.out")" 1:1 \
 	"count-global at -p1, and at -p2 pinned (-a)"
-is "$(grep -Ec '^-p' "$TEST_TMP/p.out")" 3 "three rows in all"
-BENCH=$TEST_TMP/ours UPSTREAM=$TEST_TMP/ours "$SCRIPT" -n1 -p 1,2 -b local-storage-cache-int-get,pb-custom >"$TEST_TMP/p.out" 2>&1
+is "$(grep -Ec '^-p' "$TEST_TMP/p1.out")" 3 "three rows in all"
+par_wait "$TEST_TMP/p2.out"
 is "$?" 0 "-p 1,2 -b local-storage-cache-int-get,pb-custom: exit 0"
-is "$(grep -Ec '^-p1 local-storage-cache-int-get --nr_maps [0-9]+ ' "$TEST_TMP/p.out"):$(grep -Ec '^-p2 -a local-storage-cache-int-get ' "$TEST_TMP/p.out")" 2:0 \
+is "$(grep -Ec '^-p1 local-storage-cache-int-get --nr_maps [0-9]+ ' "$TEST_TMP/p2.out"):$(grep -Ec '^-p2 -a local-storage-cache-int-get ' "$TEST_TMP/p2.out")" 2:0 \
 	"local-storage-cache-int-get at -p1 only, one row per --nr_maps (upstream allows one producer)"
-is "$(grep -Ec '^-p1 pb-custom -c1 --rb-sampled ' "$TEST_TMP/p.out"):$(grep -Ec '^-p2 -a pb-custom -c1 --rb-sampled ' "$TEST_TMP/p.out")" 1:1 \
+is "$(grep -Ec '^-p1 pb-custom -c1 --rb-sampled ' "$TEST_TMP/p2.out"):$(grep -Ec '^-p2 -a pb-custom -c1 --rb-sampled ' "$TEST_TMP/p2.out")" 1:1 \
 	"pb-custom sampled at -p1 and at -p2 pinned, with its consumer"
-is "$(grep -Ec '^-p1 pb-custom -c1 --rb-b2b ' "$TEST_TMP/p.out"):$(grep -Ec '^-p2 -a pb-custom -c1 --rb-b2b ' "$TEST_TMP/p.out")" 1:0 \
+is "$(grep -Ec '^-p1 pb-custom -c1 --rb-b2b ' "$TEST_TMP/p2.out"):$(grep -Ec '^-p2 -a pb-custom -c1 --rb-b2b ' "$TEST_TMP/p2.out")" 1:0 \
 	"pb-custom back-to-back at -p1 only (one producer)"
 
 # a run with no rate: its row says FAILED, stderr says why, exit 1
-rc=0
-BENCH=$TEST_TMP/ours UPSTREAM=/bin/true "$SCRIPT" -n1 -p1 -b count-local >"$TEST_TMP/f.out" 2>"$TEST_TMP/f.err" || rc=$?
-is "$rc" 1 "an upstream that prints no rate: exit 1"
-like "$TEST_TMP/f.out" '^-p1 count-local +FAILED$' "its row says FAILED"
-like "$TEST_TMP/f.err" "no rate in upstream's output of -p1 count-local" "stderr says which output had no rate"
+par_wait "$TEST_TMP/f1.out"
+is "$?" 1 "an upstream that prints no rate: exit 1"
+like "$TEST_TMP/f1.out" '^-p1 count-local +FAILED$' "its row says FAILED"
+like "$TEST_TMP/f1.out.err" "no rate in upstream's output of -p1 count-local" "stderr says which output had no rate"
 
 # a failing invocation: its status and output on stderr
-stand_in "$TEST_TMP/bad" 'benchmark doesnt support consumer'
-printf 'exit 3\n' >>"$TEST_TMP/bad"
-rc=0
-BENCH=$TEST_TMP/ours UPSTREAM=$TEST_TMP/bad "$SCRIPT" -n1 -p1 -b count-local >"$TEST_TMP/f.out" 2>"$TEST_TMP/f.err" || rc=$?
-is "$rc" 1 "a failing upstream: exit 1"
-like "$TEST_TMP/f.err" 'upstream failed \(exit 3\): -w1 -d3 -p1 count-local \(output: benchmark doesnt support consumer' \
+par_wait "$TEST_TMP/f2.out"
+is "$?" 1 "a failing upstream: exit 1"
+like "$TEST_TMP/f2.out.err" 'upstream failed \(exit 3\): -w1 -d3 -p1 count-local \(output: benchmark doesnt support consumer' \
 	"stderr names the invocation, its status and its output"
 
-# one short real round, our bench standing in for upstream's; -o keeps
-# every invocation's output (4 a round)
-rc=0
-env UPSTREAM="$BENCH" BENCH="$BENCH" LOCK="$TEST_TMP/lock" "$SCRIPT" -w0 -d1 -n1 -p1 -b count-local -o "$TEST_TMP/keep" >"$TEST_TMP/real.out" 2>"$TEST_TMP/real.err" || rc=$?
-is "$rc" 0 "ours against itself, -w0 -d1 -n1: exit 0"
+# the real round started first
+par_wait "$TEST_TMP/real.out"
+is "$?" 0 "ours against itself, -w0 -d1 -n1: exit 0"
 diag "$(cat "$TEST_TMP/real.out")"
 like "$TEST_TMP/real.out" '^-w0 -d1, 1 rounds a configuration' "the header gives -w, -d and the rounds"
 like "$TEST_TMP/real.out" '^load before: [0-9.]+ [0-9.]+ [0-9.]+$' "the load before"

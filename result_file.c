@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench_limits.h"
 #include "cgroup_helpers.h"
@@ -877,6 +878,7 @@ int result_file_load_doc(const char *name, json_t *doc, struct result_file *rf, 
 int result_file_load(const char *path, struct result_file *rf, char *err, size_t errsz)
 {
 	json_error_t jerr;
+	struct stat st;
 	json_t *doc;
 	FILE *f;
 	int ret;
@@ -888,6 +890,12 @@ int result_file_load(const char *path, struct result_file *rf, char *err, size_t
 		ret = -errno;
 		snprintf(err, errsz, "failed to read %s: %s", path, strerror(-ret));
 		return ret;
+	}
+	/* fopen() opens a directory for reading; its read's EISDIR is lost in jansson */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		snprintf(err, errsz, "failed to read %s: %s", path, strerror(EISDIR));
+		return -EISDIR;
 	}
 	doc = json_loadf(f, 0, &jerr);
 	ret = !doc && ferror(f) ? -EIO : 0;

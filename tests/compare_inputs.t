@@ -75,6 +75,9 @@ refused other '{hello: 1}' \
 sed '0,/"mean": [-0-9.e+]*/s//"mean": 1e999/' a.json >inf.json
 refused inf '' '^compare: inf\.json: line [0-9]+, column [0-9]+: not valid JSON: real number overflow'
 refused nosuch '' '^compare: failed to read nosuch\.json: No such file or directory$'
+# a directory opens for reading; its read's error is EISDIR, not "Input/output error"
+mkdir dir.json
+refused dir '' '^compare: failed to read dir\.json: Is a directory$'
 # a valid base, the damaged file first: the base side is checked as well
 cp empty.json empty-base.json
 "$BENCH" compare empty-base.json a.json >/dev/null 2>eb.err

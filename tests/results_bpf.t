@@ -10,18 +10,54 @@ source "$(dirname "$0")/lib.sh"
 require_bpf
 jq_true() { jq -e "$@" >/dev/null; }
 
+# The runs side by side (lib.sh's par_start): each is checked on its own
+# output and document alone, and none on its rates.  First the htab-mem
+# runs checked further below.  Two measured samples for the plain run,
+# which compare tests against hm2 (a test needs two a side); one for the
+# preallocated run, which compare only sets against it (refused, then
+# --force's rows).  Each measures its own cgroup, and hm and hm2, the two
+# runs of one configuration whose memory compare weighs, start together:
+# whatever runs beside one runs beside the other.  The no_op run only
+# feeds compare's refusal and rows.
+for flavour in "" --preallocated; do
+	dur=-d2
+	[ -n "$flavour" ] && dur=-d1
+	par_start "$TEST_TMP/hm$flavour" "$BENCH" -w0 "$dur" -p2 -a --per-producer \
+		--json "$TEST_TMP/hm$flavour.json" htab-mem --use-case overwrite $flavour
+	[ -n "$flavour" ] ||
+		par_start "$TEST_TMP/hm2" "$BENCH" -q -w0 -d2 -p2 -a --json "$TEST_TMP/hm2.json" \
+			htab-mem --use-case overwrite
+done
+# (host_only's test without its skip line, which comes with the checks)
+[ "${BENCH_TEST_IN_VM:-0}" = 1 ] ||
+	par_start "$TEST_TMP/no" "$BENCH" -q -w0 -d2 -p2 -a --json "$TEST_TMP/no.json" htab-mem --use-case no_op
+
 # every benchmark writes a document that validates (lpm_trie.t and
 # map_perf.t check their families' other members, one producer each)
 mapfile -t benchs < <(bench_representatives)
 cmp_ok "${#benchs[@]}" -ge 10 "bench -l lists every benchmark (${#benchs[@]} of its families)"
-for b in "${benchs[@]}"; do
+# start_doc_run <i>: start the run of benchs[i], if there is one
+start_doc_run() {
+	local b=${benchs[$1]:-} extra
+
+	[ -n "$b" ] || return 0
 	read -r -a extra <<<"$(bench_needs_opts "$b")"
 	[ "$b" = bpf-hashmap-lookup ] && extra=(--nr_loops 20000)
-	j="$TEST_TMP/all-$b.json"
 	# one producer: what is checked is the document and its readers, not
 	# the producer count (a second one would spin a CPU the other tests need)
-	run_bench "$TEST_TMP/all-$b" -q -w0 -d1 -p1 --json "$j" "$b" "${extra[@]}"
+	par_start "$TEST_TMP/all-$b" "$BENCH" -q -w0 -d1 -p1 --json "$TEST_TMP/all-$b.json" "$b" "${extra[@]}"
+}
+# PAR_WIDTH runs ahead of the checks, whose readers' processes take as
+# long as the runs: the next run starts as each one's checks begin
+for ((i = 0; i < PAR_WIDTH; i++)); do
+	start_doc_run "$i"
+done
+for ((i = 0; i < ${#benchs[@]}; i++)); do
+	b=${benchs[$i]}
+	j="$TEST_TMP/all-$b.json"
+	par_wait "$TEST_TMP/all-$b"
 	rc=$?
+	start_doc_run $((i + PAR_WIDTH))
 	# a kernel without what the benchmark needs (bpf_ma on 6.1) refuses it
 	# with one line, exit 1 and no file: that is checked, not skipped
 	if [ "$rc" -eq 1 ] && grep -q "^$b: this kernel has no " "$TEST_TMP/all-$b.err"; then
@@ -61,16 +97,11 @@ done
 assert "bpf-hashmap-lookup: per-CPU lookup rates are metrics" \
 	jq_true '.summary.metrics | keys | any(startswith("lookup_cpu"))' "$TEST_TMP/all-bpf-hashmap-lookup.json"
 
-# htab-mem: memory source and peak, per-producer rates that add up.
-# Two measured samples for the plain run, which compare tests against hm2
-# below (a test needs two a side); one for the preallocated run, which
-# compare only sets against it (refused, then --force's rows)
+# htab-mem (the runs started first): memory source and peak, per-producer
+# rates that add up
 for flavour in "" --preallocated; do
 	j="$TEST_TMP/hm$flavour.json"
-	dur=-d2
-	[ -n "$flavour" ] && dur=-d1
-	run_bench "$TEST_TMP/hm$flavour" -w0 "$dur" -p2 -a --per-producer --json "$j" \
-		htab-mem --use-case overwrite $flavour
+	par_wait "$TEST_TMP/hm$flavour"
 	is $? 0 "htab-mem $flavour: exit status 0"
 	schema_ok "$j" "htab-mem $flavour: JSON validates"
 	jq -r '.memory_source.cgroup' "$j" >"$TEST_TMP/source" 2>&1
@@ -110,7 +141,8 @@ fi
 # per-CPU charge batch, which compare must not call a change
 cmp_num "$(jq '.summary.metrics.memory.resolution' "$TEST_TMP/hm.json")" '>' 0 \
 	"htab-mem: the memory metric records its resolution"
-run_bench "$TEST_TMP/hm2" -q -w0 -d2 -p2 -a --json "$TEST_TMP/hm2.json" htab-mem --use-case overwrite
+par_wait "$TEST_TMP/hm2"
+is $? 0 "htab-mem, a second run of one configuration: exit status 0"
 "$BENCH" compare "$TEST_TMP/hm.json" "$TEST_TMP/hm2.json" >"$TEST_TMP/c0" 2>&1
 is $? 0 "compare of two htab-mem runs of one configuration: exit 0"
 like "$TEST_TMP/c0" '^memory \(MiB\) .* within (noise|resolution)$' "memory of two runs of one configuration is not a change"
@@ -120,8 +152,9 @@ diag "$(cat "$TEST_TMP/c0")"
 # compare of two use cases: refused unless forced; which is faster is a
 # timing, so only logged (userspace alone: the host checks it)
 if host_only "compare of overwrite vs no_op"; then
-	# (overwrite: the run just made, hm2)
-	run_bench "$TEST_TMP/no" -q -w0 -d2 -p2 -a --json "$TEST_TMP/no.json" htab-mem --use-case no_op
+	# (overwrite: hm2, the second run of one configuration)
+	par_wait "$TEST_TMP/no"
+	is $? 0 "htab-mem --use-case no_op: exit status 0"
 	"$BENCH" compare "$TEST_TMP/hm2.json" "$TEST_TMP/no.json" >/dev/null 2>&1
 	is $? 2 "compare of overwrite vs no_op: refused without --force"
 	"$BENCH" compare --force "$TEST_TMP/hm2.json" "$TEST_TMP/no.json" >"$TEST_TMP/c3" 2>&1

@@ -136,21 +136,68 @@ check_summary() {
 	grep '^Failures:' "$out" | while IFS= read -r l; do diag "$l"; done
 }
 
-declare -A PEAK OP
+declare -A PEAK OP PAR_WD PAR_T0 RC PID
 
-# ---- every use case in both flavours ----
+# par_htab <out> <args...>: par_start the bench, under a watchdog of its
+# own (a hung run must fail its check, not stall the suite)
+par_htab() {
+	local out=$1
+
+	shift
+	par_start "$out" "$BENCH" "$@"
+	watchdog "$!"
+	PAR_WD[$out]=$WATCHDOG
+	PAR_T0[$out]=$SECONDS
+}
+
+# wait_htab <out>: par_wait for the run, then for its watchdog; the run's
+# exit status in RC[out], its pid in PID[out]
+wait_htab() {
+	local out=$1 rc
+
+	par_wait "$out"
+	rc=$?
+	wait "${PAR_WD[$out]}" 2>/dev/null
+	RC[$out]=$rc
+	PID[$out]=$RUN_PID
+	if [ $((SECONDS - ${PAR_T0[$out]})) -gt 30 ]; then
+		diag "slow run ($((SECONDS - ${PAR_T0[$out]})) s from its start, exit $rc): $out" "$(cat "$out.err")"
+	fi
+}
+
+# The measured runs of the next two sections side by side (lib.sh's
+# par_start), every one reaped before the first check: check_clean looks
+# for any htab-mem program left loaded and counts tracefs mounts, which a
+# run beside the one checked would fail.  Each run measures its own cgroup
+# (bench-htab-mem.<pid>), and what is checked of the figures is that
+# they are positive, that the peak is not below the average and that
+# 4096-byte values peak higher than 8-byte ones, which neighbours do not
+# turn round; no rate is checked.
 for flavour in preallocated bpf_ma; do
 	opt=()
 	[ "$flavour" = preallocated ] && opt=(--preallocated)
 	for uc in $USE_CASES; do
+		par_htab "$TEST_TMP/$uc.$flavour" -w0 -d1 -p2 -a htab-mem --use-case "$uc" "${opt[@]}"
+	done
+	par_htab "$TEST_TMP/vs4096.$flavour" -w0 -d1 -p2 -a htab-mem --use-case overwrite \
+		--value-size 4096 --own-counter "${opt[@]}"
+done
+for flavour in preallocated bpf_ma; do
+	for uc in $USE_CASES vs4096; do
+		wait_htab "$TEST_TMP/$uc.$flavour"
+	done
+done
+
+# ---- every use case in both flavours ----
+for flavour in preallocated bpf_ma; do
+	for uc in $USE_CASES; do
 		name="$uc/$flavour"
 		out="$TEST_TMP/$uc.$flavour"
-		run_htab "$out" -w0 -d1 -p2 -a htab-mem --use-case "$uc" "${opt[@]}"
-		rc=$?
+		rc=${RC[$out]}
 		is "$rc" 0 "$name: runs (exit status 0)"
-		[ $rc -eq 0 ] || diag "$(cat "$out.err")"
+		[ "$rc" -eq 0 ] || diag "$(cat "$out.err")"
 		check_summary "$out" "$name"
-		check_clean "$RUN_PID" "$name"
+		check_clean "${PID[$out]}" "$name"
 		PEAK[$name]=$SUM_PEAK
 		OP[$name]=$SUM_OP
 	done
@@ -160,15 +207,12 @@ done
 # these runs also take --own-counter (no op counter shared by the
 # producers: the memory is the same), so that its program loads too ----
 for flavour in bpf_ma preallocated; do
-	opt=()
-	[ "$flavour" = preallocated ] && opt=(--preallocated)
 	out="$TEST_TMP/vs4096.$flavour"
-	run_htab "$out" -w0 -d1 -p2 -a htab-mem --use-case overwrite --value-size 4096 --own-counter "${opt[@]}"
-	is $? 0 "overwrite/$flavour --value-size 4096 --own-counter: runs (exit status 0)"
+	is "${RC[$out]}" 0 "overwrite/$flavour --value-size 4096 --own-counter: runs (exit status 0)"
 	peak=$(num "$(last_summary "$out")" 'peak memory usage')
 	cmp_num "$peak" '>' "${PEAK[overwrite/$flavour]}" \
 		"overwrite/$flavour: value size 4096 peaks higher (MiB) than 8"
-	check_clean "$RUN_PID" "overwrite/$flavour --value-size 4096"
+	check_clean "${PID[$out]}" "overwrite/$flavour --value-size 4096"
 done
 
 # ---- the baseline against the real work, for the log: which is faster

@@ -62,15 +62,24 @@ ref_ok() {
 		any(.samples[] | select(.warmup | not); .contention.reference_ns > 0)' "$1" >/dev/null
 }
 
-# lat_run <name> <hits per trigger> <ops per trigger> <producers> <bench args...>:
-# a -w0 -d1 run, or as $LAT_TIME says (the first run has a warm-up, so two
-# samples, each checked on its own: the histogram starts afresh after the
-# warm-up, and per sample)
-lat_run() {
-	local name=$1 div=$2 ops=$3 p=$4 out=$TEST_TMP/$1 rc=0 t
-	shift 4
+# lat_start <name> <producers> <bench args...>: start a -w0 -d1 run, or
+# as $LAT_TIME says (the first run has a warm-up, so two samples, each
+# checked on its own: the histogram starts afresh after the warm-up, and
+# per sample).  The runs go side by side (lib.sh's par_start): each
+# program counts its own run's producers only, the checks are per run,
+# and no timing is checked.
+lat_start() {
+	local name=$1 p=$2 out=$TEST_TMP/$1 t
+	shift 2
 	read -r -a t <<<"${LAT_TIME:--w0 -d1}"
-	run_bench "$out" "${t[@]}" -p "$p" --latency --json "$out.json" "$@" || rc=$?
+	par_start "$out" "$BENCH" "${t[@]}" -p "$p" --latency --json "$out.json" "$@"
+}
+
+# lat_check <name> <hits per trigger> <ops per trigger> <producers>: the
+# checks of the run lat_start started as <name>
+lat_check() {
+	local name=$1 div=$2 ops=$3 p=$4 out=$TEST_TMP/$1 rc=0
+	par_wait "$out" || rc=$?
 	[ "$rc" -eq 0 ] && stderr_clean "$out.err"
 	is $? 0 "$name: exit status 0, nothing on stderr but noise warnings"
 	stderr_clean "$out.err" || diag "rc $rc: $(head -c 1000 "$out.err")"
@@ -98,21 +107,33 @@ lat_run() {
 	like "$out.cmp" '^latency_p99 \(ns\) ' "$name: compare has a latency_p99 row"
 }
 
-LAT_TIME="-w1 -d1" lat_run "htab-mem overwrite" 1 64 2 -a htab-mem --use-case overwrite
-lat_run "htab-mem overwrite preallocated" 1 64 2 -a htab-mem --use-case overwrite --preallocated
-lat_run "htab-mem batch_add_batch_del" 2 128 2 htab-mem --use-case batch_add_batch_del
-lat_run "htab-mem add_del_on_diff_cpu" 1 64 2 htab-mem --use-case add_del_on_diff_cpu
-lat_run "htab-mem no_op" 1 0 1 htab-mem --use-case no_op
-lat_run "hash-lookup" 64 64 2 hash-lookup
-# a trigger allocates and frees a batch of 64 objects, and hits count the objects
-lat_run "bpf_ma" 64 128 2 bpf_ma
-
+LAT_TIME="-w1 -d1" lat_start "htab-mem overwrite" 2 -a htab-mem --use-case overwrite
+lat_start "htab-mem overwrite preallocated" 2 -a htab-mem --use-case overwrite --preallocated
+lat_start "htab-mem batch_add_batch_del" 2 htab-mem --use-case batch_add_batch_del
+lat_start "htab-mem add_del_on_diff_cpu" 2 htab-mem --use-case add_del_on_diff_cpu
+lat_start "htab-mem no_op" 1 htab-mem --use-case no_op
+lat_start "hash-lookup" 2 hash-lookup
+lat_start "bpf_ma" 2 bpf_ma
 # bpf-hashmap-lookup: a trigger is --nr_loops lookups, timed by the benchmark
 # itself, which tells the warm-up's timings from the rest on its own (-w1;
 # one measured second: the edge between two samples is the warm-up's)
+par_start "$TEST_TMP/hml" "$BENCH" -w1 -d1 --latency --json "$TEST_TMP/hml.json" bpf-hashmap-lookup --nr_loops 1000
+# and a run without --latency
+par_start "$TEST_TMP/off" "$BENCH" -w0 -d1 --json "$TEST_TMP/off.json" htab-mem
+
+lat_check "htab-mem overwrite" 1 64 2
+lat_check "htab-mem overwrite preallocated" 1 64 2
+lat_check "htab-mem batch_add_batch_del" 2 128 2
+lat_check "htab-mem add_del_on_diff_cpu" 1 64 2
+lat_check "htab-mem no_op" 1 0 1
+lat_check "hash-lookup" 64 64 2
+# a trigger allocates and frees a batch of 64 objects, and hits count the objects
+lat_check "bpf_ma" 64 128 2
+
+# bpf-hashmap-lookup
 out=$TEST_TMP/hml
 rc=0
-run_bench "$out" -w1 -d1 --latency --json "$out.json" bpf-hashmap-lookup --nr_loops 1000 || rc=$?
+par_wait "$out" || rc=$?
 is "$rc" 0 "bpf-hashmap-lookup --latency: exit status 0"
 diag "$(head -c 500 "$out.err")"
 like "$out" "${LAT_LINE}1000 ops each\\)\$" "bpf-hashmap-lookup: Latency line, nr_loops ops each"
@@ -127,7 +148,7 @@ ok $? "bpf-hashmap-lookup: JSON has the machine-speed reference"
 # without --latency: no line, no block, no metric, no histogram map
 out=$TEST_TMP/off
 rc=0
-run_bench "$out" -w0 -d1 --json "$out.json" htab-mem || rc=$?
+par_wait "$out" || rc=$?
 is "$rc" 0 "htab-mem without --latency: exit status 0"
 ! grep -q '^Latency' "$out"
 ok $? "without --latency: no Latency line"

@@ -38,9 +38,25 @@ hook_of() {
 	esac
 }
 
+# The measured runs side by side (lib.sh's par_start), all reaped before
+# the SIGINT run: each program counts its own run's producers only, every
+# check below reads one run's output and document, and no rate is checked
+# (a CPU line's rate must only be positive).  The SIGINT run, which the
+# test signals, and the "nothing left loaded" checks come after them all.
+par_start "$TEST_TMP/p1" "$BENCH" -w0 -d1 -a --json "$TEST_TMP/p1.json" "$B"
+par_start "$TEST_TMP/p2" "$BENCH" -w0 -d1 -p2 -a "$B"
+par_start "$TEST_TMP/all" "$BENCH" -w0 -d1 -p2 -a --json "$TEST_TMP/all.json" "$B" --all-batches
+par_start "$TEST_TMP/tp" "$BENCH" -w0 -d1 --json "$TEST_TMP/tp.json" "$B" --hook tracepoint
+par_start "$TEST_TMP/fentry" "$BENCH" -w0 -d1 "$B" --hook fentry
+par_start "$TEST_TMP/repeat" "$BENCH" -w0 -d1 -p2 -a --repeat 2 "$B"
+par_start "$TEST_TMP/latency" "$BENCH" -w0 -d1 --latency "$B"
+if command -v unshare >/dev/null; then
+	par_start "$TEST_TMP/pidns" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 -a "$B"
+fi
+
 out=$TEST_TMP/p1
 rc=0
-run_bench "$out" -w0 -d1 -a --json "$out.json" "$B" || rc=$?
+par_wait "$out" || rc=$?
 [ "$rc" -eq 0 ] && stderr_clean "$out.err" && [ "$(grep -c '^hook: ' "$out.err")" -eq 1 ]
 ok $? "-p1 -a: exit status 0, one hook line and nothing else on stderr but noise warnings"
 [ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(head -c 1500 "$out.err")"
@@ -71,7 +87,7 @@ fi
 
 out=$TEST_TMP/p2
 rc=0
-run_bench "$out" -w0 -d1 -p2 -a "$B" || rc=$?
+par_wait "$out" || rc=$?
 is "$rc" 0 "-p2 -a: exit status 0"
 assert "-p2 -a: upstream's stdout" upstream_stdout "$out" 2
 is "$(sed -nE "s/$CPU_LINE/\\1/p" "$out" | sort -u | tr '\n' ' ')" "0 1 " "-p2 -a: a line for CPU 0 and one for CPU 1"
@@ -82,7 +98,7 @@ is "$(jq -r .options.benchmark.all_batches "$TEST_TMP/p1.json")" false \
 	"-p1 -a: each line is the CPU's last batch, as upstream's (options: all_batches false)"
 out=$TEST_TMP/all
 rc=0
-run_bench "$out" -w0 -d1 -p2 -a --json "$out.json" "$B" --all-batches || rc=$?
+par_wait "$out" || rc=$?
 is "$rc" 0 "-p2 -a --all-batches: exit status 0"
 assert "-p2 -a --all-batches: upstream's stdout" upstream_stdout "$out" 2
 is "$(jq -r .options.benchmark.all_batches "$out.json")" true "--all-batches: options: all_batches true"
@@ -90,13 +106,13 @@ is "$(jq -r .options.benchmark.all_batches "$out.json")" true "--all-batches: op
 # the hook asked for
 out=$TEST_TMP/tp
 rc=0
-run_bench "$out" -w0 -d1 --json "$out.json" "$B" --hook tracepoint || rc=$?
+par_wait "$out" || rc=$?
 is "$rc" 0 "--hook tracepoint: exit status 0"
 like "$out.err" '^hook: tp/syscalls/sys_enter_getpgid \(--hook tracepoint\)$' "--hook tracepoint: the hook line says so"
 is "$(jq -r .options.benchmark.hook "$out.json")" tracepoint "--hook tracepoint: recorded in JSON"
 out=$TEST_TMP/fentry
 rc=0
-run_bench "$out" -w0 -d1 "$B" --hook fentry || rc=$?
+par_wait "$out" || rc=$?
 if [ "$rc" -eq 0 ]; then
 	like "$out.err" '^hook: fentry/[a-z0-9_]*sys_getpgid$' "--hook fentry: loaded, the hook line names it"
 else
@@ -119,7 +135,7 @@ fi
 # --repeat: a fresh map each time, the hook line once, every line prefixed
 out=$TEST_TMP/repeat
 rc=0
-run_bench "$out" -w0 -d1 -p2 -a --repeat 2 "$B" || rc=$?
+par_wait "$out" || rc=$?
 is "$rc" 0 "--repeat 2: exit status 0"
 is "$(grep -c '^hook: ' "$out.err")" 1 "--repeat 2: one hook line"
 is "$(grep -Ec '^Repeat [12]/2: [01]:hash_map_full_perf [0-9]+ events per sec$' "$out")" 4 \
@@ -128,7 +144,7 @@ is "$(grep -Ec '^Repeat [12]/2: [01]:hash_map_full_perf [0-9]+ events per sec$' 
 # --latency: the batch the program times anyway
 out=$TEST_TMP/latency
 rc=0
-run_bench "$out" -w0 -d1 --latency "$B" || rc=$?
+par_wait "$out" || rc=$?
 # the runner's timer calibration, not this benchmark, is refused by some kernels (6.1: EACCES)
 if [ "$rc" -ne 0 ] && grep -q '^failed to load the --latency calibration program' "$out.err"; then
 	skip "this kernel refuses --latency's calibration program: $(tail -n1 "$out.err")" "--latency"
@@ -140,7 +156,7 @@ fi
 if command -v unshare >/dev/null; then
 	out=$TEST_TMP/pidns
 	rc=0
-	unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 -a "$B" >"$out" 2>"$out.err" || rc=$?
+	par_wait "$out" || rc=$?
 	[ "$rc" -eq 0 ] && stderr_clean "$out.err" && upstream_stdout "$out" 2
 	ok $? "-p2 -a in a pid namespace: exit 0, upstream's lines"
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$out" "$out.err")"

@@ -52,12 +52,50 @@ check_clean() {
 	fi
 }
 
+# ---- the runs the sections below check, started side by side ----
+# Each is a -d1 (or --repeat 2) run of its own configuration, its own
+# trie, cgroup and files, and nothing reads one run's output before
+# another starts: they need not wait for one another (lib.sh's par_start,
+# at most 3 at once).  Every section's checks follow its run's par_wait,
+# in the order they had; those that look at the whole machine (nothing
+# loaded, no cgroup left) come after the last run is reaped, and the
+# signalled runs at the end start alone in the foreground.
+for op in $OPS; do
+	out=$TEST_TMP/$op
+	par_start "$out" "$BENCH" -w0 -d1 --json "$out.json" "lpm-trie-$op" --nr_entries $NR
+done
+out=$TEST_TMP/inline
+par_start "$out" "$BENCH" -w0 -d1 --json "$out.json" lpm-trie-lookup --nr_entries $NR --inline-loop
+out=$TEST_TMP/own
+par_start "$out" "$BENCH" -w0 -d1 -p2 -a --json "$out.json" lpm-trie-update --nr_entries $NR --own-cursor
+for run in "lookup" "update --random"; do
+	read -r op rnd <<<"$run"
+	out=$TEST_TMP/$op-p2
+	par_start "$out" "$BENCH" -w0 -d1 -p2 -a --json "$out.json" "lpm-trie-$op" --nr_entries $NR ${rnd:+"$rnd"}
+done
+PIDNS=0
+if unshare -p -f --mount-proc true 2>/dev/null; then
+	PIDNS=1
+	out=$TEST_TMP/pidns
+	par_start "$out" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$out.json" lpm-trie-update \
+		--nr_entries $NR
+fi
+for op in insert delete; do
+	out=$TEST_TMP/rep-$op
+	par_start "$out" "$BENCH" -w0 -d1 --repeat 2 --json "$out.json" "lpm-trie-$op" --nr_entries $NR
+done
+for run in "lookup 10000" "free 1"; do
+	read -r op each <<<"$run"
+	out=$TEST_TMP/lat-$op
+	par_start "$out" "$BENCH" -w0 -d1 --latency "lpm-trie-$op" --nr_entries $NR
+done
+
 # ---- every operation, one producer: the format, the counts ----
 for op in $OPS; do
 	b=lpm-trie-$op
 	out=$TEST_TMP/$op
 	rc=0
-	run_bench "$out" -w0 -d1 --json "$out.json" "$b" --nr_entries $NR || rc=$?
+	par_wait "$out" || rc=$?
 	[ "$rc" -eq 0 ] && lpm_stderr_clean "$out.err"
 	ok $? "$b: exit status 0, nothing unexpected on stderr"
 	[ "$rc" -eq 0 ] || diag "rc $rc: $(head -c 1000 "$out.err")"
@@ -122,7 +160,7 @@ ok $? "lpm-trie-lookup: JSON has the in-BPF time per op and the cgroup's memory"
 jq -e '.options.benchmark.inline_loop == false' "$TEST_TMP/lookup.json" >/dev/null
 ok $? "lpm-trie-lookup: by default the loop is upstream's (options: inline_loop false)"
 out=$TEST_TMP/inline
-run_bench "$out" -w0 -d1 --json "$out.json" lpm-trie-lookup --nr_entries $NR --inline-loop
+par_wait "$out"
 ok $? "lpm-trie-lookup --inline-loop: exit status 0"
 jq -e '.options.benchmark.inline_loop == true' "$out.json" >/dev/null
 ok $? "lpm-trie-lookup --inline-loop: options: inline_loop true"
@@ -131,7 +169,7 @@ is "$(json_counts "$out.json" | cut -d' ' -f2)" 0 "lpm-trie-lookup --inline-loop
 jq -e '.options.benchmark.own_cursor == false' "$TEST_TMP/lookup.json" >/dev/null
 ok $? "lpm-trie-lookup: by default one cursor for all producers, as upstream's (options: own_cursor false)"
 out=$TEST_TMP/own
-run_bench "$out" -w0 -d1 -p2 -a --json "$out.json" lpm-trie-update --nr_entries $NR --own-cursor
+par_wait "$out"
 ok $? "lpm-trie-update -p2 -a --own-cursor: exit status 0"
 jq -e '.options.benchmark.own_cursor == true' "$out.json" >/dev/null
 ok $? "lpm-trie-update --own-cursor: options: own_cursor true"
@@ -143,7 +181,7 @@ for run in "lookup" "update --random"; do
 	read -r op rnd <<<"$run"
 	b=lpm-trie-$op
 	out=$TEST_TMP/$op-p2
-	run_bench "$out" -w0 -d1 -p2 -a --json "$out.json" "$b" --nr_entries $NR ${rnd:+"$rnd"}
+	par_wait "$out"
 	ok $? "$b -p2 -a${rnd:+ $rnd}: exit status 0"
 	line=$(grep -E "$WALL" "$out")
 	awk -v r="$(sed -E "s#$WALL#\\1#" <<<"$line")" -v p="$(sed -E "s#$WALL#\\3#" <<<"$line")" \
@@ -157,10 +195,9 @@ for run in "lookup" "update --random"; do
 done
 
 # ---- in a pid namespace: producers are told apart all the same ----
-if unshare -p -f --mount-proc true 2>/dev/null; then
+if [ "$PIDNS" = 1 ]; then
 	out=$TEST_TMP/pidns
-	unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$out.json" lpm-trie-update \
-		--nr_entries $NR >"$out" 2>"$out.err"
+	par_wait "$out"
 	ok $? "unshare -p: lpm-trie-update -p2: exit status 0"
 	jq -e '[.samples[].counters.prod_hits] | transpose | map(add) | all(. > 0)' "$out.json" >/dev/null
 	ok $? "unshare -p: both producers did operations"
@@ -172,7 +209,7 @@ fi
 # ---- --repeat: a fresh trie per repeat ----
 for op in insert delete; do
 	out=$TEST_TMP/rep-$op
-	run_bench "$out" -w0 -d1 --repeat 2 --json "$out.json" "lpm-trie-$op" --nr_entries $NR
+	par_wait "$out"
 	ok $? "lpm-trie-$op --repeat 2: exit status 0"
 	is "$(grep -c '^Repeat [12]/2: Summary: throughput' "$out")" 2 "lpm-trie-$op --repeat 2: a Summary per repeat"
 	is "$(json_counts "$out.json" | cut -d' ' -f2)" 0 "lpm-trie-$op --repeat 2: ${EVERY[$op]}, in both tries"
@@ -182,7 +219,7 @@ done
 for run in "lookup 10000" "free 1"; do
 	read -r op each <<<"$run"
 	out=$TEST_TMP/lat-$op
-	run_bench "$out" -w0 -d1 --latency "lpm-trie-$op" --nr_entries $NR
+	par_wait "$out"
 	ok $? "lpm-trie-$op --latency: exit status 0"
 	[ -s "$out.err" ] && diag "$(head -c 600 "$out.err")"
 	like "$out" "^Latency: per-op p50 [0-9.]+ ns, .* \\([0-9]+ triggers, $each ops each\\)\$" \
@@ -213,8 +250,14 @@ fi
 # ---- set-up alone, for every operation: the exit-after-setup switch is
 # userspace, and the runs above set every operation up on this kernel ----
 if host_only "set-up alone, for every operation"; then
+	# nothing measured, a trie each: side by side too, all reaped
+	# before check_clean below looks at the machine
 	for op in $OPS; do
-		BENCH_TEST_EXIT_AFTER_SETUP=1 run_bench "$TEST_TMP/eas" "lpm-trie-$op" --nr_entries $NR
+		par_start "$TEST_TMP/eas-$op" env BENCH_TEST_EXIT_AFTER_SETUP=1 \
+			"$BENCH" "lpm-trie-$op" --nr_entries $NR
+	done
+	for op in $OPS; do
+		par_wait "$TEST_TMP/eas-$op"
 		ok $? "lpm-trie-$op: set-up loads, and exits 0 with BENCH_TEST_EXIT_AFTER_SETUP=1"
 	done
 fi

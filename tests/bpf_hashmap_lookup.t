@@ -38,13 +38,13 @@ hook_clean() {
 		stderr_clean <(grep -v '^hook: ' "$1")
 }
 
-# ok_run <desc> <file> <bench args...>: the run succeeds and says nothing
-# on stderr but which hook it ran on
+# ok_run <desc> <file> [<status>]: the run par_start started as <file>
+# (below) succeeds and says nothing on stderr but which hook it ran on;
+# with a status, the run's par_wait has been done and that was its status
 ok_run() {
-	local desc=$1 out=$2 rc=0
+	local desc=$1 out=$2 rc=${3:-0}
 
-	shift 2
-	run_bench "$out" "$@" || rc=$?
+	[ $# -ge 3 ] || par_wait "$out" || rc=$?
 	RUN_RC=$rc
 	is "$rc" 0 "$desc: exit status 0"
 	# stderr too: sanitizer reports and libbpf warnings land there
@@ -63,13 +63,51 @@ nothing_loaded() {
 		! grep -q "name hashmap_lookup " <<<"$maps"
 }
 
-# --- defaults (with a short run and a short trigger) ---
+# --- the measured runs, started side by side ---
 # Every run here does at most 20000 lookups a trigger: the default million
 # keeps an emulated guest's CPU in one program run for over 20 s when the
-# host is busy, which its kernel calls a lockup (make vmtest runs this file)
-# (--hook auto below is this run too: its JSON is for that check)
+# host is busy, which its kernel calls a lockup (make vmtest runs this file).
+# Each run's program counts and times its own producers' getpgid() calls
+# only, in its own maps, and no run reads another's output: they need not
+# wait for one another (lib.sh's par_start, at most 3 at once).  The
+# checks below take them in their order with par_wait; the listings of
+# what is loaded come after every one of them is reaped, and the signalled
+# run at the end starts alone.
+nr=$(nproc)
+[ "$nr" -gt 4 ] && nr=4
+# (--hook auto below is the defaults' run too: its JSON is for that check)
 out=$TEST_TMP/default
-ok_run "defaults (but --nr_loops 20000)" "$out" -w0 -d1 --json "$out.json" bpf-hashmap-lookup --nr_loops 20000
+par_start "$out" "$BENCH" -w0 -d1 --json "$out.json" bpf-hashmap-lookup --nr_loops 20000
+par_start "$TEST_TMP/percpu" "$BENCH" -w0 -d1 -p"$nr" -a bpf-hashmap-lookup --nr_loops 20000
+# the quiet forms are checked on the host alone (host_only below)
+if [ "${BENCH_TEST_IN_VM:-0}" != 1 ]; then
+	par_start "$TEST_TMP/quiet" "$BENCH" -w0 -d1 -q bpf-hashmap-lookup --nr_loops 100
+	par_start "$TEST_TMP/quiet_a" "$BENCH" -w0 -d1 -q -a bpf-hashmap-lookup --nr_loops 100
+fi
+# check_hits' configurations: description, then options
+HITS=(
+	"key_size 64|--key_size 64 --nr_entries 10000 --max_entries 10000 --nr_loops 20000"
+	"key_size 1024|--key_size 1024 --nr_loops 20000"
+	"key_size 1, all 256 keys|--key_size 1 --nr_entries 256 --max_entries 256 --nr_loops 10000"
+	"key_size 2|--key_size 2 --nr_entries 1000 --nr_loops 10000"
+	"key_size 3|--key_size 3 --nr_entries 1000 --nr_loops 10000"
+	"nr_loops not a multiple of nr_entries|--nr_entries 300 --nr_loops 1000"
+	"nr_loops below nr_entries|--nr_entries 1000 --max_entries 1000 --nr_loops 7"
+	"map_flags 0x41 (no prealloc, zero seed)|--map_flags 0x41 --nr_loops 10000"
+)
+for i in "${!HITS[@]}"; do
+	IFS='|' read -r _ opts <<<"${HITS[$i]}"
+	# shellcheck disable=SC2086 # the options, a word each
+	par_start "$TEST_TMP/hits$i" "$BENCH" -w0 -d1 -q bpf-hashmap-lookup $opts
+done
+out=$TEST_TMP/hook_tp
+par_start "$out" "$BENCH" -w0 -d1 --json "$out.json" bpf-hashmap-lookup --hook tracepoint --nr_loops 20000
+out=$TEST_TMP/hook_fentry
+par_start "$out" "$BENCH" -w0 -d1 --json "$out.json" bpf-hashmap-lookup --hook fentry --nr_loops 20000
+
+# --- defaults (with a short run and a short trigger) ---
+out=$TEST_TMP/default
+ok_run "defaults (but --nr_loops 20000)" "$out"
 DEFAULT_RC=$RUN_RC
 grep '^cpu' "$out" > "$out.cpu"
 lines_ok "$out.cpu" "$CPU_LINE" 2 4
@@ -79,10 +117,8 @@ is "$(grep -vc -e '^cpu' -e '^Setting up' -e '^Benchmark' "$out")" 0 \
 	"defaults: nothing but set-up lines and per-CPU lines on stdout"
 
 # --- one line per CPU that ran a pinned producer ---
-nr=$(nproc)
-[ "$nr" -gt 4 ] && nr=4
 out=$TEST_TMP/percpu
-ok_run "-p$nr -a" "$out" -w0 -d1 -p"$nr" -a bpf-hashmap-lookup --nr_loops 20000
+ok_run "-p$nr -a" "$out"
 grep '^cpu' "$out" > "$out.cpu"
 lines_ok "$out.cpu" "$CPU_LINE" 2 4
 ok $? "-p$nr -a: well-formed per-CPU lines"
@@ -94,12 +130,12 @@ is "$(sed -E "s#$CPU_LINE#\\1#" "$out.cpu" | sort -u | wc -l)" "$nr" "-p$nr -a: 
 # in the guests too)
 if host_only "-q and -q -a: the quiet forms"; then
 	out=$TEST_TMP/quiet
-	ok_run "-q --nr_loops 100" "$out" -w0 -d1 -q bpf-hashmap-lookup --nr_loops 100
+	ok_run "-q --nr_loops 100" "$out"
 	lines_ok "$out" "$QUIET_LINE" 2
 	ok $? "-q: 'cpuNN rate' lines with a positive rate"
 
 	out=$TEST_TMP/quiet_a
-	ok_run "-q -a --nr_loops 100" "$out" -w0 -d1 -q -a bpf-hashmap-lookup --nr_loops 100
+	ok_run "-q -a --nr_loops 100" "$out"
 	lines_ok "$out" "$BARE_LINE" 1
 	ok $? "-q -a: a bare positive number"
 	is "$(wc -l < "$out")" 1 "-q -a: one line"
@@ -108,24 +144,20 @@ fi
 
 # --- every lookup hits, whatever the key size and loop shape ---
 # (a miss fails the run with a message, so exit 0 + a rate means all hit)
-check_hits() {	# check_hits <desc> <options...>
-	local desc=$1
-
-	shift
-	out=$TEST_TMP/hits
-	ok_run "$desc" "$out" -w0 -d1 -q bpf-hashmap-lookup "$@"
+# (HITS above: each of its runs, -q, with its options)
+for i in "${!HITS[@]}"; do
+	IFS='|' read -r desc _ <<<"${HITS[$i]}"
+	out=$TEST_TMP/hits$i
+	ok_run "$desc" "$out"
 	lines_ok "$out" "$QUIET_LINE" 2
 	ok $? "$desc: every lookup hit, positive rate"
-}
-check_hits "key_size 64" --key_size 64 --nr_entries 10000 --max_entries 10000 --nr_loops 20000
-check_hits "key_size 1024" --key_size 1024 --nr_loops 20000
-check_hits "key_size 1, all 256 keys" --key_size 1 --nr_entries 256 --max_entries 256 --nr_loops 10000
-check_hits "key_size 2" --key_size 2 --nr_entries 1000 --nr_loops 10000
-check_hits "key_size 3" --key_size 3 --nr_entries 1000 --nr_loops 10000
-check_hits "nr_loops not a multiple of nr_entries" --nr_entries 300 --nr_loops 1000
-check_hits "nr_loops below nr_entries" --nr_entries 1000 --max_entries 1000 --nr_loops 7
-check_hits "map_flags 0x41 (no prealloc, zero seed)" --map_flags 0x41 --nr_loops 10000
+done
 
+# the hook's two runs, checked below, are reaped before this listing
+HOOK_TP_RC=0
+par_wait "$TEST_TMP/hook_tp" || HOOK_TP_RC=$?
+HOOK_FENTRY_RC=0
+par_wait "$TEST_TMP/hook_fentry" || HOOK_FENTRY_RC=$?
 eventually nothing_loaded
 ok $? "nothing left loaded after the runs"
 
@@ -133,16 +165,14 @@ ok $? "nothing left loaded after the runs"
 # The forced tracepoint works everywhere; forced fentry either works or
 # fails in one line; auto must then pick what the forced runs showed.
 out=$TEST_TMP/hook_tp
-ok_run "--hook tracepoint" "$out" -w0 -d1 --json "$out.json" bpf-hashmap-lookup --hook tracepoint \
-	--nr_loops 20000
+ok_run "--hook tracepoint" "$out" "$HOOK_TP_RC"
 like "$out.err" '^hook: tp/syscalls/sys_enter_getpgid \(--hook tracepoint\)$' \
 	"--hook tracepoint: the hook line names the tracepoint"
 is "$(jq -r '.options.benchmark.hook' "$out.json")" tracepoint \
 	"--hook tracepoint: JSON options.benchmark.hook is \"tracepoint\""
 
 out=$TEST_TMP/hook_fentry
-rc=0
-run_bench "$out" -w0 -d1 --json "$out.json" bpf-hashmap-lookup --hook fentry --nr_loops 20000 || rc=$?
+rc=$HOOK_FENTRY_RC
 if [ "$rc" -eq 0 ]; then
 	FENTRY=works
 	hook_clean "$out.err" && grep -Eq '^hook: fentry/[a-z0-9_]*sys_getpgid$' "$out.err" &&

@@ -56,9 +56,50 @@ per_producer() {
 # the -a its other run keeps.
 SCRIPT=$(cd "$(dirname "$0")/../benchs" && pwd)/run_bench_map_perf.sh
 SHARED=$TEST_TMP/shared
-if [ "${BENCH_TEST_IN_VM:-0}" != 1 ]; then
+HOST=1
+[ "${BENCH_TEST_IN_VM:-0}" != 1 ] || HOST=0
+
+# The runs checked below, started side by side (lib.sh's par_start, at
+# most 3 at once): each is its own configuration with its own maps and
+# cgroup, and no check of one reads another's output (the Cgroup memory
+# and Memory lines are checked for their form, not their figures).  The
+# wrapper runs beside them as users run it, its own two runs one after the
+# other.  Every section's checks follow its run's par_wait, in the order
+# they had; SIGINT's run, watched and signalled, and the listings of what
+# is loaded come after the last of them is reaped.
+if [ "$HOST" = 1 ]; then
+	par_start "$TEST_TMP/script5" env RUN_BENCH="$(shared_runs "$SHARED" -w0 -d1)" "$SCRIPT" 5 1
+fi
+declare -A STARTED=()
+for t in "${TESTS[@]}"; do
+	IFS='|' read -r b _ <<<"$t"
+	# on the host the wrapper's runs are these two's
+	if [ "$HOST" = 1 ] && [[ $b = hash-prealloc-update || $b = hash-kmalloc-update ]]; then
+		continue
+	fi
+	out=$TEST_TMP/$b
+	par_start "$out" "$BENCH" -w0 -d1 --json "$out.json" "$b"
+	STARTED[$b]=1
+done
+par_start "$TEST_TMP/lru-hash-percpu-update-p2" "$BENCH" -w0 -d1 -p2 -a lru-hash-percpu-update
+out=$TEST_TMP/small
+par_start "$out" "$BENCH" -w0 -d1 -p2 -a --json "$out.json" hash-prealloc-update --nr_entries 1
+par_start "$TEST_TMP/repeat" "$BENCH" -w0 -d1 -p2 --repeat 2 hash-kmalloc-update
+par_start "$TEST_TMP/latency" "$BENCH" -w0 -d1 --latency lpm-kmalloc-lookup
+UNSHARE=0
+if command -v unshare >/dev/null; then
+	UNSHARE=1
+	par_start "$TEST_TMP/pidns" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 inner-lru-hash-update
+fi
+if [ "$HOST" = 1 ]; then
+	par_start "$TEST_TMP/script" env RUN_BENCH="$BENCH -w0 -d1 -a" "$SCRIPT" 4 2 16384
+fi
+par_start "$TEST_TMP/zs" env BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d1 --zero-seed lru-hash-common-update
+
+if [ "$HOST" = 1 ]; then
+	# the loop takes two of its runs: it must have ended
 	rc=0
-	RUN_BENCH=$(shared_runs "$SHARED" -w0 -d1) "$SCRIPT" 5 1 >"$TEST_TMP/script5" 2>"$TEST_TMP/script5.err" || rc=$?
+	par_wait "$TEST_TMP/script5" || rc=$?
 	echo "$rc" >"$TEST_TMP/script5.rc"
 fi
 
@@ -68,6 +109,8 @@ for t in "${TESTS[@]}"; do
 	rc=0
 	if shared_take "$SHARED/-p_1_$b" "$out"; then
 		rc=$SHARED_RC
+	elif [ -n "${STARTED[$b]:-}" ]; then
+		par_wait "$out" || rc=$?
 	else
 		run_bench "$out" -w0 -d1 --json "$out.json" "$b" || rc=$?
 	fi
@@ -99,7 +142,7 @@ done
 b=lru-hash-percpu-update
 out=$TEST_TMP/$b-p2
 rc=0
-run_bench "$out" -w0 -d1 -p2 -a "$b" || rc=$?
+par_wait "$out" || rc=$?
 is "$rc" 0 "$b -p2 -a: exit status 0"
 label=$(grep -Eo '^0:[a-z_]+ [a-z-]+' "$out" | cut -d: -f2)
 assert "$b -p2 -a: two per-producer lines ($label)" per_producer "$out" "$label" 2
@@ -107,7 +150,7 @@ assert "$b -p2 -a: two per-producer lines ($label)" per_producer "$out" "$label"
 # a map with one entry for two producers: updates fail, and each is counted
 out=$TEST_TMP/small
 rc=0
-run_bench "$out" -w0 -d1 -p2 -a --json "$out.json" hash-prealloc-update --nr_entries 1 || rc=$?
+par_wait "$out" || rc=$?
 is "$rc" 0 "--nr_entries 1 -p2: exit status 0"
 failed=$(counts_add_up "$out" 10 "found and deleted")
 ok $? "--nr_entries 1 -p2: triggers x 10 = failed + found and deleted"
@@ -120,7 +163,7 @@ cmp_ok "$(jq '[.samples[].counters.fails] | add' "$out.json")" -le "${failed:-0}
 # --repeat: a fresh map per repeat, each repeat's lines prefixed
 out=$TEST_TMP/repeat
 rc=0
-run_bench "$out" -w0 -d1 -p2 --repeat 2 hash-kmalloc-update || rc=$?
+par_wait "$out" || rc=$?
 is "$rc" 0 "--repeat 2: exit status 0"
 like "$out" '^Repeat 2/2: fresh state$' "--repeat 2: fresh state"
 is "$(grep -Ec '^Repeat [12]/2: [01]:hash_map_perf kmalloc [0-9]+ events per sec$' "$out")" 4 \
@@ -131,7 +174,7 @@ ok $? "--repeat 2: the counts add up"
 # --latency: each trigger's operations timed
 out=$TEST_TMP/latency
 rc=0
-run_bench "$out" -w0 -d1 --latency lpm-kmalloc-lookup || rc=$?
+par_wait "$out" || rc=$?
 # the runner's timer calibration, not this benchmark, is refused by some kernels (6.1: EACCES)
 if [ "$rc" -ne 0 ] && grep -q '^failed to load the --latency calibration program' "$out.err"; then
 	skip "this kernel refuses --latency's calibration program: $(tail -n1 "$out.err")" "--latency"
@@ -141,10 +184,10 @@ else
 fi
 
 # a pid namespace, as in a container
-if command -v unshare >/dev/null; then
+if [ "$UNSHARE" = 1 ]; then
 	out=$TEST_TMP/pidns
 	rc=0
-	unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 inner-lru-hash-update >"$out" 2>"$out.err" || rc=$?
+	par_wait "$out" || rc=$?
 	[ "$rc" -eq 0 ] && stderr_clean "$out.err" && per_producer "$out" "inner_lru_hash_map_perf pre-alloc" 2
 	ok $? "inner-lru-hash-update -p2 in a pid namespace: exit 0, both producers counted"
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$out" "$out.err")"
@@ -158,7 +201,7 @@ fi
 if host_only "run_bench_map_perf.sh: its arguments and lines"; then
 	out=$TEST_TMP/script
 	rc=0
-	RUN_BENCH="$BENCH -w0 -d1 -a" "$SCRIPT" 4 2 16384 >"$out" 2>"$out.err" || rc=$?
+	par_wait "$out" || rc=$?
 	is "$rc" 0 "run_bench_map_perf.sh 4 2 16384: exit status 0"
 	is "$(grep -Ec '^[01]:hash_map_perf kmalloc [1-9][0-9]* events per sec$' "$out")|$(wc -l <"$out")" "2|2" \
 		"run_bench_map_perf.sh 4 2 16384: test 4's line for each of 2 producers, nothing else"
@@ -183,7 +226,7 @@ fi
 # when the map is made: set-up alone shows it is taken
 out=$TEST_TMP/zs
 rc=0
-BENCH_TEST_EXIT_AFTER_SETUP=1 run_bench "$out" -w0 -d1 --zero-seed lru-hash-common-update || rc=$?
+par_wait "$out" || rc=$?
 is "$rc" 0 "--zero-seed lru-hash-common-update: exit status 0"
 
 # bad values: one line, nothing set up (userspace alone: the host checks them)

@@ -101,9 +101,15 @@ for f in "${flavours[@]}"; do
 	bad=""
 	opt=()
 	[ -n "$f" ] && opt=("$f")
+	# set-up alone, each size its own program and cgroup, nothing
+	# measured: side by side (lib.sh's par_start, at most 3 at once), all
+	# reaped before check_clean looks at the machine; RUN_PID is the last
 	for sz in $sizes; do
-		BENCH_TEST_EXIT_AFTER_SETUP=1 run_ma "$TEST_TMP/sz" -w0 -d1 bpf_ma "${opt[@]}" --obj-size "$sz" ||
-			bad="$bad $sz($(tail -n1 "$TEST_TMP/sz.err"))"
+		par_start "$TEST_TMP/sz$sz" env BENCH_TEST_EXIT_AFTER_SETUP=1 \
+			"$BENCH" -w0 -d1 bpf_ma "${opt[@]}" --obj-size "$sz"
+	done
+	for sz in $sizes; do
+		par_wait "$TEST_TMP/sz$sz" || bad="$bad $sz($(tail -n1 "$TEST_TMP/sz$sz.err"))"
 	done
 	is "${bad:-none}" none "bpf_ma ${f:-(kmalloc)}: every --obj-size loads and attaches"
 	check_clean "$RUN_PID" "bpf_ma ${f:-(kmalloc)} sizes"
@@ -224,9 +230,19 @@ if host_only "export kcidb of a run below its floor"; then
 		"below the floor: its rates are still DONE"
 fi
 
-# another batch and size, with --latency: each trigger is timed, 2 x batch ops
+# The --latency, --repeat and pid namespace runs, side by side (lib.sh's
+# par_start): their checks are of their own counts and lines, none of a
+# memory figure, which another run beside would change.  The runs above
+# (the wrapper's, whose memory figures are checked) and the --footprint
+# ones below (which count every allocation of the BPF memory allocator on
+# the machine, another run's too) start with no other run beside them.
 out=$TEST_TMP/lat
-run_ma "$out" -w0 -d1 -p1 --latency --json "$out.json" bpf_ma --obj-size 4096 --batch-size 16
+par_start "$out" "$BENCH" -w0 -d1 -p1 --latency --json "$out.json" bpf_ma --obj-size 4096 --batch-size 16
+par_start "$TEST_TMP/rep" "$BENCH" -w0 -d1 --repeat 2 --json "$TEST_TMP/rep.json" bpf_ma
+par_start "$TEST_TMP/ns" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$TEST_TMP/ns.json" bpf_ma
+
+# another batch and size, with --latency: each trigger is timed, 2 x batch ops
+par_wait "$out"
 ok $? "--obj-size 4096 --batch-size 16 --latency: exits 0"
 counts_ok "$out.json"
 ok $? "--obj-size 4096 --batch-size 16: allocated == freed"
@@ -236,11 +252,15 @@ ok "$(jq -e '.latency.triggers > 0 and .latency.triggers * 16 <= .counts.allocat
 
 # --repeat: one state, a new measured phase; the cross-check once
 out=$TEST_TMP/rep
-run_ma "$out" -w0 -d1 --repeat 2 --json "$out.json" bpf_ma
+par_wait "$out"
 ok $? "--repeat 2: exits 0"
 is "$(grep -c '^Repeat [12]/2: Summary: per-prod alloc' "$out")" 2 "--repeat 2: each repeat's Summary"
 counts_ok "$out.json"
 ok $? "--repeat 2: allocated == freed over both"
+
+# the pid namespace's run, checked below, ends before the --footprint runs start
+NS_RC=0
+par_wait "$TEST_TMP/ns" || NS_RC=$?
 
 # ---- --footprint: the allocator's own bytes, counted exactly ----
 FP_RE="^Footprint: slab $NUM MiB \\(peak $NUM, after the run $NUM\\), percpu $NUM MiB \\(peak $NUM, after the run $NUM\\): the allocator's own kmalloc\\(\\) and per-CPU bytes held, counted exactly\$"
@@ -286,8 +306,7 @@ like "$TEST_TMP/cmp" '^sys_percpu_growth \(MiB\) |^sys_slab_growth \(MiB\) ' "co
 
 # ---- inside a pid namespace ----
 out=$TEST_TMP/ns
-unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$out.json" bpf_ma >"$out" 2>"$out.err"
-ok $? "in a new pid namespace: exits 0"
+ok "$NS_RC" "in a new pid namespace: exits 0"
 counts_ok "$out.json"
 ok $? "in a new pid namespace: the producers were seen, allocated == freed"
 assert "in a new pid namespace: no cgroup left" \

@@ -68,15 +68,64 @@ BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d1 hashmap-with-bloom --hook tracepo
 [ "$rc" -eq 0 ] && grep -qx 'hook: tp/syscalls/sys_enter_getpgid (--hook tracepoint)' "$out.err"
 ok $? "--hook tracepoint sets up everywhere (rc $rc), saying so"
 
+# --- the runs below that do not depend on one another, side by side ---
+# (lib.sh's par_start: each benchmark's run, the one in a pid namespace and
+# the wrapper's, whose own runs stay one after another), each under a
+# watchdog, all reaped before the first check of what is left loaded.  The
+# wrapper's five runs outlast the others: the checks of the others' own
+# output go on beside it.
+declare -A WD=() RC=()
+start() {	# start <out> <command...>: par_start, under a watchdog
+	par_start "$@"
+	watchdog "$!"
+	WD[$1]=$WATCHDOG
+}
+reap_runs() {	# reap_runs <out...>: par_wait for runs start started, their status in RC
+	local out
+
+	for out in "$@"; do
+		par_wait "$out"
+		RC[$out]=$?
+		wait "${WD[$out]}" 2>/dev/null
+		unset 'WD[$out]'
+	done
+}
+start_case() {	# start_case <benchmark>: its run, for run_case
+	start "$TEST_TMP/$1" "$BENCH" -w0 -d1 -p2 --json "$TEST_TMP/$1.json" "$1"
+}
+# the host's, as the checks' host_only below says; the wrapper first, the
+# longest (its five runs)
+IN_VM=${BENCH_TEST_IN_VM:-0}
+SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_bloom_filter_map.sh
+if [ "$IN_VM" != 1 ]; then
+	# the wrapper, one configuration of each table, from another directory
+	start "$TEST_TMP/wrapper" env -C "$TEST_TMP" RUN_BENCH="$BENCH -w0 -d1" VALUE_SIZES=4 THREADS=1 \
+		HASHES=2 ENTRIES=500 HASHMAP_THREADS=2 "$SCRIPT"
+fi
+start_case bloom-lookup
+if [ "$IN_VM" != 1 ]; then
+	start_case bloom-update
+	start_case hashmap-without-bloom
+	start_case hashmap-with-bloom
+fi
+start_case bloom-false-positive
+if [ "$IN_VM" != 1 ]; then
+	# a pid namespace, as in a container
+	start "$TEST_TMP/ns" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$TEST_TMP/ns.json" \
+		hashmap-with-bloom
+fi
+# all but the wrapper's
+for out in "${!WD[@]}"; do
+	[ "$out" = "$TEST_TMP/wrapper" ] || reap_runs "$out"
+done
+
 # --- each benchmark: one run, upstream's lines, the counts, the JSON ---
 # run_case <benchmark> <iter regex> <summary regex> <jq check of the counts>
 # (one jq for the JSON's checks: under TCG a process costs a fifth of a second)
 run_case() {
-	local b=$1 iter_re=$2 sum_re=$3 check=$4 out=$TEST_TMP/$1 rc=0 hookline hook_ok opts_ok counts_ok
+	local b=$1 iter_re=$2 sum_re=$3 check=$4 out=$TEST_TMP/$1 rc hookline hook_ok opts_ok counts_ok
 
-	"$BENCH" -w0 -d1 -p2 --json "$out.json" "$b" >"$out" 2>"$out.err" & RUN_PID=$!
-	watchdog "$RUN_PID"
-	reap "$RUN_PID" || rc=$?
+	rc=${RC[$out]-}
 	is "$rc" 0 "$b: exit status 0"
 	read -r hook_ok opts_ok counts_ok < <(jq -r --arg h "$([ "$FENTRY" = works ] && echo fentry || echo tracepoint)" \
 		"[.options.benchmark.hook == \$h,
@@ -145,6 +194,8 @@ want=$(jq -r '.counts | "\(.false_hits) \(.hits + .drops + .false_hits)"' "$TEST
 is "${fp% *}" "$want" "bloom-false-positive: the Summary's counts are the JSON's (false hits, hits + drops + false hits)"
 is "${fp##* }" "$(awk -v f="${want% *}" -v t="${want#* }" 'BEGIN { printf "%.2f", 100 * f / t }')" \
 	"bloom-false-positive: its percentage is their ratio"
+# the wrapper's, before anything on the machine is checked
+reap_runs "${!WD[@]}"
 check_clean "the runs"
 
 # upstream's wrapper reads our output with its own extractors (Memory: after
@@ -165,10 +216,8 @@ if host_only "upstream's extractors; a pid namespace"; then
 		"bloom-false-positive: upstream's summarize_percentage() extracts our Summary's percentage"
 
 	out=$TEST_TMP/ns
-	rc=0
-	unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$out.json" hashmap-with-bloom \
-		>"$out" 2>"$out.err" || rc=$?
-	[ "$rc" -eq 0 ] && stderr_clean "$out.err" && jq -e '.counts.hits > 0' "$out.json" >/dev/null
+	rc=${RC[$out]-}
+	[ "$rc" = 0 ] && stderr_clean "$out.err" && jq -e '.counts.hits > 0' "$out.json" >/dev/null
 	ok $? "in a pid namespace: exit 0, lookups counted (rc $rc)"
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(cat "$out.err")"
 	check_clean "in a pid namespace"
@@ -205,11 +254,8 @@ if host_only "bad values refused; the wrapper script"; then
 	check_clean "the refusals"
 
 	# the wrapper, one configuration of each table, from another directory
-	SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_bloom_filter_map.sh
 	out=$TEST_TMP/wrapper
-	(cd "$TEST_TMP" && RUN_BENCH="$BENCH -w0 -d1" VALUE_SIZES=4 THREADS=1 HASHES=2 ENTRIES=500 \
-		HASHMAP_THREADS=2 "$SCRIPT") >"$out" 2>"$out.err"
-	ok $? "run_bench_bloom_filter_map.sh: exit 0"
+	ok "${RC[$out]-1}" "run_bench_bloom_filter_map.sh: exit 0"
 	rate="$NUM ± $NUM""M/s"
 	like "$out" '^	value_size: 4 bytes, # threads: 1, # hashes: 2$' "wrapper: upstream's subtitle"
 	like "$out" "^	Lookups, total operations:  $rate \\(drops $rate\\)$" "wrapper: the lookups row"

@@ -40,17 +40,52 @@ N='[0-9]+\.[0-9]{3}'
 ITER_RE="^Iter +[0-9]+ \\( *-?$N""us\\): hits +${N}M/s \\( *${N}M/prod\\), drops +${N}M/s, total operations +${N}M/s\$"
 SUMMARY_RE="^Summary: hits +$N ± ${N}M/s \\( *${N}M/prod\\), drops +$N ± ${N}M/s, total operations +$N ± ${N}M/s\$"
 
-# run_case <name> <bench args...>: one -w0 -d1 run, checked
-run_case() {
-	local name=$1 out="$TEST_TMP/${1// /_}" rc=0
+# The runs below that neither the test signals nor one depends on another's
+# output, side by side (lib.sh's par_start, each under a watchdog): all of
+# them reaped before the first check of what is left loaded.  A signalled
+# run starts in the foreground of its own check, with nothing beside it.
+declare -A WD=() RC=()
+start() {	# start <out> <command...>: par_start, under a watchdog
+	par_start "$@"
+	watchdog "$!"
+	WD[$1]=$WATCHDOG
+}
+start_case() {	# start_case <name> <bench args...>: run_case's run
+	local out="$TEST_TMP/${1// /_}"
 	shift
 
-	"$BENCH" -w0 -d1 --json "$out.json" "$@" >"$out" 2>"$out.err" &
-	RUN_PID=$!
-	watchdog "$RUN_PID"
-	reap "$RUN_PID" || rc=$?
+	start "$out" "$BENCH" -w0 -d1 --json "$out.json" "$@"
+}
+IN_VM=${BENCH_TEST_IN_VM:-0}
+start_case rb-libbpf -c1 rb-libbpf
+start_case pb-custom -c1 pb-custom
+if [ "$IN_VM" != 1 ]; then
+	start_case "rb-custom -a" -c1 -a rb-custom
+	start_case "pb-libbpf --cons-affinity 0" -c1 --cons-affinity 0 pb-libbpf
+	start_case "rb-custom --rb-b2b" -c1 rb-custom --rb-b2b
+	start_case "pb-custom --rb-b2b --rb-sampled" -c1 pb-custom --rb-b2b --rb-sampled \
+		--rb-batch-cnt 50 --rb-sample-rate 50
+	# a consumer never woken, below
+	start "$TEST_TMP/asleep" "$BENCH" -w0 -d1 -c1 --json "$TEST_TMP/asleep.json" rb-libbpf \
+		--rb-sampled --rb-sample-rate 1000000
+	# --rb-bench-producer --rb-overwrite, below
+	start "$TEST_TMP/overwrite" "$BENCH" -q -w0 -d1 -p1 rb-libbpf --rb-bench-producer --rb-overwrite
+fi
+# set-up alone, below
+start "$TEST_TMP/setup" env BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d30 -c1 pb-custom
+for out in "${!WD[@]}"; do
+	par_wait "$out"
+	RC[$out]=$?
+	wait "${WD[$out]}" 2>/dev/null
+done
+
+# run_case <name>: start_case's run, checked
+run_case() {
+	local name=$1 out="$TEST_TMP/${1// /_}" rc
+
+	rc=${RC[$out]-}
 	is "$rc" 0 "$name: exit status 0"
-	[ "$rc" -eq 0 ] || diag "$(cat "$out.err")"
+	[ "$rc" = 0 ] || diag "$(cat "$out.err")"
 	stderr_clean "$out.err" && grep -q '^hook: ' "$out.err" &&
 		jq -e --arg h "$(sed -nE 's/^hook: ([^ ]+).*/\1/p' "$out.err")" \
 			'(.options.benchmark.hook == "fentry") == ($h | startswith("fentry/"))' "$out.json" >/dev/null
@@ -75,11 +110,11 @@ placed() {	# placed <name>: consumer on CPU 0, producer on CPU 1
 		"[[0],[1]]" "$1: the consumer on CPU 0, the producer after it on CPU 1"
 }
 
-run_case rb-libbpf -c1 rb-libbpf
-run_case pb-custom -c1 pb-custom
+run_case rb-libbpf
+run_case pb-custom
 if host_only "rb-custom, pb-libbpf, the modes and the consumer's CPU"; then
-	run_case "rb-custom -a" -c1 -a rb-custom
-	run_case "pb-libbpf --cons-affinity 0" -c1 --cons-affinity 0 pb-libbpf
+	run_case "rb-custom -a"
+	run_case "pb-libbpf --cons-affinity 0"
 	if [ "$NCPU" -ge 2 ]; then
 		placed "rb-custom -a"
 		placed "pb-libbpf --cons-affinity 0"
@@ -87,9 +122,8 @@ if host_only "rb-custom, pb-libbpf, the modes and the consumer's CPU"; then
 		skip "one CPU" "-a and --cons-affinity: the producer after the consumer"
 	fi
 	# back-to-back: the consumer triggers every batch after the first
-	run_case "rb-custom --rb-b2b" -c1 rb-custom --rb-b2b
-	run_case "pb-custom --rb-b2b --rb-sampled" -c1 pb-custom --rb-b2b --rb-sampled \
-		--rb-batch-cnt 50 --rb-sample-rate 50
+	run_case "rb-custom --rb-b2b"
+	run_case "pb-custom --rb-b2b --rb-sampled"
 fi
 jq -e '.options.benchmark == {"rb_b2b": false, "rb_batch_cnt": 500, "rb_sampled": false,
 	"rb_sample_rate": 500, "rb_use_output": false, "rb_overwrite": false,
@@ -111,12 +145,7 @@ fi
 # and it ends although its consumer waits in epoll
 if host_only "a consumer never woken"; then
 	out=$TEST_TMP/asleep
-	rc=0
-	"$BENCH" -w0 -d1 -c1 --json "$out.json" rb-libbpf --rb-sampled --rb-sample-rate 1000000 \
-		>"$out" 2>"$out.err" &
-	pid=$!
-	watchdog "$pid"
-	reap "$pid" || rc=$?
+	rc=${RC[$out]-}
 	is "$rc" 1 "a consumer never woken: exit status 1"
 	grep -Eq "^Iter +0 .*: hits +0\.000M/s .*drops +[1-9][0-9]*\.[0-9]{3}M/s" "$out" &&
 		grep -q '^rb-libbpf measured nothing: no record was received in 1 measured sample ' "$out.err" &&
@@ -157,9 +186,8 @@ done
 # kernel has it (6.19), else refused in one line saying so
 if host_only "--rb-bench-producer --rb-overwrite"; then
 	out=$TEST_TMP/overwrite
-	rc=0
-	"$BENCH" -q -w0 -d1 -p1 rb-libbpf --rb-bench-producer --rb-overwrite >"$out" 2>"$out.err" || rc=$?
-	if [ "$rc" -eq 0 ]; then
+	rc=${RC[$out]-}
+	if [ "$rc" = 0 ]; then
 		like "$out" "$SUMMARY_RE" "--rb-bench-producer --rb-overwrite: upstream's Summary line"
 	else
 		is "$rc:$(wc -l <"$out.err")" "1:1" "--rb-bench-producer --rb-overwrite on $(uname -r): refused (exit 1) in one line"
@@ -171,11 +199,7 @@ fi
 
 # set-up alone: everything attached, then all of it undone
 out=$TEST_TMP/setup
-BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d30 -c1 pb-custom >"$out" 2>"$out.err" &
-pid=$!
-watchdog "$pid"
-reap "$pid"
-is $? 0 "exit after set-up: exit status 0"
+is "${RC[$out]-}" 0 "exit after set-up: exit status 0"
 is "$(strip_hook_line "$out.err")" "exiting after set-up (BENCH_TEST_EXIT_AFTER_SETUP=1): nothing measured" \
 	"exit after set-up: says so"
 check_clean "exit after set-up"

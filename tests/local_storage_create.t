@@ -63,15 +63,55 @@ else
 fi
 diag "socket storage's hook here: $SOCKET_HOOK${HOOK_WHY:+ ($HOOK_WHY)}"
 
-run_case() {	# run_case <name> <expected hook> <bench args...>: one -w0 -d1 run, checked
-	local name=$1 hook=$2 out="$TEST_TMP/${1// /_}" rc=0 line
-	shift 2
+# cgroup/sock_create programs learnt bpf_get_ns_current_pid_tgid() in Linux
+# 6.10: before, --socket-hook cgroup is refused in one line saying so
+CG_RC=0
+BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d1 $B --socket-hook cgroup >"$TEST_TMP/cg" 2>"$TEST_TMP/cg.err" || CG_RC=$?
+# whether the runner's --latency sets up on this kernel at all (hash-lookup's, the reference)
+LAT_RC=0
+BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" --latency -w0 -d1 hash-lookup >"$TEST_TMP/latency.ref" 2>&1 || LAT_RC=$?
 
-	"$BENCH" -w0 -d1 --json "$out.json" "$@" >"$out" 2>"$out.err" & RUN_PID=$!
-	watchdog "$RUN_PID"
-	reap "$RUN_PID" || rc=$?
+# The measured runs below that the test does not signal, side by side
+# (lib.sh's par_start, each under a watchdog): none depends on another's
+# output, each counts its own producers' objects (by their pids: the pid
+# namespace runs check that too) in its own cgroup, and all are reaped
+# before the first check of what is left loaded.
+declare -A WD=() RC=()
+start() {	# start <out> <command...>: par_start, under a watchdog
+	par_start "$@"
+	watchdog "$!"
+	WD[$1]=$WATCHDOG
+}
+start_case() {	# start_case <name> <bench args...>: run_case's run
+	local out="$TEST_TMP/${1// /_}"
+	shift
+
+	start "$out" "$BENCH" -w0 -d1 --json "$out.json" "$@"
+}
+start_case "socket -p1" -p1 $B
+start_case "socket -p2 --batch-size 16" -p2 $B --storage-type socket --batch-size 16
+start_case "task -p2 --batch-size 64" -p2 $B --storage-type task --batch-size 64
+[ "$CG_RC" -ne 0 ] || start_case "socket --socket-hook cgroup" -p2 $B --socket-hook cgroup
+[ "$SOCKET_HOOK" != lsm.s/socket_post_create ] || start_case "socket --socket-hook lsm" -p2 $B --socket-hook lsm
+for t in socket task; do
+	start "$TEST_TMP/ns-$t" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$TEST_TMP/ns-$t.json" \
+		$B --storage-type "$t"
+done
+start "$TEST_TMP/repeat" "$BENCH" -w0 -d1 --repeat 2 --json "$TEST_TMP/repeat.json" $B --storage-type task
+[ "$LAT_RC" -ne 0 ] || start "$TEST_TMP/latency" "$BENCH" -w0 -d1 --latency --json "$TEST_TMP/latency.json" $B
+start "$TEST_TMP/setup" env BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d30 -p2 $B
+for out in "${!WD[@]}"; do
+	par_wait "$out"
+	RC[$out]=$?
+	wait "${WD[$out]}" 2>/dev/null
+done
+
+run_case() {	# run_case <name> <expected hook>: start_case's run, checked
+	local name=$1 hook=$2 out="$TEST_TMP/${1// /_}" rc line
+
+	rc=${RC[$out]-}
 	is "$rc" 0 "$name: exit status 0"
-	[ "$rc" -eq 0 ] || diag "$(cat "$out.err")"
+	[ "$rc" = 0 ] || diag "$(cat "$out.err")"
 	line=$(grep '^hook: ' "$out.err")
 	[[ $line == "hook: $hook"* ]] && stderr_clean "$out.err" &&
 		jq -e --arg h "$hook" '.options.benchmark.hook == $h' "$out.json" >/dev/null
@@ -86,15 +126,13 @@ run_case() {	# run_case <name> <expected hook> <bench args...>: one -w0 -d1 run,
 	check_clean "$name"
 }
 
-run_case "socket -p1" "$SOCKET_HOOK" -p1 $B
-run_case "socket -p2 --batch-size 16" "$SOCKET_HOOK" -p2 $B --storage-type socket --batch-size 16
-run_case "task -p2 --batch-size 64" tp_btf/sched_process_fork -p2 $B --storage-type task --batch-size 64
-# cgroup/sock_create programs learnt bpf_get_ns_current_pid_tgid() in Linux
-# 6.10: before, --socket-hook cgroup is refused in one line saying so
-rc=0
-BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d1 $B --socket-hook cgroup >"$TEST_TMP/cg" 2>"$TEST_TMP/cg.err" || rc=$?
+run_case "socket -p1" "$SOCKET_HOOK"
+run_case "socket -p2 --batch-size 16" "$SOCKET_HOOK"
+run_case "task -p2 --batch-size 64" tp_btf/sched_process_fork
+# --socket-hook cgroup: its run, or its refusal (the probe above)
+rc=$CG_RC
 if [ "$rc" -eq 0 ]; then
-	run_case "socket --socket-hook cgroup" cgroup/sock_create -p2 $B --socket-hook cgroup
+	run_case "socket --socket-hook cgroup" cgroup/sock_create
 else
 	[ "$(wc -l <"$TEST_TMP/cg.err")" -eq 1 ] &&
 		grep -q "^local-storage-create: this kernel's cgroup/sock_create programs may not call bpf_get_ns_current_pid_tgid() (Linux 6.10 and later allow it)" "$TEST_TMP/cg.err"
@@ -103,7 +141,7 @@ else
 	check_clean "--socket-hook cgroup refused"
 fi
 if [ "$SOCKET_HOOK" = lsm.s/socket_post_create ]; then
-	run_case "socket --socket-hook lsm" lsm.s/socket_post_create -p2 $B --socket-hook lsm
+	run_case "socket --socket-hook lsm" lsm.s/socket_post_create
 else
 	grep -qxF "hook: cgroup/sock_create (lsm.s/socket_post_create unavailable: $HOOK_WHY)" \
 		"$TEST_TMP/socket_-p1.err"
@@ -119,10 +157,8 @@ ok $? "defaults: socket storage, batch size 32 (upstream's)"
 # a pid namespace, as in a container: ids seen by BPF are global ones
 for t in socket task; do
 	out=$TEST_TMP/ns-$t
-	rc=0
-	unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$out.json" $B --storage-type "$t" \
-		>"$out" 2>"$out.err" || rc=$?
-	[ "$rc" -eq 0 ] && stderr_clean "$out.err" && counts_ok "$out.json"
+	rc=${RC[$out]-}
+	[ "$rc" = 0 ] && stderr_clean "$out.err" && counts_ok "$out.json"
 	ok $? "$t in a pid namespace: exit 0, creates + errors = objects made"
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$out.err")"
 	check_clean "$t in a pid namespace"
@@ -130,9 +166,8 @@ done
 
 # --repeat: a fresh storage map per repeat, the producers stopped over the switch
 out=$TEST_TMP/repeat
-rc=0
-run_bench "$out" -w0 -d1 --repeat 2 --json "$out.json" $B --storage-type task || rc=$?
-[ "$rc" -eq 0 ] && grep -q '^Repeat 2/2: fresh state$' "$out" && counts_ok "$out.json" &&
+rc=${RC[$out]-}
+[ "$rc" = 0 ] && grep -q '^Repeat 2/2: fresh state$' "$out" && counts_ok "$out.json" &&
 	[ "$(grep -c '^Repeat [12]/2: Summary: creates ' "$out")" -eq 2 ]
 ok $? "--repeat 2: fresh state, a Summary per repeat, the counts add up over both"
 [ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$out" "$out.err")"
@@ -140,13 +175,12 @@ ok $? "--repeat 2: fresh state, a Summary per repeat, the counts add up over bot
 # --latency: one timed storage creation per trigger, where the runner's
 # --latency sets up on this kernel at all (hash-lookup's, the reference)
 out=$TEST_TMP/latency
-if ! BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" --latency -w0 -d1 hash-lookup >"$out.ref" 2>&1; then
+if [ "$LAT_RC" -ne 0 ]; then
 	skip "the runner's --latency does not set up on $(uname -r) ($(grep -m1 'failed' "$out.ref"))" \
 		"--latency: a Latency line, every timed trigger one storage creation"
 else
-	rc=0
-	run_bench "$out" -w0 -d1 --latency --json "$out.json" $B || rc=$?
-	[ "$rc" -eq 0 ] && grep -Eq '^Latency: per-op p50 [0-9]+ ns, .*\([0-9]+ triggers, 1 ops each\)$' "$out" &&
+	rc=${RC[$out]-}
+	[ "$rc" = 0 ] && grep -Eq '^Latency: per-op p50 [0-9]+ ns, .*\([0-9]+ triggers, 1 ops each\)$' "$out" &&
 		jq -e '.latency.triggers > 0 and .latency.triggers <= .counts.creates + .counts.create_errors' \
 			"$out.json" >/dev/null
 	ok $? "--latency: a Latency line, every timed trigger one storage creation"
@@ -175,11 +209,7 @@ done
 
 # set-up alone: everything attached, then all of it undone
 out=$TEST_TMP/setup
-BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d30 -p2 $B >"$out" 2>"$out.err" &
-pid=$!
-watchdog "$pid"
-reap "$pid"
-is $? 0 "exit after set-up: exit status 0"
+is "${RC[$out]-}" 0 "exit after set-up: exit status 0"
 is "$(strip_hook_line "$out.err")" "exiting after set-up (BENCH_TEST_EXIT_AFTER_SETUP=1): nothing measured" \
 	"exit after set-up: says so"
 check_clean "exit after set-up"

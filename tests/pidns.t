@@ -17,6 +17,12 @@ in_ns() {	# in_ns <outfile> <bench args...>: the bench as pid 1 of a new pid nam
 	shift
 	unshare -p -f --mount-proc "$BENCH" "$@" >"$out" 2>"$out.err"
 }
+# par_in_ns <outfile> <bench args...>: in_ns's run, started by par_start
+par_in_ns() {
+	local out=$1
+	shift
+	par_start "$out" unshare -p -f --mount-proc "$BENCH" "$@"
+}
 
 check_rate() {	# check_rate <desc> <rc> <out> <sed -E expression printing the rate>
 	local desc=$1 rc=$2 out=$3 rate
@@ -33,29 +39,53 @@ check_rate() {	# check_rate <desc> <rc> <out> <sed -E expression printing the ra
 HTAB_RATE='s/^Summary: per-prod-op +([0-9.]+) ±.*/\1/p'
 HITS_RATE='s/^Summary: hits +([0-9.]+) ±.*/\1/p'
 
+# the seccomp helper, for the runs below
+DENY=$TEST_TMP/seccomp_deny_getpgid
+DENY_BUILT=0
+${CC:-cc} -Wall -Werror -o "$DENY" "$(dirname "$0")/seccomp_deny_getpgid.c" 2>"$TEST_TMP/cc.err" || DENY_BUILT=$?
+
+# Every run up to the two containers' side by side (lib.sh's par_start, at
+# most PAR_WIDTH at once): none depends on another's output, and each in a
+# pid namespace has its own cgroup (bench-<name>.1.ns<inode>: the two
+# containers' check below).  All are reaped before the first check of what
+# is left loaded.
+for uc in overwrite batch_add_batch_del add_del_on_diff_cpu no_op; do
+	par_in_ns "$TEST_TMP/htab-$uc" -w0 -d1 -p2 htab-mem --use-case "$uc"
+done
+for b in hash-lookup trig-base; do
+	par_in_ns "$TEST_TMP/$b" -w0 -d1 "$b"
+done
+par_in_ns "$TEST_TMP/hashmap" -w0 -d1 bpf-hashmap-lookup --nr_loops 100000
+for b in htab-mem hash-lookup bpf-hashmap-lookup; do
+	par_start "$TEST_TMP/deny-$b" "$DENY" "$BENCH" -w0 -d1 --json "$TEST_TMP/deny-$b.json" "$b"
+done
+par_start "$TEST_TMP/deny-trig" "$DENY" "$BENCH" -w0 -d1 trig-base
+declare -A RC=()
+for out in htab-{overwrite,batch_add_batch_del,add_del_on_diff_cpu,no_op} hash-lookup trig-base hashmap \
+	   deny-{htab-mem,hash-lookup,bpf-hashmap-lookup,trig}; do
+	par_wait "$TEST_TMP/$out"
+	RC[$out]=$?
+done
+
 for uc in overwrite batch_add_batch_del add_del_on_diff_cpu no_op; do
 	out=$TEST_TMP/htab-$uc
-	rc=0
-	in_ns "$out" -w0 -d1 -p2 htab-mem --use-case "$uc" || rc=$?
+	rc=${RC[htab-$uc]}
 	check_rate "htab-mem --use-case $uc -p2 in a pid namespace" "$rc" "$out" "$HTAB_RATE"
 done
 
 # the lookup benchmarks are one source file and one producer loop: one of them
 for b in hash-lookup trig-base; do
 	out=$TEST_TMP/$b
-	rc=0
-	in_ns "$out" -w0 -d1 "$b" || rc=$?
+	rc=${RC[$b]}
 	check_rate "$b in a pid namespace" "$rc" "$out" "$HITS_RATE"
 done
 
 out=$TEST_TMP/hashmap
-rc=0
-in_ns "$out" -w0 -d1 bpf-hashmap-lookup --nr_loops 100000 || rc=$?
+rc=${RC[hashmap]}
 check_rate "bpf-hashmap-lookup in a pid namespace" "$rc" "$out" 's/^cpu[0-9]+: lookup ([0-9.]+)M ±.*/\1/p'
 
 # --- a run whose BPF program sees no producer trigger ---
-DENY=$TEST_TMP/seccomp_deny_getpgid
-if ! ${CC:-cc} -Wall -Werror -o "$DENY" "$(dirname "$0")/seccomp_deny_getpgid.c" 2>"$TEST_TMP/cc.err"; then
+if [ "$DENY_BUILT" -ne 0 ]; then
 	ok 1 "build the seccomp test helper"
 	diag "$(cat "$TEST_TMP/cc.err")"
 fi
@@ -72,8 +102,7 @@ nothing_loaded() {
 }
 for b in htab-mem hash-lookup bpf-hashmap-lookup; do
 	out=$TEST_TMP/deny-$b
-	rc=0
-	"$DENY" "$BENCH" -w0 -d1 --json "$out.json" "$b" >"$out" 2>"$out.err" || rc=$?
+	rc=${RC[deny-$b]}
 	strip_hook_line "$out.err" >"$out.err.nohook"
 	[ "$rc" -eq 1 ] && [ "$(wc -l < "$out.err.nohook")" -eq 1 ] &&
 		grep -Eq "^$b $NOTHING" "$out.err.nohook"
@@ -88,8 +117,7 @@ done
 # the rule does not misfire where userspace counts: trig-base's producers
 # count their (denied) syscalls themselves
 out=$TEST_TMP/deny-trig
-rc=0
-"$DENY" "$BENCH" -w0 -d1 trig-base >"$out" 2>"$out.err" || rc=$?
+rc=${RC[deny-trig]}
 check_rate "trig-base with getpgid() denied (counted in userspace)" "$rc" "$out" "$HITS_RATE"
 
 # --- two containers' runs in one parent cgroup, both pid 1 ---

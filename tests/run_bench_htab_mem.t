@@ -54,9 +54,20 @@ SH
 chmod +x "$SHARE"
 export SHARE_DIR=$TEST_TMP/shared-runs
 
+# The two invocations that make real runs side by side (lib.sh's
+# par_start; each one's runs stay one after another): they record runs of
+# different arguments and neither reads the other's.  Both are reaped
+# before the --markdown replay, whose check of its temporary directory
+# would see --markdown --repeat 2's.
 # every use case of both flavours, keeping the result files (--json-dir)
-(cd "$TEST_TMP" && SHARE_MODE=record RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2 "$SCRIPT" --json-dir kept) \
-	>"$out" 2>"$out.err"
+par_start "$out" env -C "$TEST_TMP" SHARE_MODE=record RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2 \
+	"$SCRIPT" --json-dir kept
+# with --repeat the rows keep their ± (between repeats): checked below
+par_start "$out.mdr" env -C "$TEST_TMP" SHARE_MODE=record RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2 \
+	USE_CASES=overwrite "$SCRIPT" --markdown --repeat 2
+par_wait "$out.mdr"
+MDR_RC=$?
+par_wait "$out"
 is $? 0 "the wrapper runs from another directory (exit status 0)"
 [ -s "$out.err" ] && diag "$(cat "$out.err")"
 
@@ -107,10 +118,9 @@ is "$(awk '/^\| (overwrite|no_op) / { split($0, f, "|"); n++; if (f[3] + 0 > 0 &
 # the line above each table: the kernel (release, build), -p and the CPUs
 kline="^Kernel $(uname -r | sed 's/[.+]/\\&/g')(, build [0-9a-f]{12}|, #.*)?; -p2; $(nproc) CPUs\$"
 is "$(grep -cE "$kline" "$out.md")" 2 "--markdown: a kernel line above each flavour's table"
-# with --repeat the rows keep their ± (between repeats), and the kernel line says so
-(cd "$TEST_TMP" && SHARE_MODE=record RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES=overwrite \
-	"$SCRIPT" --markdown --repeat 2) >"$out.mdr" 2>"$out.mdr.err"
-is $? 0 "--markdown --repeat 2: exit 0"
+# with --repeat the rows keep their ± (between repeats), and the kernel line
+# says so (its invocation: above)
+is "$MDR_RC" 0 "--markdown --repeat 2: exit 0"
 n=$(grep -cE '^\| overwrite +\| [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2} +\| [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2} +\| [0-9]+\.[0-9]{2} +\|$' "$out.mdr")
 is "$n" 2 "--markdown --repeat 2: rate and memory keep their ± in both tables"
 [ "$TAP_LAST_FAILED" -eq 0 ] || diag "$(cat "$out.mdr")"

@@ -125,6 +125,7 @@ is $? 0 "lkp_bpf_bench.t fails under CI=true when it finds no lkp-tests"
 # no more than PAR_WIDTH at once, yet that many: every run waits (10 s at
 # most) until it sees two runs alive, which one at a time never would, and
 # notes the most it saw
+# shellcheck disable=SC2034 # par_start reads it
 PAR_WIDTH=2
 mkdir "$TEST_TMP/live"
 pair() {	# pair <status>: the run par_start starts

@@ -61,6 +61,8 @@ struct env {
 	bool stats;
 	/* --min-cpu-share: a producer's least on-CPU share of a valid run, % (0: never invalid) */
 	int min_cpu_share_pct;
+	/* $BENCH_TEST_THREAD_NICE: the benchmark threads' nice value in tests (0: as started) */
+	int thread_nice;
 	/* --tag: the user's name of the kernel or the run ("base", a commit), JSON only */
 	const char *tag;
 

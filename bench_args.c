@@ -564,6 +564,25 @@ static error_t min_cpu_share_default(void)
 	return 0;
 }
 
+/*
+ * $BENCH_TEST_THREAD_NICE, for tests alone (like BENCH_TEST_EXIT_AFTER_SETUP):
+ * the producer and consumer threads at this nice value, so that a test
+ * suite's runs, whose rates nothing checks, spin on the CPU time the
+ * suite's other work leaves (runner.c's thread_start())
+ */
+static error_t thread_nice_from_env(void)
+{
+	const char *s = getenv("BENCH_TEST_THREAD_NICE");
+	long v;
+
+	if (!s)
+		return 0;
+	if (parse_long(s, 0, 19, &v))
+		return bench_args_bad_value("BENCH_TEST_THREAD_NICE", s, "a nice value in 0..19");
+	env.thread_nice = v;
+	return 0;
+}
+
 int bench_args_parse(int argc, char **argv, const struct bench *const *table, size_t n,
 		     const struct bench **benchp)
 {
@@ -595,6 +614,8 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 	err = argp_parse(&argp_root, argc, argv, 0, NULL, NULL);
 	if (!err)
 		err = min_cpu_share_default();
+	if (!err)
+		err = thread_nice_from_env();
 	if (err) {
 		/* running out of memory is no usage error */
 		if (err == ENOMEM)

@@ -13,6 +13,8 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -114,6 +116,9 @@ static void *thread_start(void *arg)
 {
 	struct thread_arg *a = arg;
 
+	/* this thread's own nice value (a thread id for PRIO_PROCESS); raising it cannot fail */
+	if (env.thread_nice)
+		setpriority(PRIO_PROCESS, syscall(SYS_gettid), env.thread_nice);
 	if (a->producer)
 		run_contention_thread(&run, a->idx);
 	return a->fn((void *)a->idx);

@@ -89,6 +89,27 @@ is $? 64 "BENCH_MIN_CPU_SHARE=x: refused as a usage error"
 is "$(cat "$TEST_TMP/bad2.err")" "invalid BENCH_MIN_CPU_SHARE 'x': expected a percentage in 0..100" \
 	"... in one line"
 
+# BENCH_TEST_THREAD_NICE (lib.sh gives every test 15): the producer and
+# consumer threads at that nice value, the main thread (sampling) as started
+BENCH_TEST_THREAD_NICE=20 run_bench "$TEST_TMP/bad3" -w0 -d1 count-local
+is $? 64 "BENCH_TEST_THREAD_NICE=20: refused as a usage error"
+is "$(cat "$TEST_TMP/bad3.err")" "invalid BENCH_TEST_THREAD_NICE '20': expected a nice value in 0..19" \
+	"... in one line"
+"${SIG_DEFAULT[@]}" env BENCH_TEST_THREAD_NICE=7 "$BENCH" -w0 -d30 -p2 count-local \
+	>"$TEST_TMP/nice" 2>"$TEST_TMP/nice.err" &
+pid=$!
+watchdog "$pid"
+wait_iter "$TEST_TMP/nice" "$pid"
+ok $? "BENCH_TEST_THREAD_NICE=7: the run samples"
+# field 19 of a task's stat is its nice value (the name, "bench", has no space)
+is "$(for t in /proc/"$pid"/task/*; do
+	[ "${t##*/}" = "$pid" ] && echo "main $(cut -d' ' -f19 "$t/stat")" || echo "thread $(cut -d' ' -f19 "$t/stat")"
+done | sort | uniq -c | awk '{ $1 = $1; print }' | paste -sd,)" "1 main 0,2 thread 7" \
+	"BENCH_TEST_THREAD_NICE=7: the two producers at nice 7, the main thread at 0"
+kill -INT "$pid"
+reap "$pid"
+is $? 130 "BENCH_TEST_THREAD_NICE=7: SIGINT ends the run (130)"
+
 # a reader refuses an invalid mark without its reason
 jq '.validity = {valid: false, reason: null, min_cpu_share: 0.8, prod_cpu_share: [0.1]}' "$good" \
 	>"$TEST_TMP/noreason.json"

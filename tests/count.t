@@ -54,22 +54,24 @@ check_run() {
 
 # every run of the checks below is started first, PAR_WIDTH at a time, and
 # all are reaped before the signalled runs further down start
+# the configurations, once: "<warm-up seconds> <bench> <producers> [args...]"
+CONFIGS=()
 for b in count-local count-global; do
-	WARMUP=1 start_run $b 1
-	start_run $b 2
-	start_run $b 1 -a
-	start_run $b 2 -a
+	CONFIGS+=("1 $b 1" "0 $b 2" "0 $b 1 -a" "0 $b 2 -a")
 done
-start_run count-local 2 --prod-affinity 0
+CONFIGS+=("0 count-local 2 --prod-affinity 0")
+for c in "${CONFIGS[@]}"; do
+	read -r w args <<<"$c"
+	# shellcheck disable=SC2086 # a configuration's words
+	WARMUP=$w start_run $args
+done
 par_start "$TEST_TMP/quiet" "$BENCH" -q -w0 -d1 count-local
 
-for b in count-local count-global; do
-	WARMUP=1 check_run $b 1
-	check_run $b 2
-	check_run $b 1 -a
-	check_run $b 2 -a
+for c in "${CONFIGS[@]}"; do
+	read -r w args <<<"$c"
+	# shellcheck disable=SC2086
+	WARMUP=$w check_run $args
 done
-check_run count-local 2 --prod-affinity 0
 
 par_wait "$TEST_TMP/quiet"
 is $? 0 "-q: exit status 0"

@@ -136,28 +136,25 @@ check_summary() {
 	grep '^Failures:' "$out" | while IFS= read -r l; do diag "$l"; done
 }
 
-declare -A PEAK OP PAR_WD PAR_T0 RC PID
+declare -A PEAK OP PAR_T0 RC PID
 
-# par_htab <out> <args...>: par_start the bench, under a watchdog of its
-# own (a hung run must fail its check, not stall the suite)
+# par_htab <out> <args...>: the bench, par_watched (under a watchdog of its
+# own: a hung run must fail its check, not stall the suite)
 par_htab() {
 	local out=$1
 
 	shift
-	par_start "$out" "$BENCH" "$@"
-	watchdog "$!"
-	PAR_WD[$out]=$WATCHDOG
+	par_watched "$out" "$BENCH" "$@"
 	PAR_T0[$out]=$SECONDS
 }
 
-# wait_htab <out>: par_wait for the run, then for its watchdog; the run's
+# wait_htab <out>: par_wait for the run (and its watchdog); the run's
 # exit status in RC[out], its pid in PID[out]
 wait_htab() {
 	local out=$1 rc
 
 	par_wait "$out"
 	rc=$?
-	wait "${PAR_WD[$out]}" 2>/dev/null
 	RC[$out]=$rc
 	PID[$out]=$RUN_PID
 	if [ $((SECONDS - ${PAR_T0[$out]})) -gt 30 ]; then

@@ -101,7 +101,7 @@ if [ "${BENCH_TEST_IN_VM:-0}" = 1 ]; then
 else
 	PAR_WIDTH=${PAR_WIDTH:-3}
 fi
-declare -A PAR_PID=() PAR_RC=()
+declare -A PAR_PID=() PAR_RC=() PAR_WD=()
 
 # par_start <out> <command...>: start the command in the background, its
 # stdout in <out> and its stderr in <out>.err, as soon as fewer than
@@ -118,6 +118,15 @@ par_start() {
 	"$@" >"$out" 2>"$out.err" &
 	PAR_PID[$out]=$!
 	unset 'PAR_RC[$!]'
+}
+
+# par_watched <out> <command...>: par_start, under a watchdog of its own (a
+# hung run fails its check rather than stall the suite); par_wait waits
+# for the watchdog too
+par_watched() {
+	par_start "$@"
+	watchdog "$!"
+	PAR_WD[$1]=$WATCHDOG
 }
 
 # _par_live: the pids of par_start's runs not yet reaped
@@ -143,6 +152,10 @@ par_wait() {
 	else
 		wait "$pid"
 		rc=$?
+	fi
+	if [ -n "${PAR_WD[$1]:-}" ]; then
+		wait "${PAR_WD[$1]}" 2>/dev/null
+		unset 'PAR_WD[$1]'
 	fi
 	unset 'PAR_PID[$1]' 'PAR_RC[$pid]'
 	# shellcheck disable=SC2034 # for the test files

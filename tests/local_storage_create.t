@@ -76,11 +76,11 @@ BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" --latency -w0 -d1 hash-lookup >"$TEST_TMP
 # output, each counts its own producers' objects (by their pids: the pid
 # namespace runs check that too) in its own cgroup, and all are reaped
 # before the first check of what is left loaded.
-declare -A WD=() RC=()
-start() {	# start <out> <command...>: par_start, under a watchdog
-	par_start "$@"
-	watchdog "$!"
-	WD[$1]=$WATCHDOG
+declare -A RC=()
+STARTED=()
+start() {	# start <out> <command...>: par_watched, its <out> kept for the loop below
+	par_watched "$@"
+	STARTED+=("$1")
 }
 start_case() {	# start_case <name> <bench args...>: run_case's run
 	local out="$TEST_TMP/${1// /_}"
@@ -100,10 +100,9 @@ done
 start "$TEST_TMP/repeat" "$BENCH" -w0 -d1 --repeat 2 --json "$TEST_TMP/repeat.json" $B --storage-type task
 [ "$LAT_RC" -ne 0 ] || start "$TEST_TMP/latency" "$BENCH" -w0 -d1 --latency --json "$TEST_TMP/latency.json" $B
 start "$TEST_TMP/setup" env BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d30 -p2 $B
-for out in "${!WD[@]}"; do
+for out in "${STARTED[@]}"; do
 	par_wait "$out"
 	RC[$out]=$?
-	wait "${WD[$out]}" 2>/dev/null
 done
 
 run_case() {	# run_case <name> <expected hook>: start_case's run, checked

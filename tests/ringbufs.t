@@ -44,11 +44,11 @@ SUMMARY_RE="^Summary: hits +$N ± ${N}M/s \\( *${N}M/prod\\), drops +$N ± ${N}M
 # output, side by side (lib.sh's par_start, each under a watchdog): all of
 # them reaped before the first check of what is left loaded.  A signalled
 # run starts in the foreground of its own check, with nothing beside it.
-declare -A WD=() RC=()
-start() {	# start <out> <command...>: par_start, under a watchdog
-	par_start "$@"
-	watchdog "$!"
-	WD[$1]=$WATCHDOG
+declare -A RC=()
+STARTED=()
+start() {	# start <out> <command...>: par_watched, its <out> kept for the loop below
+	par_watched "$@"
+	STARTED+=("$1")
 }
 start_case() {	# start_case <name> <bench args...>: run_case's run
 	local out="$TEST_TMP/${1// /_}"
@@ -73,10 +73,9 @@ if [ "$IN_VM" != 1 ]; then
 fi
 # set-up alone, below
 start "$TEST_TMP/setup" env BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d30 -c1 pb-custom
-for out in "${!WD[@]}"; do
+for out in "${STARTED[@]}"; do
 	par_wait "$out"
 	RC[$out]=$?
-	wait "${WD[$out]}" 2>/dev/null
 done
 
 # run_case <name>: start_case's run, checked
@@ -147,7 +146,9 @@ if host_only "a consumer never woken"; then
 	out=$TEST_TMP/asleep
 	rc=${RC[$out]-}
 	is "$rc" 1 "a consumer never woken: exit status 1"
-	grep -Eq "^Iter +0 .*: hits +0\.000M/s .*drops +[1-9][0-9]*\.[0-9]{3}M/s" "$out" &&
+	# drops above 0.000M/s, whatever their rate: it is the CPU the producer
+	# got, and at nice 15 beside other runs (lib.sh) it once read 0.740M/s
+	grep -Eq "^Iter +0 .*: hits +0\.000M/s .*drops +([1-9][0-9]*\.[0-9]{3}|0\.([1-9][0-9]{2}|0[1-9][0-9]|00[1-9]))M/s" "$out" &&
 		grep -q '^rb-libbpf measured nothing: no record was received in 1 measured sample ' "$out.err" &&
 		! grep -q 'failed to stop consumer' "$out.err" && [ ! -e "$out.json" ]
 	ok $? "a consumer never woken: drops only, 'measured nothing', no JSON, the consumer stopped"

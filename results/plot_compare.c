@@ -293,12 +293,14 @@ static int compare_title(FILE *f, const struct plot_opts *o, struct plot_run *ru
 /*
  * Room on the right for the last name, which the rotated tic labels draw
  * from its tic rightwards: where it would run off the picture, the plot
- * ends early enough (a character taken as 0.62 of the font's size, the
- * left margin as 10 characters).
+ * ends early enough (a character taken as 0.62 of the font's size in SVG,
+ * whose 12 points are 12 pixels; pngcairo draws its 10 points at 96 dpi,
+ * 13.3 pixels, whose characters measured 7.3 pixels wide on the chart;
+ * the left margin as 10 characters).
  */
 static void compare_rmargin(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars)
 {
-	double cw = o->format == PLOT_SVG ? 12 * 0.62 : 10 * 0.62, w = o->width;
+	double cw = o->format == PLOT_SVG ? 12 * 0.62 : 10 * 0.74, w = o->width;
 	double need = (0.94 * strlen(bars[nbars - 1].name) + 1) * cw, left = 10 * cw;
 	double k = (nbars - 0.4) / (nbars + 0.2), right;
 

@@ -129,6 +129,28 @@ par_watched() {
 	PAR_WD[$1]=$WATCHDOG
 }
 
+# par_case <name> <bench args...>: a -w0 -d1 run par_watched, its output
+# in $TEST_TMP/<name with spaces as _>, its result file beside it (.json)
+par_case() {
+	local out="$TEST_TMP/${1// /_}"
+
+	shift
+	par_watched "$out" "$BENCH" -w0 -d1 --json "$out.json" "$@"
+}
+
+# par_wait_all: par_wait for every run started and not yet waited for;
+# each exit status in PAR_STATUS[<out>]
+declare -A PAR_STATUS=()
+par_wait_all() {
+	local out keys=("${!PAR_PID[@]}")
+
+	for out in "${keys[@]}"; do
+		par_wait "$out"
+		# shellcheck disable=SC2034 # for the test files
+		PAR_STATUS[$out]=$?
+	done
+}
+
 # _par_live: the pids of par_start's runs not yet reaped
 _par_live() {
 	local k

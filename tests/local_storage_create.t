@@ -76,39 +76,24 @@ BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" --latency -w0 -d1 hash-lookup >"$TEST_TMP
 # output, each counts its own producers' objects (by their pids: the pid
 # namespace runs check that too) in its own cgroup, and all are reaped
 # before the first check of what is left loaded.
-declare -A RC=()
-STARTED=()
-start() {	# start <out> <command...>: par_watched, its <out> kept for the loop below
-	par_watched "$@"
-	STARTED+=("$1")
-}
-start_case() {	# start_case <name> <bench args...>: run_case's run
-	local out="$TEST_TMP/${1// /_}"
-	shift
-
-	start "$out" "$BENCH" -w0 -d1 --json "$out.json" "$@"
-}
-start_case "socket -p1" -p1 $B
-start_case "socket -p2 --batch-size 16" -p2 $B --storage-type socket --batch-size 16
-start_case "task -p2 --batch-size 64" -p2 $B --storage-type task --batch-size 64
-[ "$CG_RC" -ne 0 ] || start_case "socket --socket-hook cgroup" -p2 $B --socket-hook cgroup
-[ "$SOCKET_HOOK" != lsm.s/socket_post_create ] || start_case "socket --socket-hook lsm" -p2 $B --socket-hook lsm
+par_case "socket -p1" -p1 $B
+par_case "socket -p2 --batch-size 16" -p2 $B --storage-type socket --batch-size 16
+par_case "task -p2 --batch-size 64" -p2 $B --storage-type task --batch-size 64
+[ "$CG_RC" -ne 0 ] || par_case "socket --socket-hook cgroup" -p2 $B --socket-hook cgroup
+[ "$SOCKET_HOOK" != lsm.s/socket_post_create ] || par_case "socket --socket-hook lsm" -p2 $B --socket-hook lsm
 for t in socket task; do
-	start "$TEST_TMP/ns-$t" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$TEST_TMP/ns-$t.json" \
+	par_watched "$TEST_TMP/ns-$t" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$TEST_TMP/ns-$t.json" \
 		$B --storage-type "$t"
 done
-start "$TEST_TMP/repeat" "$BENCH" -w0 -d1 --repeat 2 --json "$TEST_TMP/repeat.json" $B --storage-type task
-[ "$LAT_RC" -ne 0 ] || start "$TEST_TMP/latency" "$BENCH" -w0 -d1 --latency --json "$TEST_TMP/latency.json" $B
-start "$TEST_TMP/setup" env BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d30 -p2 $B
-for out in "${STARTED[@]}"; do
-	par_wait "$out"
-	RC[$out]=$?
-done
+par_watched "$TEST_TMP/repeat" "$BENCH" -w0 -d1 --repeat 2 --json "$TEST_TMP/repeat.json" $B --storage-type task
+[ "$LAT_RC" -ne 0 ] || par_watched "$TEST_TMP/latency" "$BENCH" -w0 -d1 --latency --json "$TEST_TMP/latency.json" $B
+par_watched "$TEST_TMP/setup" env BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d30 -p2 $B
+par_wait_all
 
-run_case() {	# run_case <name> <expected hook>: start_case's run, checked
+run_case() {	# run_case <name> <expected hook>: par_case's run, checked
 	local name=$1 hook=$2 out="$TEST_TMP/${1// /_}" rc line
 
-	rc=${RC[$out]-}
+	rc=${PAR_STATUS[$out]-}
 	is "$rc" 0 "$name: exit status 0"
 	[ "$rc" = 0 ] || diag "$(cat "$out.err")"
 	line=$(grep '^hook: ' "$out.err")
@@ -156,7 +141,7 @@ ok $? "defaults: socket storage, batch size 32 (upstream's)"
 # a pid namespace, as in a container: ids seen by BPF are global ones
 for t in socket task; do
 	out=$TEST_TMP/ns-$t
-	rc=${RC[$out]-}
+	rc=${PAR_STATUS[$out]-}
 	[ "$rc" = 0 ] && stderr_clean "$out.err" && counts_ok "$out.json"
 	ok $? "$t in a pid namespace: exit 0, creates + errors = objects made"
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$out.err")"
@@ -165,7 +150,7 @@ done
 
 # --repeat: a fresh storage map per repeat, the producers stopped over the switch
 out=$TEST_TMP/repeat
-rc=${RC[$out]-}
+rc=${PAR_STATUS[$out]-}
 [ "$rc" = 0 ] && grep -q '^Repeat 2/2: fresh state$' "$out" && counts_ok "$out.json" &&
 	[ "$(grep -c '^Repeat [12]/2: Summary: creates ' "$out")" -eq 2 ]
 ok $? "--repeat 2: fresh state, a Summary per repeat, the counts add up over both"
@@ -178,7 +163,7 @@ if [ "$LAT_RC" -ne 0 ]; then
 	skip "the runner's --latency does not set up on $(uname -r) ($(grep -m1 'failed' "$out.ref"))" \
 		"--latency: a Latency line, every timed trigger one storage creation"
 else
-	rc=${RC[$out]-}
+	rc=${PAR_STATUS[$out]-}
 	[ "$rc" = 0 ] && grep -Eq '^Latency: per-op p50 [0-9]+ ns, .*\([0-9]+ triggers, 1 ops each\)$' "$out" &&
 		jq -e '.latency.triggers > 0 and .latency.triggers <= .counts.creates + .counts.create_errors' \
 			"$out.json" >/dev/null
@@ -208,7 +193,7 @@ done
 
 # set-up alone: everything attached, then all of it undone
 out=$TEST_TMP/setup
-is "${RC[$out]-}" 0 "exit after set-up: exit status 0"
+is "${PAR_STATUS[$out]-}" 0 "exit after set-up: exit status 0"
 is "$(strip_hook_line "$out.err")" "exiting after set-up (BENCH_TEST_EXIT_AFTER_SETUP=1): nothing measured" \
 	"exit after set-up: says so"
 check_clean "exit after set-up"

@@ -44,45 +44,30 @@ SUMMARY_RE="^Summary: hits +$N ± ${N}M/s \\( *${N}M/prod\\), drops +$N ± ${N}M
 # output, side by side (lib.sh's par_start, each under a watchdog): all of
 # them reaped before the first check of what is left loaded.  A signalled
 # run starts in the foreground of its own check, with nothing beside it.
-declare -A RC=()
-STARTED=()
-start() {	# start <out> <command...>: par_watched, its <out> kept for the loop below
-	par_watched "$@"
-	STARTED+=("$1")
-}
-start_case() {	# start_case <name> <bench args...>: run_case's run
-	local out="$TEST_TMP/${1// /_}"
-	shift
-
-	start "$out" "$BENCH" -w0 -d1 --json "$out.json" "$@"
-}
 IN_VM=${BENCH_TEST_IN_VM:-0}
-start_case rb-libbpf -c1 rb-libbpf
-start_case pb-custom -c1 pb-custom
+par_case rb-libbpf -c1 rb-libbpf
+par_case pb-custom -c1 pb-custom
 if [ "$IN_VM" != 1 ]; then
-	start_case "rb-custom -a" -c1 -a rb-custom
-	start_case "pb-libbpf --cons-affinity 0" -c1 --cons-affinity 0 pb-libbpf
-	start_case "rb-custom --rb-b2b" -c1 rb-custom --rb-b2b
-	start_case "pb-custom --rb-b2b --rb-sampled" -c1 pb-custom --rb-b2b --rb-sampled \
+	par_case "rb-custom -a" -c1 -a rb-custom
+	par_case "pb-libbpf --cons-affinity 0" -c1 --cons-affinity 0 pb-libbpf
+	par_case "rb-custom --rb-b2b" -c1 rb-custom --rb-b2b
+	par_case "pb-custom --rb-b2b --rb-sampled" -c1 pb-custom --rb-b2b --rb-sampled \
 		--rb-batch-cnt 50 --rb-sample-rate 50
 	# a consumer never woken, below
-	start "$TEST_TMP/asleep" "$BENCH" -w0 -d1 -c1 --json "$TEST_TMP/asleep.json" rb-libbpf \
+	par_watched "$TEST_TMP/asleep" "$BENCH" -w0 -d1 -c1 --json "$TEST_TMP/asleep.json" rb-libbpf \
 		--rb-sampled --rb-sample-rate 1000000
 	# --rb-bench-producer --rb-overwrite, below
-	start "$TEST_TMP/overwrite" "$BENCH" -q -w0 -d1 -p1 rb-libbpf --rb-bench-producer --rb-overwrite
+	par_watched "$TEST_TMP/overwrite" "$BENCH" -q -w0 -d1 -p1 rb-libbpf --rb-bench-producer --rb-overwrite
 fi
 # set-up alone, below
-start "$TEST_TMP/setup" env BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d30 -c1 pb-custom
-for out in "${STARTED[@]}"; do
-	par_wait "$out"
-	RC[$out]=$?
-done
+par_watched "$TEST_TMP/setup" env BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d30 -c1 pb-custom
+par_wait_all
 
-# run_case <name>: start_case's run, checked
+# run_case <name>: par_case's run, checked
 run_case() {
 	local name=$1 out="$TEST_TMP/${1// /_}" rc
 
-	rc=${RC[$out]-}
+	rc=${PAR_STATUS[$out]-}
 	is "$rc" 0 "$name: exit status 0"
 	[ "$rc" = 0 ] || diag "$(cat "$out.err")"
 	stderr_clean "$out.err" && grep -q '^hook: ' "$out.err" &&
@@ -144,7 +129,7 @@ fi
 # and it ends although its consumer waits in epoll
 if host_only "a consumer never woken"; then
 	out=$TEST_TMP/asleep
-	rc=${RC[$out]-}
+	rc=${PAR_STATUS[$out]-}
 	is "$rc" 1 "a consumer never woken: exit status 1"
 	# drops above 0.000M/s, whatever their rate: it is the CPU the producer
 	# got, and at nice 15 beside other runs (lib.sh) it once read 0.740M/s
@@ -187,7 +172,7 @@ done
 # kernel has it (6.19), else refused in one line saying so
 if host_only "--rb-bench-producer --rb-overwrite"; then
 	out=$TEST_TMP/overwrite
-	rc=${RC[$out]-}
+	rc=${PAR_STATUS[$out]-}
 	if [ "$rc" = 0 ]; then
 		like "$out" "$SUMMARY_RE" "--rb-bench-producer --rb-overwrite: upstream's Summary line"
 	else
@@ -200,7 +185,7 @@ fi
 
 # set-up alone: everything attached, then all of it undone
 out=$TEST_TMP/setup
-is "${RC[$out]-}" 0 "exit after set-up: exit status 0"
+is "${PAR_STATUS[$out]-}" 0 "exit after set-up: exit status 0"
 is "$(strip_hook_line "$out.err")" "exiting after set-up (BENCH_TEST_EXIT_AFTER_SETUP=1): nothing measured" \
 	"exit after set-up: says so"
 check_clean "exit after set-up"

@@ -199,11 +199,30 @@ shared_runs() {
 		echo '#!/bin/bash'
 		# shellcheck disable=SC2016 # the stand-in's own expansions
 		echo 'k=$(dirname "$0")/$(IFS=_; echo "$*")'
+		# a run shared_ahead started: its output, once it has ended
+		# shellcheck disable=SC2016
+		printf '%s\n' 'if [ -z "${SHARED_AHEAD:-}" ] && [ -e "$k.ahead" ]; then' \
+			'	while [ ! -e "$k.rc" ]; do sleep 0.05; done' \
+			'	cat "$k"; cat "$k.err" >&2; exit "$(cat "$k.rc")"' 'fi'
 		printf '%q ' "$BENCH" "$@"
 		# shellcheck disable=SC2016
 		printf '%s\n' '--json "$k.json" "$@" >"$k" 2>"$k.err" &' 'echo $! >"$k.pid"' \
-			'wait $!' 'rc=$?' 'echo $rc >"$k.rc"' 'cat "$k"' 'cat "$k.err" >&2' 'exit $rc'
+			'wait $!' 'rc=$?' 'echo $rc >"$k.rc.new"' 'mv "$k.rc.new" "$k.rc"' \
+			'cat "$k"' 'cat "$k.err" >&2' 'exit $rc'
 	} >"$dir/run" && chmod +x "$dir/run" && echo "$dir/run"
+}
+
+# shared_ahead <run> <the script's arguments...>: start now, side by side
+# (par_start, as <dir>/<key>.par), the run a wrapper script will ask
+# shared_runs' <run> for, so that the script's own call, one after
+# another, only waits for it and passes on its output and status; for
+# scripts whose runs are independent of each other.  par_wait_all reaps.
+shared_ahead() {
+	local run=$1 k
+	shift
+	k=$(dirname "$run")/$(IFS=_; echo "$*")
+	: >"$k.ahead" || return 1
+	par_start "$k.par" env SHARED_AHEAD=1 "$run" "$@"
 }
 
 # shared_take <dir>/<key> <out>: a run shared_runs kept, as <out>,

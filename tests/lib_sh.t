@@ -159,4 +159,28 @@ is "$(tr ' ' '\n' <<<"$seen" | sort -n | tail -1)" 2 "par_start: never more than
 par_wait "$TEST_TMP/never" 2>/dev/null
 is "$?" 255 "par_wait: a run never started fails"
 
+# shared_runs/shared_ahead: a run started ahead runs once; the script's
+# call waits for it and passes on its output, stderr and status; a call
+# not started ahead runs then (a stand-in bench that logs each run and
+# exits with its last argument)
+cat >"$TEST_TMP/fakebench" <<EOF
+#!/bin/sh
+echo "\$*" >>"$TEST_TMP/fake.log"
+sleep 0.3
+echo "out \$*"; echo "err \$*" >&2
+for a; do last=\$a; done
+exit "\$last"
+EOF
+chmod +x "$TEST_TMP/fakebench"
+RUN=$(BENCH=$TEST_TMP/fakebench shared_runs "$TEST_TMP/shared" -w0)
+shared_ahead "$RUN" x 3
+"$RUN" x 3 >"$TEST_TMP/sh.out" 2>"$TEST_TMP/sh.err"
+is "$?" 3 "shared_ahead: the script's call exits with the status of the run started ahead"
+is "$(cat "$TEST_TMP/sh.out")" "out -w0 --json $TEST_TMP/shared/x_3.json x 3" "shared_ahead: and prints its output"
+is "$(cat "$TEST_TMP/sh.err")" "err -w0 --json $TEST_TMP/shared/x_3.json x 3" "shared_ahead: and its stderr"
+"$RUN" y 0 >/dev/null 2>&1
+is "$?" 0 "shared_runs: a call not started ahead runs then"
+par_wait_all
+is "$(cut -d' ' -f4- "$TEST_TMP/fake.log" | sort | tr '\n' ,)" "x 3,y 0," "shared_ahead: each configuration ran once"
+
 done_testing

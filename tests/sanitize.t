@@ -25,19 +25,54 @@ ok $? "builds with SANITIZE=1 (out of tree)"
 export ASAN_OPTIONS=halt_on_error=1:exitcode=99:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:exitcode=99:print_stacktrace=1
 
+# san_report <stderr file>: a sanitizer's report, if any, as a diagnostic
+san_report() {
+	grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$1" &&
+		diag "$(head -30 "$1")"
+}
+
 san() {	# san <expected exit status> <description> <args...>
 	local want=$1 desc=$2 rc
 	shift 2
 	"$ABIN" "$@" >"$TEST_TMP/s" 2>"$TEST_TMP/s.err"
 	rc=$?
 	is "$rc" "$want" "sanitizers: $desc: exit status"
-	grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$TEST_TMP/s.err" &&
-		diag "$(head -30 "$TEST_TMP/s.err")"
+	san_report "$TEST_TMP/s.err"
 }
 
-san 0 "count-local with JSON and per-producer" -w1 -d1 -p2 --per-producer \
-	--json "$TEST_TMP/a.json" count-local
-san 0 "count-global pinned" -w0 -d1 -p3 -a --json "$TEST_TMP/b.json" count-global
+# The five -d1 runs (7 s one after the other) do not depend on one
+# another and each is checked on its own (its exit status, its own
+# sanitizer report): they run side by side (lib.sh, par_start), the
+# output of each in its own file.  compare and history read a.json and
+# b.json, so they wait for those two runs only.
+# san_start <name> <args...>: par_start the sanitized binary as <name>
+san_start() {
+	local name=$1
+	shift
+	par_start "$TEST_TMP/run-$name" "$ABIN" "$@"
+}
+# san_wait <expected exit status> <description> <name>: its exit status
+san_wait() {
+	local want=$1 desc=$2 out="$TEST_TMP/run-$3" rc
+	par_wait "$out"
+	rc=$?
+	is "$rc" "$want" "sanitizers: $desc: exit status"
+	san_report "$out.err"
+}
+
+# a node of our own as root: a runner that replaced it must not take /dev/full
+FULL=/dev/full
+[ "$(id -u)" -ne 0 ] || ! mknod -m 666 "$TEST_TMP/full" c 1 7 || FULL="$TEST_TMP/full"
+mkfifo "$TEST_TMP/fifo"
+cat "$TEST_TMP/fifo" >/dev/null &
+san_start a -w1 -d1 -p2 --per-producer --json "$TEST_TMP/a.json" count-local
+san_start b -w0 -d1 -p3 -a --json "$TEST_TMP/b.json" count-global
+san_start stdout -w0 -d1 --json - count-local
+san_start full -w0 -d1 --json "$FULL" count-local
+san_start fifo -w0 -d1 --json "$TEST_TMP/fifo" count-local
+
+san_wait 0 "count-local with JSON and per-producer" a
+san_wait 0 "count-global pinned" b
 san 0 "compare" compare --force "$TEST_TMP/a.json" "$TEST_TMP/b.json"
 san 2 "compare of a malformed file" compare "$TEST_TMP/a.json" /dev/null
 jq '.summary.metrics.hits.mean = 1' "$TEST_TMP/a.json" >"$TEST_TMP/edited.json"
@@ -52,14 +87,9 @@ san 0 "history show of one benchmark" history show --db "$TEST_TMP/h.db" --bench
 san 64 "bad CPU list" --cons-affinity 3-1 count-local
 san 64 "two names" count-local count-global
 san 0 "list" -l
-# a node of our own as root: a runner that replaced it must not take /dev/full
-FULL=/dev/full
-[ "$(id -u)" -ne 0 ] || ! mknod -m 666 "$TEST_TMP/full" c 1 7 || FULL="$TEST_TMP/full"
-san 0 "--json - (stdout)" -w0 -d1 --json - count-local
-san 1 "--json onto /dev/full" -w0 -d1 --json "$FULL" count-local
-mkfifo "$TEST_TMP/fifo"
-cat "$TEST_TMP/fifo" >/dev/null &
-san 0 "--json onto a FIFO with a reader" -w0 -d1 --json "$TEST_TMP/fifo" count-local
+san_wait 0 "--json - (stdout)" stdout
+san_wait 1 "--json onto /dev/full" full
+san_wait 0 "--json onto a FIFO with a reader" fifo
 wait
 
 done_testing

@@ -52,31 +52,66 @@ check_run() {
 	ok $? "$name -p$p $*: nothing on stderr but noise warnings"
 }
 
-# every run of the checks below is started first, PAR_WIDTH at a time, and
-# all are reaped before the signalled runs further down start
+# The runs whose reader goes away (their checks are at the end of the
+# file): none is signalled by the test or watched, each ends when the
+# kernel's SIGPIPE finds it, a second or two after its start, and each
+# reports only its own exit status (its wrapper exits with the bench's,
+# PIPESTATUS[0]) and stderr (<out>.err), so they wait beside the runs
+# below, not one after another at the end.  The longest (2 s) first:
+# stdout's reader gone after the first Iter line
+# shellcheck disable=SC2016 # the wrappers' own expansions
+par_start "$TEST_TMP/pipe-iter" bash -c 'timeout -k 5 40 "$@" | sed -n "/^Iter/q"; exit "${PIPESTATUS[0]}"' \
+	pipe "$BENCH" -w0 -d30 count-local
+# stdout's reader gone at once (the wrapper prints the seconds the run
+# took, for a diagnostic)
+# shellcheck disable=SC2016
+par_start "$TEST_TMP/pipe-head" bash -c 's=$SECONDS; timeout -k 5 40 "$@" | head -c 10 >/dev/null
+	rc=${PIPESTATUS[0]}; echo $((SECONDS - s)); exit "$rc"' pipe "$BENCH" -w0 -d30 count-local
+# stderr's reader gone, the warnings at the end meet EPIPE
+mkfifo "$TEST_TMP/err.fifo"
+# shellcheck disable=SC2016
+par_start "$TEST_TMP/pipe-err" bash -c 'head -c 0 <"$1" & timeout -k 5 40 "${@:2}" 2>"$1" >/dev/null
+	rc=$?; wait; exit "$rc"' pipe "$TEST_TMP/err.fifo" \
+	"$BENCH" -w0 -d1 --prod-affinity 0 -p "$(($(nproc) + 1))" count-local
+
+# every run of the checks below is started PAR_WIDTH at a time, and all
+# are reaped before the signalled runs further down start
 # the configurations, once: "<warm-up seconds> <bench> <producers> [args...]"
 CONFIGS=()
 for b in count-local count-global; do
 	CONFIGS+=("1 $b 1" "0 $b 2" "0 $b 1 -a" "0 $b 2 -a")
 done
 CONFIGS+=("0 count-local 2 --prod-affinity 0")
-for c in "${CONFIGS[@]}"; do
-	read -r w args <<<"$c"
+# config <i> <start_run|check_run>: that configuration's start or checks
+config() {
+	local w args
+
+	read -r w args <<<"${CONFIGS[$1]}"
 	# shellcheck disable=SC2086 # a configuration's words
-	WARMUP=$w start_run $args
+	WARMUP=$w "$2" $args
+}
+# The checks of a configuration come PAR_WIDTH - 1 starts after its own,
+# in the configurations' order: the test reads a run that has ended while
+# the next ones run (the checks take about half a run's second), rather
+# than all of them after the last start, when every run but the last few
+# has long ended
+LAG=$((PAR_WIDTH - 1))
+for ((i = 0; i < ${#CONFIGS[@]}; i++)); do
+	config "$i" start_run
+	((i < LAG)) || config $((i - LAG)) check_run
 done
 par_start "$TEST_TMP/quiet" "$BENCH" -q -w0 -d1 count-local
-
-for c in "${CONFIGS[@]}"; do
-	read -r w args <<<"$c"
-	# shellcheck disable=SC2086
-	WARMUP=$w check_run $args
+for ((i = ${#CONFIGS[@]} - LAG; i < ${#CONFIGS[@]}; i++)); do
+	((i < 0)) || config "$i" check_run
 done
 
 par_wait "$TEST_TMP/quiet"
 is $? 0 "-q: exit status 0"
 is "$(grep -vc '^Summary:' "$TEST_TMP/quiet")" 0 "-q: only the Summary is printed"
 like "$TEST_TMP/quiet" "$SUMMARY_RE" "-q: Summary format"
+# the pipe runs too, before the signalled runs below start (their checks
+# stay at the end): each status in PAR_STATUS
+par_wait_all
 
 # The runs signalled below (SIGHUP, SIGQUIT, SIGTERM, then SIGINT) start
 # together: each only has to print its first sample, a second after its
@@ -89,6 +124,34 @@ for sig in HUP QUIT TERM; do
 	watchdog "${SIG_PID[$sig]}"
 	SIG_WD[$sig]=$WATCHDOG
 done
+
+# The SIGQUIT case again under a parent that ignores SIGINT and SIGQUIT, as
+# every test's is when `make test &` runs from a script (perl sets the
+# ignore: bash cannot).  The run starts with SIGQUIT's default action and
+# ends 131; the same parent's plain `cmd &` starts a command with both
+# ignored, which is what SIG_DEFAULT undoes.  It starts beside the runs
+# above: like them, it signals its own run alone, once it printed a sample.
+cat >"$TEST_TMP/ignoring-parent.sh" <<'EOF'
+# shellcheck source=tests/lib.sh
+source "$1"
+out=$2
+sleep 30 &
+sig_ignored $! INT && sig_ignored $! QUIT
+echo "plain &: ignores SIGINT and SIGQUIT: $?" >"$out.plain"
+kill $!
+"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 count-local >"$out" 2>"$out.err" &
+pid=$!
+wait_iter "$out" $pid || { kill -KILL $pid; exit 90; }
+if sig_ignored $pid QUIT || sig_ignored $pid INT; then
+	kill -KILL $pid
+	exit 91
+fi
+kill -s QUIT $pid
+wait $pid
+EOF
+BENCH=$BENCH perl -e '$SIG{INT} = $SIG{QUIT} = "IGNORE"; exec @ARGV or die "exec: $!\n"' \
+	bash "$TEST_TMP/ignoring-parent.sh" "$(cd "$(dirname "$0")" && pwd)/lib.sh" "$TEST_TMP/ign" &
+IGN_PID=$!
 
 # Ctrl-C in the middle: a clean, reported exit and no Summary.  Every run
 # a test signals starts with the signal's default action (SIG_DEFAULT), not
@@ -124,31 +187,9 @@ for sig in HUP QUIT TERM; do
 	is "$(grep -c '^Summary' "$TEST_TMP/sig.$sig")" 0 "SIG$sig: no Summary from a partial run"
 done
 
-# The SIGQUIT case again under a parent that ignores SIGINT and SIGQUIT, as
-# every test's is when `make test &` runs from a script (perl sets the
-# ignore: bash cannot).  The run starts with SIGQUIT's default action and
-# ends 131; the same parent's plain `cmd &` starts a command with both
-# ignored, which is what SIG_DEFAULT undoes.
-cat >"$TEST_TMP/ignoring-parent.sh" <<'EOF'
-# shellcheck source=tests/lib.sh
-source "$1"
-out=$2
-sleep 30 &
-sig_ignored $! INT && sig_ignored $! QUIT
-echo "plain &: ignores SIGINT and SIGQUIT: $?" >"$out.plain"
-kill $!
-"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 count-local >"$out" 2>"$out.err" &
-pid=$!
-wait_iter "$out" $pid || { kill -KILL $pid; exit 90; }
-if sig_ignored $pid QUIT || sig_ignored $pid INT; then
-	kill -KILL $pid
-	exit 91
-fi
-kill -s QUIT $pid
-wait $pid
-EOF
-BENCH=$BENCH perl -e '$SIG{INT} = $SIG{QUIT} = "IGNORE"; exec @ARGV or die "exec: $!\n"' \
-	bash "$TEST_TMP/ignoring-parent.sh" "$(cd "$(dirname "$0")" && pwd)/lib.sh" "$TEST_TMP/ign"
+# The SIGQUIT case again under a parent ignoring SIGINT and SIGQUIT
+# (started above)
+wait "$IGN_PID"
 rc=$?
 is "$(cat "$TEST_TMP/ign.plain")" "plain &: ignores SIGINT and SIGQUIT: 0" \
 	"parent ignoring SIGINT and SIGQUIT: a plain background command inherits both ignored"
@@ -156,23 +197,13 @@ is "$rc" 131 "parent ignoring SIGINT and SIGQUIT: the run started through SIG_DE
 like "$TEST_TMP/ign.err" "^interrupted by Quit: cleaning up\$" "parent ignoring SIGINT and SIGQUIT: SIGQUIT: says so"
 
 # the reader of stdout goes away: exit 141 at once, no hang, no message
-start=$SECONDS
-timeout -k 5 40 "$BENCH" -w0 -d30 count-local 2>"$TEST_TMP/pipe.err" | head -c 10 >/dev/null
-rc=${PIPESTATUS[0]}
-is "$rc" 141 "stdout | head -c 10: exit status 141"
-diag "stdout | head -c 10: exited after $((SECONDS - start)) s of 30"
-assert "stdout | head -c 10: nothing on stderr" stderr_clean "$TEST_TMP/pipe.err"
-timeout -k 5 40 "$BENCH" -w0 -d30 count-local 2>"$TEST_TMP/pipe.err" | sed -n '/^Iter/q'
-rc=${PIPESTATUS[0]}
-is "$rc" 141 "stdout | reader gone after the first Iter line: exit status 141"
+# (the runs started at the top)
+is "${PAR_STATUS[$TEST_TMP/pipe-head]}" 141 "stdout | head -c 10: exit status 141"
+diag "stdout | head -c 10: exited after $(cat "$TEST_TMP/pipe-head") s of 30"
+assert "stdout | head -c 10: nothing on stderr" stderr_clean "$TEST_TMP/pipe-head.err"
+is "${PAR_STATUS[$TEST_TMP/pipe-iter]}" 141 "stdout | reader gone after the first Iter line: exit status 141"
 # stderr's reader gone: the warnings at the end meet EPIPE, the run still ends 141
-mkfifo "$TEST_TMP/err.fifo"
-head -c 0 <"$TEST_TMP/err.fifo" &
-timeout -k 5 40 "$BENCH" -w0 -d1 --prod-affinity 0 -p "$(($(nproc) + 1))" count-local \
-	2>"$TEST_TMP/err.fifo" >/dev/null
-rc=$?
-wait
-is "$rc" 141 "stderr's reader gone, warnings to print: exit status 141"
+is "${PAR_STATUS[$TEST_TMP/pipe-err]}" 141 "stderr's reader gone, warnings to print: exit status 141"
 
 # stdout closed by the caller: refused before the run, not written into
 # whatever file the run opens next

@@ -32,6 +32,100 @@ field() {
 	sed -nE "s/^$2 ([-+]?[0-9.]+)%.*/\1/p" "$1"
 }
 
+# The bench ab runs of cases 1 to 4, which take the file's time, run side
+# by side (lib.sh, par_start: stdout in $TEST_TMP/<case>, stderr in
+# <case>.err).  The cases are independent: each has its own rate files
+# (<case>-a and <case>-b, with their .pos counts) and result directory,
+# and reads nothing of another's; none is signalled or watched (Ctrl-C's
+# run starts once every one of them is reaped).  Each is CPU work (some
+# 300 stand-in invocations in all) or a stand-in's sleeps: two at once on
+# 2 CPUs, and the budget case's sleeps beside the others' work.  Each
+# case's checks below start the case PAR_WIDTH - 1 places further on
+# (ab_next), then par_wait for their own run: the test reads an ended run
+# while the next ones run.  The comment on each case, with its figures,
+# is with its checks.
+# ab_start <case> [VAR=value...] <bench ab args...>: the case's run, on its
+# own rate files; the VAR=value words go to the stand-ins' environment,
+# CMD_A and CMD_B before A's and B's exec
+ab_start() {
+	local c=$1 env=()
+	shift
+	while [[ ${1:-} == [A-Z]*=* ]]; do
+		env+=("$1")
+		shift
+	done
+	par_start "$TEST_TMP/$c" env "${env[@]}" "$BENCH" ab "$@" -o "$TEST_TMP/$c.d" \
+		--cmd-a "${CMD_A:-}exec $STANDIN $TEST_TMP/$c-a" --cmd-b "${CMD_B:-}exec $STANDIN $TEST_TMP/$c-b"
+}
+# start_case <case>: its rate files and its run
+# shellcheck disable=SC2046 # yes | head: one rate a word
+start_case() {
+	local b g
+	case $1 in
+	clear | clearj)	# 1. a clear change, in text and in JSON
+		rates "$1-a" $(yes 100 | head -12)
+		rates "$1-b" 110 110 110.5 109.5 109.8 110.2 110.1 109.9 110.3 109.7 110 110
+		if [ "$1" = clear ]; then
+			ab_start clear --test rank --blocks 6
+		else
+			ab_start clearj --json --test rank --blocks 6
+		fi
+		;;
+	same)	# 2. no change
+		rates same-a $(yes 100 | head -12)
+		rates same-b 101 99 102 98.5 98 101.5 100.5 99.8 99.4 100.9 100.2 99.7
+		ab_start same --test t --blocks 6
+		;;
+	drift)	# 3. drift
+		for b in 0 1 2 3 4 5; do
+			g=$((4 * b))
+			echo "$((100 + g))" >>"$TEST_TMP/drift-a"
+			echo "$((100 + g + 3))" >>"$TEST_TMP/drift-a"
+			awk -v g=$g 'BEGIN { printf "%.6f\n%.6f\n", 1.05 * (100 + g + 1), 1.05 * (100 + g + 2) }' >>"$TEST_TMP/drift-b"
+		done
+		ab_start drift --blocks 6 --no-early-stop
+		;;
+	starved)	# 3b. a starved invocation (each call also notes its side and $BENCH_AB_BLOCK)
+		rates starved-a 100 50 100 100 100 100 100 100 100 100
+		rates starved-b 110 110 110 110 110 110 110 110 110 110
+		CMD_A="echo A\$BENCH_AB_BLOCK >>$TEST_TMP/starved.blocks; STANDIN_INVALID=2 " \
+			CMD_B="echo B\$BENCH_AB_BLOCK >>$TEST_TMP/starved.blocks; " \
+			ab_start starved --alpha 0.25 --blocks 3 --no-early-stop
+		;;
+	speed | speed20 | speedoff | noref)	# 3d. the machine's speed changed; 20% apart; the off switch; no reference in B's
+		rates "$1-a" $(yes 100 | head -8)
+		rates "$1-b" 102 178.5 102 102 102 102 102 102
+		local ref_b="STANDIN_REF=700 STANDIN_REF_2=900 " opts=()
+		[ "$1" = speed20 ] && ref_b="STANDIN_REF=700 STANDIN_REF_2=840 "
+		[ "$1" = speedoff ] && opts=(--no-speed-check)
+		[ "$1" = noref ] && ref_b=""
+		CMD_A="STANDIN_METRIC=op_ns STANDIN_REF=700 " CMD_B="STANDIN_METRIC=op_ns $ref_b" \
+			ab_start "$1" --metric op_ns --test t --alpha 0.25 --blocks 3 --no-early-stop "${opts[@]}"
+		;;
+	starved.*)	# 3c. a starved invocation that is not marked, three tests
+		rates "$1-a" $(yes 100 | head -18)
+		rates "$1-b" 100.5 99.6 100.2 99.9 0.44 100.3 99.7 100.1 100.4 99.8 100 100.2 99.9 100.1 99.5 100.6 100 99.9
+		ab_start "$1" --test "${1#starved.}" --blocks 9 --no-early-stop
+		;;
+	budget)	# 4. the budget
+		rates budget-a $(seq 100 140)
+		rates budget-b $(seq 100 140)
+		ab_start budget STANDIN_SLEEP=0.4 --budget 4
+		;;
+	esac
+}
+# the cases in the order of their checks
+CASES=(clear clearj same drift starved speed speed20 speedoff noref starved.t starved.rank starved.trimmed budget)
+NEXT=0
+ab_next() {	# ab_next: start the next case not started yet, if any
+	[ "$NEXT" -lt ${#CASES[@]} ] || return 0
+	start_case "${CASES[NEXT]}"
+	NEXT=$((NEXT + 1))
+}
+for ((i = 1; i < PAR_WIDTH; i++)); do
+	ab_next
+done
+
 # 1. a clear change: A 100 throughout, B about 110, with --test rank.
 # Blocks (A B B A) of log ratios: ln 1.10 = 0.0953102; (ln 1.105 + ln
 # 1.095) / 2 = 0.0952998; (ln 1.098 + ln 1.102) / 2 = 0.0953085; ...
@@ -43,11 +137,9 @@ field() {
 # what is left) six blocks all above 0 have signed-rank p = 2 / 2^6 =
 # 0.03125 and the interval [W(1), W(21)] = [smallest, largest block]
 # (P(T <= 0) = 1/64 <= level / 2): better, both ends about +10%.
-# shellcheck disable=SC2046
-rates a $(yes 100 | head -12)
-rates b 110 110 110.5 109.5 109.8 110.2 110.1 109.9 110.3 109.7 110 110
-ab "$TEST_TMP/clear" --test rank --blocks 6 -o "$TEST_TMP/clear.d" \
-	--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
+# (its run: start_case, above)
+ab_next
+par_wait "$TEST_TMP/clear"
 is $? 0 "a clear change: exit 0"
 is "$(field "$TEST_TMP/clear" 'change: B vs A')" "+10.00" "the estimate is the blocks' Hodges-Lehmann estimate, +10.00%"
 like "$TEST_TMP/clear" '^verdict: better \(significant: the interval leaves out 0; at least the 2% threshold\)$' "verdict: better"
@@ -61,7 +153,7 @@ is "$(grep -c '^ab: block [0-9]*: ' "$TEST_TMP/clear.err")" 6 "one progress line
 like "$TEST_TMP/clear" "^  that is the run's resolution, not a bound on the change: the change found, 10\.00%, is (larger|smaller) than it and significant" \
 	"the smallest change detectable says what it means beside a change found"
 is "$(find "$TEST_TMP/clear.d" -name 'pair-*.json' | wc -l)" 24 "every result file is kept"
-is "$(cat "$TEST_TMP/b.pos")" 12 "B ran exactly 12 times"
+is "$(cat "$TEST_TMP/clear-b.pos")" 12 "B ran exactly 12 times"
 is "$(cat "$TEST_TMP/clear.d/ab.txt")" "$(tail -n +2 "$TEST_TMP/clear")" "the report is kept in the directory too"
 # the report as JSON: ab.json beside ab.txt, with the text's verdict and figures
 j=$TEST_TMP/clear.d/ab.json
@@ -70,12 +162,10 @@ is "$(jq -r '[.schema, .schema_version, .command, .verdict, .test, .blocks, .pai
 is "$(jq -r '.change_pct * 100 | round / 100' "$j")" "10" "ab.json: the change, +10%"
 jq -e '.interval_pct[0] > 0 and .interval_pct[1] >= .interval_pct[0] and .p < 0.05' "$j" >/dev/null
 is $? 0 "ab.json: an interval above 0 and p below 0.05, as the verdict"
-is "$(jq -r '.a.shell' "$j")" "exec $STANDIN $TEST_TMP/a" "ab.json: A's command"
-# shellcheck disable=SC2046
-rates a $(yes 100 | head -12)
-rates b 110 110 110.5 109.5 109.8 110.2 110.1 109.9 110.3 109.7 110 110
-ab "$TEST_TMP/clearj" --json --test rank --blocks 6 -o "$TEST_TMP/clearj.d" \
-	--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
+is "$(jq -r '.a.shell' "$j")" "exec $STANDIN $TEST_TMP/clear-a" "ab.json: A's command"
+# the same case with --json
+ab_next
+par_wait "$TEST_TMP/clearj"
 is $? 0 "--json: exit 0"
 is "$(wc -l <"$TEST_TMP/clearj")" 1 "--json: stdout is one line"
 is "$(jq -r '.verdict' "$TEST_TMP/clearj")" "better" "--json: the report as JSON"
@@ -104,15 +194,12 @@ fi
 
 # 2. no change: A/A with noise, --test t.  Six blocks: the interval of
 # their mean at the last look lies inside ±2%: within
-# shellcheck disable=SC2046
-rates a $(yes 100 | head -12)
-rates b 101 99 102 98.5 98 101.5 100.5 99.8 99.4 100.9 100.2 99.7
-ab "$TEST_TMP/same" --test t --blocks 6 -o "$TEST_TMP/same.d" \
-	--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
+ab_next
+par_wait "$TEST_TMP/same"
 is $? 0 "no change: exit 0"
 like "$TEST_TMP/same" '^verdict: within ±2%: no change of 2% or more' "verdict: within ±2%"
 n=$(sed -nE 's/^used: ([0-9]+) blocks.*/\1/p' "$TEST_TMP/same")
-want=$(head -n $((2 * n)) "$TEST_TMP/b" | awk -v n="$n" '{ s += log($1 / 100) } END { printf "%+.2f", (exp(s / (2 * n)) - 1) * 100 }')
+want=$(head -n $((2 * n)) "$TEST_TMP/same-b" | awk -v n="$n" '{ s += log($1 / 100) } END { printf "%+.2f", (exp(s / (2 * n)) - 1) * 100 }')
 is "$(field "$TEST_TMP/same" 'change: B vs A')" "$want" "the estimate is the mean log ratio of the $n blocks used ($want%)"
 read -r lo hi < <(sed -nE 's/^change: .*interval ([-+][0-9.]+)% \.\. ([-+][0-9.]+)%.*/\1 \2/p' "$TEST_TMP/same")
 assert "its interval $lo .. $hi lies inside ±2%" awk -v l="$lo" -v h="$hi" 'BEGIN { exit !(l > -2 && h < 2 && l < h) }'
@@ -123,16 +210,8 @@ like "$TEST_TMP/same" "^  a change of that size or more would have been found 4 
 # above A.  In a block at a, A runs at a and a + 3, B at a + 1 and a + 2,
 # so each block's two log ratios carry +1% and -1% of drift: the estimate
 # stays at 5.00% (within 0.02%), where A B pairs alone would say about 6%.
-rm -f "$TEST_TMP/a" "$TEST_TMP/b"
-for b in 0 1 2 3 4 5; do
-	g=$((4 * b))
-	echo "$((100 + g))" >>"$TEST_TMP/a"
-	echo "$((100 + g + 3))" >>"$TEST_TMP/a"
-	awk -v g=$g 'BEGIN { printf "%.6f\n%.6f\n", 1.05 * (100 + g + 1), 1.05 * (100 + g + 2) }' >>"$TEST_TMP/b"
-done
-rm -f "$TEST_TMP"/[ab].pos
-ab "$TEST_TMP/drift" --blocks 6 --no-early-stop -o "$TEST_TMP/drift.d" \
-	--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
+ab_next
+par_wait "$TEST_TMP/drift"
 is $? 0 "a drifting machine: exit 0"
 est=$(field "$TEST_TMP/drift" 'change: B vs A')
 assert "the drift cancels: +5% estimated as $est%" awk -v e="$est" 'BEGIN { exit !(e >= 4.98 && e <= 5.02) }'
@@ -145,15 +224,12 @@ like "$TEST_TMP/drift" '(against|level) 0\.05 of look 1\)$' "the one look is the
 # marked invalid; the whole block is left out, its four files renamed
 # invalid-pair-*, and it runs again as pairs 3 and 4; the rates used are
 # A's calls 3-8 and B's 3-8, so the starved rate (50) moves nothing
-rates a 100 50 100 100 100 100 100 100 100 100
-rates b 110 110 110 110 110 110 110 110 110 110
 # (--alpha 0.25: a test from 3 blocks, 2^-2 <= 0.25; at 0.05 it needs 6)
 # (each call also notes its side and $BENCH_AB_BLOCK)
-ab "$TEST_TMP/starved" --alpha 0.25 --blocks 3 --no-early-stop -o "$TEST_TMP/starved.d" \
-	--cmd-a "echo A\$BENCH_AB_BLOCK >>$TEST_TMP/blocks; STANDIN_INVALID=2 exec $STANDIN $TEST_TMP/a" \
-	--cmd-b "echo B\$BENCH_AB_BLOCK >>$TEST_TMP/blocks; exec $STANDIN $TEST_TMP/b"
+ab_next
+par_wait "$TEST_TMP/starved"
 is $? 0 "a starved invocation: exit 0"
-is "$(tr '\n' ' ' <"$TEST_TMP/blocks")" "A1 B1 B1 A1 A2 B2 B2 A2 A3 B3 B3 A3 A4 B4 B4 A4 " \
+is "$(tr '\n' ' ' <"$TEST_TMP/starved.blocks")" "A1 B1 B1 A1 A2 B2 B2 A2 A3 B3 B3 A3 A4 B4 B4 A4 " \
 	"BENCH_AB_BLOCK: the four invocations of a block share its number; the re-run block gets a new one"
 like "$TEST_TMP/starved.err" "^ab: left out $TEST_TMP/starved.d/pair-002-A.json: invalid run: producers starved" \
 	"ab names the invalid file and why"
@@ -175,19 +251,8 @@ is_exit 0 "bench compare --paired reads the tested pairs" \
 # call ends it and runs again as pairs 3 and 4.  B's second op_ns, 178.5
 # (x1.75, a slow phase), then moves nothing: B/A is 102/100 in every pair
 # used, +2.00%
-# shellcheck disable=SC2046
-rates a $(yes 100 | head -8)
-rates b 102 178.5 102 102 102 102 102 102
-speed_ab() {	# speed_ab <name> <ab options>...: the case above
-	local name=$1
-	shift
-	rm -f "$TEST_TMP"/[ab].pos
-	ab "$TEST_TMP/$name" --metric op_ns --test t --alpha 0.25 --blocks 3 --no-early-stop \
-		-o "$TEST_TMP/$name.d" "$@" \
-		--cmd-a "STANDIN_METRIC=op_ns STANDIN_REF=700 exec $STANDIN $TEST_TMP/a" \
-		--cmd-b "STANDIN_METRIC=op_ns STANDIN_REF=700 STANDIN_REF_2=${REF_B2:-900} exec $STANDIN $TEST_TMP/b"
-}
-speed_ab speed
+ab_next
+par_wait "$TEST_TMP/speed"
 is $? 0 "the machine's speed changed: exit 0"
 like "$TEST_TMP/speed.err" "^ab: block of pairs 1-2 left out: the machine's speed changed between A and B of pair 2: the reference loop took 701\.5 ns in A, 901\.5 ns in B \(the slower 1\.29x the faster, beyond 1\.25x; --no-speed-check keeps such blocks\); the block runs again$" \
 	"one line names the pair, both references and why"
@@ -202,12 +267,14 @@ is "$(find "$TEST_TMP/speed.d" -name 'invalid-pair-*.json' | wc -l)" 4 "the left
 is "$(jq -r '[.left_out_speed_blocks, .left_out_blocks, .speed_check, .speed_unchecked_pairs] | join(" ")' "$TEST_TMP/speed.d/ab.json")" \
 	"1 0 true 0" "ab.json: one block left out for speed, none starved, the check on, every pair checked"
 # 20% apart (840 ns: median 841.5, 841.5 / 701.5 = 1.1996) is kept
-REF_B2=840 speed_ab speed20
+ab_next
+par_wait "$TEST_TMP/speed20"
 is $? 0 "references 20% apart: exit 0"
 like "$TEST_TMP/speed20" '^used: 3 blocks, 6 pairs, 12 invocations' "references 20% apart: nothing left out"
 # the off switch: the block is kept, and B's 178.5 moves the mean: blocks
 # (ln 1.02 + ln 1.785) / 2 = 0.299611 and ln 1.02 twice, mean 0.113072: +11.97%
-speed_ab speedoff --no-speed-check
+ab_next
+par_wait "$TEST_TMP/speedoff"
 is $? 0 "--no-speed-check: exit 0"
 like "$TEST_TMP/speedoff" '^used: 3 blocks, 6 pairs, 12 invocations' "--no-speed-check: nothing left out"
 like "$TEST_TMP/speedoff" '^speed check: off \(--no-speed-check\)' "--no-speed-check: the report says the check was off"
@@ -216,10 +283,8 @@ is "$(jq -r '[.left_out_speed_blocks, .speed_check] | join(" ")' "$TEST_TMP/spee
 	"--no-speed-check: ab.json says the check was off"
 # files without the reference (an older bench, another binary): not
 # checked, said once on stderr, counted in the report
-rm -f "$TEST_TMP"/[ab].pos
-ab "$TEST_TMP/noref" --metric op_ns --test t --alpha 0.25 --blocks 3 --no-early-stop -o "$TEST_TMP/noref.d" \
-	--cmd-a "STANDIN_METRIC=op_ns STANDIN_REF=700 exec $STANDIN $TEST_TMP/a" \
-	--cmd-b "STANDIN_METRIC=op_ns exec $STANDIN $TEST_TMP/b"
+ab_next
+par_wait "$TEST_TMP/noref"
 is $? 0 "no reference in B's files: exit 0"
 like "$TEST_TMP/noref.err" "^ab: pair 1: B's file has no machine-speed reference \(latency\.reference: .*\): pairs without one are not speed-checked \(said once\)$" \
 	"no reference: ab says the pairs are not checked"
@@ -236,13 +301,9 @@ is $? 1 "hits (not timed in BPF): no speed check line"
 # hardly ran).  Its pair's log ratio is ln 0.0044 = -5.43, its block's
 # -2.7: the mean of 9 blocks moves by -0.30 (-26%), the Hodges-Lehmann
 # estimate by one rank of the Walsh averages
-# shellcheck disable=SC2046
-rates a $(yes 100 | head -18)
-rates b 100.5 99.6 100.2 99.9 0.44 100.3 99.7 100.1 100.4 99.8 100 100.2 99.9 100.1 99.5 100.6 100 99.9
 for t in t rank trimmed; do
-	rm -f "$TEST_TMP"/[ab].pos
-	ab "$TEST_TMP/starved.$t" --test $t --blocks 9 --no-early-stop -o "$TEST_TMP/starved.$t.d" \
-		--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
+	ab_next
+	par_wait "$TEST_TMP/starved.$t"
 	is $? 0 "a starved invocation, --test $t: exit 0"
 done
 est=$(field "$TEST_TMP/starved.t" 'change: B vs A')
@@ -261,10 +322,8 @@ like "$TEST_TMP/starved.trimmed" '^verdict: within ±2%' "and its interval says 
 # 4. the budget: invocations of at least 0.4 s, a budget of 4 s.  After
 # the first block (>= 1.6 s) the 6 blocks a test at 0.05 needs cannot fit
 # (>= 9.6 s): refused as a bad argument, with the budget it needs
-rates a $(seq 100 140)
-rates b $(seq 100 140)
-STANDIN_SLEEP=0.4 ab "$TEST_TMP/budget" --budget 4 -o "$TEST_TMP/budget.d" \
-	--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
+ab_next
+par_wait "$TEST_TMP/budget"
 is $? 2 "a budget too short for a test: exit 2"
 like "$TEST_TMP/budget.err" '^invalid --budget 0m04s: too short for the first look that can decide: the first block took [0-9.]+ s and a test at alpha 0\.05 needs 6 blocks; give --budget [0-9]+s or more$' \
 	"it says the budget it needs"
@@ -290,7 +349,9 @@ is "$(find "$TEST_TMP" -maxdepth 1 -name 'bench-ab-*' -type d | wc -l)" 1 "the r
 like "$TEST_TMP/metric" "^ab: A and B in blocks of A B B A, result files in $TEST_TMP/bench-ab-" "and it says where"
 
 # 5. Ctrl-C: what it has so far is printed, the files stay, the child got
-# SIGINT and was reaped
+# SIGINT and was reaped.  A run the test signals, and whose stand-ins it
+# then looks for: alone, every run started above reaped
+par_wait_all
 rates a $(seq 100 140)
 rates b $(seq 100 140)
 STANDIN_SLEEP=0.3 "${SIG_DEFAULT[@]}" "$BENCH" ab -o "$TEST_TMP/int.d" --cmd-a "exec $STANDIN $TEST_TMP/a" \

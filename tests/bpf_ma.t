@@ -45,23 +45,41 @@ run_ma() {
 	return $rc
 }
 
-# has_kfunc <name>: the kernel has it, by its symbol (not by the BTF the bench reads)
+# has_kfunc <name>: the kernel has it, by its symbol (not by the BTF the bench reads);
+# /proc/kallsyms is read once (a long file, asked about five times)
+KFUNC_SYMS=$(grep -oE ' (bpf_obj_new_impl|bpf_percpu_obj_new_impl)$' /proc/kallsyms)
 has_kfunc() {
-	grep -q " $1\$" /proc/kallsyms
+	[[ $'\n'$KFUNC_SYMS$'\n' == *$'\n'" $1"$'\n'* ]]
 }
 
 # ---- bad input: one line, non-zero exit, nothing created ----
-bad_input() {	# bad_input <what> <stderr regex> <args...>
-	local what=$1 re=$2 out="$TEST_TMP/bad" rc
-	shift 2
+declare -A RC PID
+# bad_check <out> <what> <stderr regex>: the checks of a refused run, its
+# exit status in RC[out], its pid in PID[out]
+bad_check() {
+	local out=$1 what=$2 re=$3 rc=${RC[$1]}
 
-	run_ma "$out" "$@"
-	rc=$?
-	assert "$what: refused (exit $rc)" [ $rc -ne 0 ]
+	assert "$what: refused (exit $rc)" [ "$rc" -ne 0 ]
 	assert "$what: one line on stderr" [ "$(wc -l <"$out.err")" -eq 1 ]
 	assert "$what: nothing on stdout" [ ! -s "$out" ]
 	like "$out.err" "$re" "$what: the message names the problem"
-	check_clean "$RUN_PID" "$what"
+	check_clean "${PID[$out]}" "$what"
+}
+
+# bad_run <out> <args...>: a refused run, its exit status in RC[out], its
+# pid in PID[out]
+bad_run() {
+	local out=$1
+
+	shift
+	run_ma "$out" "$@"
+	RC[$out]=$?
+	PID[$out]=$RUN_PID
+}
+
+bad_input() {	# bad_input <what> <stderr regex> <args...>: bad_run, then bad_check
+	bad_run "$TEST_TMP/bad" "${@:3}"
+	bad_check "$TEST_TMP/bad" "$1" "$2"
 }
 
 # a kernel without the kfuncs: the one line naming it, before anything is loaded
@@ -81,38 +99,78 @@ if ! has_kfunc bpf_obj_new_impl; then
 	exit
 fi
 
-bad_input "--obj-size 100" "object size '100'.*16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096\$" \
-	-w0 -d1 bpf_ma --obj-size 100
-bad_input "--obj-size abc" "object size 'abc'" -w0 -d1 bpf_ma --obj-size abc
-bad_input "--batch-size 0" "batch size '0'.*1\\.\\.8192" -w0 -d1 bpf_ma --batch-size 0
-bad_input "--batch-size 8193" "batch size '8193'.*1\\.\\.8192" -w0 -d1 bpf_ma --batch-size 8193
-if has_kfunc bpf_percpu_obj_new_impl; then
-	bad_input "--percpu --obj-size 1024" "object size 1024 with --percpu.*16, 32, 64, 96, 128, 192, 256, 512\$" \
-		-w0 -d1 bpf_ma --percpu --obj-size 1024
-fi
-bad_input "-p 1024 --batch-size 8192" "batch size 8192 with -p 1024: at most 4194304 slots" \
-	-w0 -d1 -p1024 bpf_ma --batch-size 8192
-
-# ---- every size of each flavour loads and attaches ----
 flavours=("")
 has_kfunc bpf_percpu_obj_new_impl && flavours+=(--percpu)
+# sizes_of <flavour>: every object size it takes
+sizes_of() {
+	if [ -n "$1" ]; then echo "16 32 64 96 128 192 256 512"; else echo "16 32 64 96 128 192 256 512 1024 2048 4096"; fi
+}
+
+# ---- the runs checked for themselves alone, side by side ----
+# Every run whose checks are of its own exit status, lines and counts,
+# none of a memory figure (which another run beside it would change),
+# starts here, side by side (lib.sh's par_start, at most 3 at once), the
+# longest first: the --repeat, --latency and pid namespace runs, then
+# set-up alone of every object size of each flavour (each its own program
+# and cgroup); the refused ones, over in milliseconds, one at a time in
+# the foreground while the first three take every place.  Their checks,
+# below in their sections, start once every one of them is reaped:
+# check_clean then sees the machine with none of them running.  The wrapper's runs and the real
+# runs (whose memory figures are checked) and the --footprint ones (which
+# count every allocation of the BPF memory allocator on the machine,
+# another run's too) start after them, with no other run beside them.
+POOL=()
+pool_start() {	# pool_start <out> <command...>: par_start, reaped below
+	POOL+=("$1")
+	par_start "$@"
+}
+pool_start "$TEST_TMP/rep" "$BENCH" -w0 -d1 --repeat 2 --json "$TEST_TMP/rep.json" bpf_ma
+pool_start "$TEST_TMP/lat" "$BENCH" -w0 -d1 -p1 --latency --json "$TEST_TMP/lat.json" bpf_ma --obj-size 4096 --batch-size 16
+pool_start "$TEST_TMP/ns" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$TEST_TMP/ns.json" bpf_ma
+bad_run "$TEST_TMP/bad.size100" -w0 -d1 bpf_ma --obj-size 100
+bad_run "$TEST_TMP/bad.sizeabc" -w0 -d1 bpf_ma --obj-size abc
+bad_run "$TEST_TMP/bad.batch0" -w0 -d1 bpf_ma --batch-size 0
+bad_run "$TEST_TMP/bad.batch8193" -w0 -d1 bpf_ma --batch-size 8193
+if has_kfunc bpf_percpu_obj_new_impl; then
+	bad_run "$TEST_TMP/bad.percpu1024" -w0 -d1 bpf_ma --percpu --obj-size 1024
+fi
+bad_run "$TEST_TMP/bad.p1024" -w0 -d1 -p1024 bpf_ma --batch-size 8192
 for f in "${flavours[@]}"; do
-	if [ -n "$f" ]; then sizes="16 32 64 96 128 192 256 512"; else sizes="16 32 64 96 128 192 256 512 1024 2048 4096"; fi
-	bad=""
 	opt=()
 	[ -n "$f" ] && opt=("$f")
-	# set-up alone, each size its own program and cgroup, nothing
-	# measured: side by side (lib.sh's par_start, at most 3 at once), all
-	# reaped before check_clean looks at the machine; RUN_PID is the last
-	for sz in $sizes; do
-		par_start "$TEST_TMP/sz$sz" env BENCH_TEST_EXIT_AFTER_SETUP=1 \
+	for sz in $(sizes_of "$f"); do
+		pool_start "$TEST_TMP/sz$f$sz" env BENCH_TEST_EXIT_AFTER_SETUP=1 \
 			"$BENCH" -w0 -d1 bpf_ma "${opt[@]}" --obj-size "$sz"
 	done
-	for sz in $sizes; do
-		par_wait "$TEST_TMP/sz$sz" || bad="$bad $sz($(tail -n1 "$TEST_TMP/sz$sz.err"))"
+done
+for out in "${POOL[@]}"; do
+	par_wait "$out"
+	RC[$out]=$?
+	PID[$out]=$RUN_PID
+done
+
+bad_check "$TEST_TMP/bad.size100" "--obj-size 100" \
+	"object size '100'.*16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096\$"
+bad_check "$TEST_TMP/bad.sizeabc" "--obj-size abc" "object size 'abc'"
+bad_check "$TEST_TMP/bad.batch0" "--batch-size 0" "batch size '0'.*1\\.\\.8192"
+bad_check "$TEST_TMP/bad.batch8193" "--batch-size 8193" "batch size '8193'.*1\\.\\.8192"
+if has_kfunc bpf_percpu_obj_new_impl; then
+	bad_check "$TEST_TMP/bad.percpu1024" "--percpu --obj-size 1024" \
+		"object size 1024 with --percpu.*16, 32, 64, 96, 128, 192, 256, 512\$"
+fi
+bad_check "$TEST_TMP/bad.p1024" "-p 1024 --batch-size 8192" "batch size 8192 with -p 1024: at most 4194304 slots"
+
+# ---- every size of each flavour loads and attaches ----
+for f in "${flavours[@]}"; do
+	bad=""
+	for sz in $(sizes_of "$f"); do
+		out=$TEST_TMP/sz$f$sz
+		[ "${RC[$out]}" -eq 0 ] || bad="$bad $sz($(tail -n1 "$out.err"))"
+		last=${PID[$out]}
 	done
 	is "${bad:-none}" none "bpf_ma ${f:-(kmalloc)}: every --obj-size loads and attaches"
-	check_clean "$RUN_PID" "bpf_ma ${f:-(kmalloc)} sizes"
+	# the last size's cgroup, and any program of any size
+	check_clean "$last" "bpf_ma ${f:-(kmalloc)} sizes"
 done
 
 # ---- the wrapper: the posted loop, both flavours ----
@@ -131,11 +189,41 @@ if has_kfunc bpf_percpu_obj_new_impl; then
 fi
 
 # ---- real runs: the posted shape, and every object allocated is freed ----
-# counts_ok <json>: the whole run's counts add up, and hold the samples'
+# run_facts <json>: what the checks read of a run's JSON, in one jq (a jq
+# costs a tenth of a second on a loaded machine, and a run's checks had a
+# dozen): FACT[<key>] is what a jq of that expression alone printed (JSON
+# for all but strings), unset when it failed.  counts_ok: the whole run's
+# counts add up, and hold the samples'.
+declare -A FACT
+run_facts() {
+	local k v
+
+	FACT=()
+	while IFS=$'\t' read -r k v; do
+		FACT[$k]=$v
+	done < <(jq -r 'def fact(k; e): try "\(k)\t\(e | if type == "string" then . else tojson end)" catch empty;
+		fact("counts_ok"; .counts as $c | $c.allocated > 0 and $c.allocated == $c.freed and $c.stale == 0 and
+			([.samples[].counters.hits] | add) <= $c.allocated and
+			([.samples[].counters.hits] | add) > 0),
+		fact("counts"; .counts),
+		fact("allocated_freed"; "\(.counts.allocated) \(.counts.freed)"),
+		fact("growth_ok"; [.samples[].metrics | .sys_slab_growth, .sys_percpu_growth] | all(. >= 0)),
+		fact("floor"; .counts.memory_floor_bytes),
+		fact("below_sys_slab_growth"; .summary.metrics.sys_slab_growth.mean * 1048576 < .counts.memory_floor_bytes),
+		fact("below_sys_percpu_growth"; .summary.metrics.sys_percpu_growth.mean * 1048576 < .counts.memory_floor_bytes),
+		fact("flagged"; .counts.memory_below_floor == 1),
+		fact("alloc_failed"; .counts.alloc_failed_batches > 0),
+		fact("options"; .options.benchmark),
+		fact("latency_ok"; .latency.triggers > 0 and .latency.triggers * 16 <= .counts.allocated),
+		fact("footprint_frees_slab"; .counts.footprint_frees_slab),
+		fact("footprint_frees_percpu"; .counts.footprint_frees_percpu),
+		fact("footprint_untracked"; .counts.footprint_untracked),
+		fact("footprint_option"; .options.benchmark.footprint)' "$1")
+}
+
+# counts_ok: run_facts' verdict on the counts
 counts_ok() {
-	jq -e '.counts as $c | $c.allocated > 0 and $c.allocated == $c.freed and $c.stale == 0 and
-		([.samples[].counters.hits] | add) <= $c.allocated and
-		([.samples[].counters.hits] | add) > 0' "$1" >/dev/null
+	[ "${FACT[counts_ok]:-}" = true ]
 }
 
 # possible_cpus: how many CPUs the kernel's per-CPU areas are made for
@@ -144,7 +232,8 @@ possible_cpus() {
 		END { print c }' /sys/devices/system/cpu/possible
 }
 
-# floor_ok <out> <producers> <per-CPU bytes and CPUs, or ""> <name>: the
+# floor_ok <out> <producers> <per-CPU bytes and CPUs, or ""> <name>: (after
+# run_facts of the run) the
 # floor in JSON is a batch of 64 per producer, of 128-byte objects (per-CPU:
 # 120 data bytes on each possible CPU); the figure is flagged below it
 # exactly when its mean is, and then the warning says so on stderr
@@ -157,9 +246,9 @@ floor_ok() {
 	else
 		want=$((64 * p * 128)) metric=sys_slab_growth
 	fi
-	is "$(jq '.counts.memory_floor_bytes' "$out.json")" "$want" "$name: the memory floor is a batch per producer"
-	below=$(jq -r --arg m "$metric" '.summary.metrics[$m].mean * 1048576 < .counts.memory_floor_bytes' "$out.json")
-	is "$(jq -r '.counts.memory_below_floor == 1' "$out.json")" "$below" "$name: below the floor exactly when the figure is"
+	is "${FACT[floor]:-}" "$want" "$name: the memory floor is a batch per producer"
+	below=${FACT[below_$metric]:-}
+	is "${FACT[flagged]:-}" "$below" "$name: below the floor exactly when the figure is"
 	is "$(grep -c '^warning: bpf_ma.s total memory usage .* is below the .* MiB the run.s stashed objects occupy' "$out.err")" \
 		"$([ "$below" = true ] && echo 1 || echo 0)" "$name: a warning exactly when below the floor"
 	diag "floor $want bytes, below: $below"
@@ -171,6 +260,7 @@ floor_ok() {
 		"$name: export kcidb: $metric $([ "$below" = true ] && echo "ERROR, no number" || echo "DONE, its number")"
 }
 
+CPUS=$(possible_cpus)
 for f in "${flavours[@]}"; do
 	for p in 1 2; do
 		name="bpf_ma ${f:---kmalloc} -p$p"
@@ -190,23 +280,24 @@ for f in "${flavours[@]}"; do
 		diag "$(grep -E '^(Allocator|Memory):' "$out")"
 		like "$out" "$SUMMARY_RE" "$name: the posted Summary shape"
 		like "$out" "$ALLOC_RE" "$name: the Allocator line"
-		counts_ok "$out.json"
+		run_facts "$out.json"
+		counts_ok
 		ok $? "$name: allocated == freed, nothing stale, and they hold every sample's allocations"
-		diag "counts: $(jq -c .counts "$out.json")"
+		diag "counts: ${FACT[counts]:-}"
 		# the Allocator line's counts are the JSON's
 		a=$(grep '^Allocator:' "$out" | sed -E 's/.*, ([0-9]+) objects allocated, ([0-9]+) freed$/\1 \2/')
-		is "${a:-no Allocator line}" "$(jq -r '"\(.counts.allocated) \(.counts.freed)"' "$out.json")" \
+		is "${a:-no Allocator line}" "${FACT[allocated_freed]:-}" \
 			"$name: the line's counts are the JSON's"
 		is "$([ -s "$out.json" ] && jq -r -f tests/schema.jq "$out.json" || echo "no JSON")" "" \
 			"$name: the JSON follows the schema"
-		ok "$(jq -e '[.samples[].metrics | .sys_slab_growth, .sys_percpu_growth] | all(. >= 0)' \
-			"$out.json" >/dev/null; echo $?)" "$name: memory growth is never negative (the baseline is the lowest level seen)"
-		floor_ok "$out" "$p" "${f:+120 $(possible_cpus)}" "$name"
-		if jq -e '.counts.alloc_failed_batches > 0' "$out.json" >/dev/null; then
+		[ "${FACT[growth_ok]:-}" = true ]
+		ok $? "$name: memory growth is never negative (the baseline is the lowest level seen)"
+		floor_ok "$out" "$p" "${f:+120 $CPUS}" "$name"
+		if [ "${FACT[alloc_failed]:-}" = true ]; then
 			like "$out" "^Failures: [0-9]+ alloc batches cut short by bpf_(percpu_)?obj_new\(\) returning NULL" \
 				"$name: failed allocations are said"
 		fi
-		is "$(jq -c '.options.benchmark' "$out.json")" \
+		is "${FACT[options]:-}" \
 			"{\"percpu\":$([ -n "$f" ] && echo true || echo false),\"obj_size\":128,\"batch_size\":64,\"footprint\":false,\"memory_source\":\"/proc/meminfo $([ -n "$f" ] && echo Percpu || echo SUnreclaim)\"}" \
 			"$name: the posted defaults and the memory source in the JSON options"
 		check_clean "$RUN_PID" "$name"
@@ -230,37 +321,27 @@ if host_only "export kcidb of a run below its floor"; then
 		"below the floor: its rates are still DONE"
 fi
 
-# The --latency, --repeat and pid namespace runs, side by side (lib.sh's
-# par_start): their checks are of their own counts and lines, none of a
-# memory figure, which another run beside would change.  The runs above
-# (the wrapper's, whose memory figures are checked) and the --footprint
-# ones below (which count every allocation of the BPF memory allocator on
-# the machine, another run's too) start with no other run beside them.
-out=$TEST_TMP/lat
-par_start "$out" "$BENCH" -w0 -d1 -p1 --latency --json "$out.json" bpf_ma --obj-size 4096 --batch-size 16
-par_start "$TEST_TMP/rep" "$BENCH" -w0 -d1 --repeat 2 --json "$TEST_TMP/rep.json" bpf_ma
-par_start "$TEST_TMP/ns" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$TEST_TMP/ns.json" bpf_ma
+# The --latency, --repeat and pid namespace runs ran side by side at the
+# start (their checks are of their own counts and lines, none of a memory
+# figure, which another run beside would change).
 
 # another batch and size, with --latency: each trigger is timed, 2 x batch ops
-par_wait "$out"
-ok $? "--obj-size 4096 --batch-size 16 --latency: exits 0"
-counts_ok "$out.json"
+out=$TEST_TMP/lat
+ok "${RC[$out]}" "--obj-size 4096 --batch-size 16 --latency: exits 0"
+run_facts "$out.json"
+counts_ok
 ok $? "--obj-size 4096 --batch-size 16: allocated == freed"
 like "$out" '^Latency: per-op p50 .* \([0-9]+ triggers, 32 ops each\)$' "--latency: per op of 16 allocs and 16 frees"
-ok "$(jq -e '.latency.triggers > 0 and .latency.triggers * 16 <= .counts.allocated' "$out.json" >/dev/null; echo $?)" \
-	"--latency: the timed triggers are at most the allocations / batch"
+[ "${FACT[latency_ok]:-}" = true ]
+ok $? "--latency: the timed triggers are at most the allocations / batch"
 
 # --repeat: one state, a new measured phase; the cross-check once
 out=$TEST_TMP/rep
-par_wait "$out"
-ok $? "--repeat 2: exits 0"
+ok "${RC[$out]}" "--repeat 2: exits 0"
 is "$(grep -c '^Repeat [12]/2: Summary: per-prod alloc' "$out")" 2 "--repeat 2: each repeat's Summary"
-counts_ok "$out.json"
+run_facts "$out.json"
+counts_ok
 ok $? "--repeat 2: allocated == freed over both"
-
-# the pid namespace's run, checked below, ends before the --footprint runs start
-NS_RC=0
-par_wait "$TEST_TMP/ns" || NS_RC=$?
 
 # ---- --footprint: the allocator's own bytes, counted exactly ----
 FP_RE="^Footprint: slab $NUM MiB \\(peak $NUM, after the run $NUM\\), percpu $NUM MiB \\(peak $NUM, after the run $NUM\\): the allocator's own kmalloc\\(\\) and per-CPU bytes held, counted exactly\$"
@@ -286,10 +367,11 @@ for f in "${flavours[@]}"; do
 	# may be served partly by them; and a sample is an instant, not the
 	# moment a trigger holds its batch (CI failed on that claim once).
 	# the frees were seen, not only the allocations
-	cmp_num "$(jq ".counts.footprint_frees_$kind" "$out.json")" '>' 0 "$name: frees of its $kind objects were counted"
-	diag "counts: $(jq -c .counts "$out.json")"
-	is "$(jq '.counts.footprint_untracked' "$out.json")" 0 "$name: every allocation tracked"
-	is "$(jq '.options.benchmark.footprint' "$out.json")" true "$name: in the JSON options"
+	run_facts "$out.json"
+	cmp_num "${FACT[footprint_frees_$kind]:-}" '>' 0 "$name: frees of its $kind objects were counted"
+	diag "counts: ${FACT[counts]:-}"
+	is "${FACT[footprint_untracked]:-}" 0 "$name: every allocation tracked"
+	is "${FACT[footprint_option]:-}" true "$name: in the JSON options"
 	is "$(jq -r -f tests/schema.jq "$out.json")" "" "$name: the JSON follows the schema"
 	check_clean "$RUN_PID" "$name"
 done
@@ -306,8 +388,9 @@ like "$TEST_TMP/cmp" '^sys_percpu_growth \(MiB\) |^sys_slab_growth \(MiB\) ' "co
 
 # ---- inside a pid namespace ----
 out=$TEST_TMP/ns
-ok "$NS_RC" "in a new pid namespace: exits 0"
-counts_ok "$out.json"
+ok "${RC[$out]}" "in a new pid namespace: exits 0"
+run_facts "$out.json"
+counts_ok
 ok $? "in a new pid namespace: the producers were seen, allocated == freed"
 assert "in a new pid namespace: no cgroup left" \
 	[ -z "$(compgen -G "$CG_PARENT/bench-bpf_ma.*" 2>/dev/null)" ]

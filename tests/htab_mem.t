@@ -94,18 +94,30 @@ summary_nums() {
 	done | paste -sd ' '
 }
 
+# summary_facts <out>: the last Summary line (lib.sh's last_summary), then
+# its summary_nums; fails when there is none.  Inside run_common: one
+# source of run_common.sh for both.
+summary_facts() {
+	local s
+
+	s=$(summary_line "$(cat "$1")") || return 1
+	echo "$s"
+	summary_nums "$s"
+}
+
 # check_summary <out> <name>: format byte for byte, and sane figures; the
 # Summary's per-prod-op and peak in SUM_OP and SUM_PEAK
 check_summary() {
-	local out=$1 name=$2 s op opsd mem memsd peak want iter iters bad
+	local out=$1 name=$2 facts s op opsd mem memsd peak want iter iters bad
 
 	SUM_OP=- SUM_PEAK=-
-	if ! s=$(last_summary "$out"); then
+	if ! facts=$(run_common summary_facts "$out"); then
 		ok 1 "$name: Summary line"
 		diag "$(cat "$out" "$out.err")"
 		return
 	fi
-	read -r op opsd mem memsd peak <<<"$(run_common summary_nums "$s")"
+	s=${facts%%$'\n'*}
+	read -r op opsd mem memsd peak <<<"${facts#*$'\n'}"
 	SUM_OP=$op SUM_PEAK=$peak
 	# reprint the numbers with upstream's printf formats: must be identical
 	want=$(printf 'Summary: per-prod-op %7.2f \u00B1 %7.2fk/s, memory usage %7.2f \u00B1 %7.2fMiB, peak memory usage %7.2fMiB' \
@@ -114,12 +126,15 @@ check_summary() {
 
 	bad=0
 	iters=0
+	# the figures as sed -E 's/.*LABEL +([0-9.]+).*/\1/' reads them (the
+	# whole line when there is none), by bash's own regex: no process
 	while IFS= read -r iter; do
 		iters=$((iters + 1))
-		op=$(sed -E 's/.*per-prod-op +([0-9.]+).*/\1/' <<<"$iter")
-		mem=$(sed -E 's/.*memory usage +([0-9.]+).*/\1/' <<<"$iter")
+		op=$iter mem=$iter
+		[[ $iter =~ ^.*per-prod-op\ +([0-9.]+) ]] && op=${BASH_REMATCH[1]}
+		[[ $iter =~ ^.*memory\ usage\ +([0-9.]+) ]] && mem=${BASH_REMATCH[1]}
 		want=$(printf 'per-prod-op %7.2fk/s, memory usage %7.2fMiB' "$op" "$mem" 2>/dev/null)
-		if ! grep -Eq '^Iter +[0-9]+ \( *-?[0-9]+\.[0-9]{3}us\): ' <<<"$iter" ||
+		if ! [[ $iter =~ ^Iter\ +[0-9]+\ \(\ *-?[0-9]+\.[0-9]{3}us\):\  ]] ||
 		   [ "${iter#*: }" != "$want" ]; then
 			bad=1
 			diag "bad Iter line: $iter"
@@ -169,7 +184,11 @@ wait_htab() {
 # (bench-htab-mem.<pid>), and what is checked of the figures is that
 # they are positive, that the peak is not below the average and that
 # 4096-byte values peak higher than 8-byte ones, which neighbours do not
-# turn round; no rate is checked.
+# turn round; no rate is checked.  The two runs of "two runs at once"
+# (checked below, in their section) start first, together: their set-ups
+# and measured seconds overlap.
+par_htab "$TEST_TMP/c1" -w0 -d1 -p2 htab-mem
+par_htab "$TEST_TMP/c2" -w0 -d1 -p2 htab-mem
 for flavour in preallocated bpf_ma; do
 	opt=()
 	[ "$flavour" = preallocated ] && opt=(--preallocated)
@@ -179,6 +198,8 @@ for flavour in preallocated bpf_ma; do
 	par_htab "$TEST_TMP/vs4096.$flavour" -w0 -d1 -p2 -a htab-mem --use-case overwrite \
 		--value-size 4096 --own-counter "${opt[@]}"
 done
+wait_htab "$TEST_TMP/c1"
+wait_htab "$TEST_TMP/c2"
 for flavour in preallocated bpf_ma; do
 	for uc in $USE_CASES vs4096; do
 		wait_htab "$TEST_TMP/$uc.$flavour"
@@ -325,22 +346,10 @@ if [ -n "$CG_PARENT" ]; then
 fi
 
 # ---- two runs at once ----
-# (started together, their set-ups and measured seconds overlap: no
-# warm-up is needed for them to run at the same time)
-start=$SECONDS
-"$BENCH" -w0 -d1 -p2 htab-mem >"$TEST_TMP/c1" 2>"$TEST_TMP/c1.err" &
-p1=$!
-watchdog "$p1"
-w1=$WATCHDOG
-"$BENCH" -w0 -d1 -p2 htab-mem >"$TEST_TMP/c2" 2>"$TEST_TMP/c2.err" &
-p2=$!
-watchdog "$p2"
-reap "$p2"
-r2=$?
-WATCHDOG=$w1
-reap "$p1"
-r1=$?
-diag "concurrent runs took $((SECONDS - start)) s"
+# (started together at the top, first of the measured runs: their set-ups
+# and measured seconds overlap, no warm-up is needed for them to run at
+# the same time)
+r1=${RC[$TEST_TMP/c1]} r2=${RC[$TEST_TMP/c2]} p1=${PID[$TEST_TMP/c1]} p2=${PID[$TEST_TMP/c2]}
 is "$r1 $r2" "0 0" "concurrent: both runs succeed (exit statuses)"
 [ "$TAP_LAST_FAILED" -eq 0 ] || diag "run 1:" "$(cat "$TEST_TMP/c1" "$TEST_TMP/c1.err")" \
 	"run 2:" "$(cat "$TEST_TMP/c2" "$TEST_TMP/c2.err")"

@@ -178,46 +178,76 @@ wait_htab() {
 }
 
 # The measured runs of the next two sections side by side (lib.sh's
-# par_start), every one reaped before the first check: check_clean looks
-# for any htab-mem program left loaded and counts tracefs mounts, which a
-# run beside the one checked would fail.  Each run measures its own cgroup
+# par_start, PAR_WIDTH at once).  Each run measures its own cgroup
 # (bench-htab-mem.<pid>), and what is checked of the figures is that
 # they are positive, that the peak is not below the average and that
 # 4096-byte values peak higher than 8-byte ones, which neighbours do not
 # turn round; no rate is checked.  The two runs of "two runs at once"
 # (checked below, in their section) start first, together: their set-ups
-# and measured seconds overlap.
-par_htab "$TEST_TMP/c1" -w0 -d1 -p2 htab-mem
-par_htab "$TEST_TMP/c2" -w0 -d1 -p2 htab-mem
+# and measured seconds overlap.  A use case's run is checked of its own
+# output as soon as it is reaped, while the runs after it go on (its
+# checks read its files alone); every check_clean waits until all are
+# reaped: it looks for any htab-mem program left loaded and counts
+# tracefs mounts, which a run beside the one checked would fail.
+
+# check_run <out> <name>: a use case's run, of its own exit status and output
+check_run() {
+	local out=$1 name=$2 rc=${RC[$1]}
+
+	is "$rc" 0 "$name: runs (exit status 0)"
+	[ "$rc" -eq 0 ] || diag "$(cat "$out.err")"
+	check_summary "$out" "$name"
+	PEAK[$name]=$SUM_PEAK
+	OP[$name]=$SUM_OP
+}
+
+# start_measured <key> <args...>: par_htab as $TEST_TMP/<key>, once the
+# oldest of PAR_WIDTH running is reaped (wait_htab); that one, a use
+# case's (<use case>.<flavour>), is then checked beside those running
+QUEUE=()
+start_measured() {
+	local key=$1 old=""
+
+	shift
+	if [ "${#QUEUE[@]}" -ge "$PAR_WIDTH" ]; then
+		old=${QUEUE[0]}
+		QUEUE=("${QUEUE[@]:1}")
+		wait_htab "$TEST_TMP/$old"
+	fi
+	par_htab "$TEST_TMP/$key" "$@"
+	QUEUE+=("$key")
+	check_reaped "$old"
+}
+
+# check_reaped <key>: check_run for a use case's run ("" and the others: nothing)
+check_reaped() {
+	case $1 in
+	c[12] | vs4096.* | "") ;;
+	*) check_run "$TEST_TMP/$1" "${1%.*}/${1#*.}" ;;
+	esac
+}
+
+# ---- every use case in both flavours ----
+start_measured c1 -w0 -d1 -p2 htab-mem
+start_measured c2 -w0 -d1 -p2 htab-mem
 for flavour in preallocated bpf_ma; do
 	opt=()
 	[ "$flavour" = preallocated ] && opt=(--preallocated)
 	for uc in $USE_CASES; do
-		par_htab "$TEST_TMP/$uc.$flavour" -w0 -d1 -p2 -a htab-mem --use-case "$uc" "${opt[@]}"
+		start_measured "$uc.$flavour" -w0 -d1 -p2 -a htab-mem --use-case "$uc" "${opt[@]}"
 	done
-	par_htab "$TEST_TMP/vs4096.$flavour" -w0 -d1 -p2 -a htab-mem --use-case overwrite \
+	start_measured "vs4096.$flavour" -w0 -d1 -p2 -a htab-mem --use-case overwrite \
 		--value-size 4096 --own-counter "${opt[@]}"
 done
-wait_htab "$TEST_TMP/c1"
-wait_htab "$TEST_TMP/c2"
-for flavour in preallocated bpf_ma; do
-	for uc in $USE_CASES vs4096; do
-		wait_htab "$TEST_TMP/$uc.$flavour"
-	done
+for key in "${QUEUE[@]}"; do
+	wait_htab "$TEST_TMP/$key"
+	check_reaped "$key"
 done
 
-# ---- every use case in both flavours ----
+# all reaped: nothing of any is left behind
 for flavour in preallocated bpf_ma; do
 	for uc in $USE_CASES; do
-		name="$uc/$flavour"
-		out="$TEST_TMP/$uc.$flavour"
-		rc=${RC[$out]}
-		is "$rc" 0 "$name: runs (exit status 0)"
-		[ "$rc" -eq 0 ] || diag "$(cat "$out.err")"
-		check_summary "$out" "$name"
-		check_clean "${PID[$out]}" "$name"
-		PEAK[$name]=$SUM_PEAK
-		OP[$name]=$SUM_OP
+		check_clean "${PID[$TEST_TMP/$uc.$flavour]}" "$uc/$flavour"
 	done
 done
 

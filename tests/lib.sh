@@ -19,6 +19,13 @@ export BENCH_MIN_CPU_SHARE=0
 # make test took 60 s more (docs/testing.md).  A producer still gets a few
 # percent of a busy CPU, a few milliseconds in every measured second.
 export BENCH_TEST_THREAD_NICE=15
+# AS_STARTED <command...>: the command with its runs' threads at the nice
+# they start with, for runs under valgrind: valgrind runs one thread at a
+# time, holding its lock, so a producer at nice 15 that other work
+# preempts stalls the whole run, its sampler too (a run on a CPU shared
+# with one busy loop: 63 s at nice 15, 10 s at 0)
+# shellcheck disable=SC2034 # for the test files
+AS_STARTED=(env BENCH_TEST_THREAD_NICE=0)
 TEST_TMP=$(mktemp -d /tmp/bench-test.XXXXXX)
 trap 'rm -rf "$TEST_TMP"' EXIT
 

@@ -12,11 +12,12 @@ command -v valgrind >/dev/null || skip_all "valgrind not installed"
 # The runs go side by side (par_start), each with its own output files:
 # every check is of one run's exit status and valgrind report.  compare's
 # runs read the first run's result, so they start once it is checked.
-# vg_start <key> <args...>: start the bench with <args...> under valgrind
+# vg_start <key> <args...>: start the bench with <args...> under valgrind,
+# its threads as started (lib.sh's AS_STARTED)
 vg_start() {
 	local key=$1
 	shift
-	par_start "$TEST_TMP/vg.$key" valgrind --fair-sched=yes --error-exitcode=99 --leak-check=full \
+	par_start "$TEST_TMP/vg.$key" "${AS_STARTED[@]}" valgrind --fair-sched=yes --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect "$BENCH" "$@"
 }
 

@@ -114,12 +114,11 @@ declare -A PAR_PID=() PAR_RC=() PAR_WD=()
 # stdout in <out> and its stderr in <out>.err, as soon as fewer than
 # PAR_WIDTH of those par_start started are running
 par_start() {
-	local out=$1 pid live
+	local out=$1 pid
 
 	shift
-	while live=$(_par_live) && [ "$(wc -w <<<"$live")" -ge "$PAR_WIDTH" ]; do
-		# shellcheck disable=SC2086 # the pids, one word each
-		wait -n -p pid $live
+	while _par_live && [ "${#PAR_LIVE[@]}" -ge "$PAR_WIDTH" ]; do
+		wait -n -p pid "${PAR_LIVE[@]}"
 		PAR_RC[$pid]=$?
 	done
 	"$@" >"$out" 2>"$out.err" &
@@ -158,12 +157,14 @@ par_wait_all() {
 	done
 }
 
-# _par_live: the pids of par_start's runs not yet reaped
+# _par_live: the pids of par_start's runs not yet reaped, into PAR_LIVE
+# (no subshell: par_start asks at every start)
 _par_live() {
 	local k
 
+	PAR_LIVE=()
 	for k in "${!PAR_PID[@]}"; do
-		[ -n "${PAR_RC[${PAR_PID[$k]}]+set}" ] || echo "${PAR_PID[$k]}"
+		[ -n "${PAR_RC[${PAR_PID[$k]}]+set}" ] || PAR_LIVE+=("${PAR_PID[$k]}")
 	done
 }
 

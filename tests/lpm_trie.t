@@ -91,11 +91,32 @@ for run in "lookup 10000" "free 1"; do
 done
 
 # ---- every operation, one producer: the format, the counts ----
-for op in $OPS; do
+# pre_start <op>: reap <op>'s run (its exit status in OP_RC[<op>]), then
+# start the two CPU-bound readers of its result in the background, the
+# schema's jq and (on the host, where host_only checks it) lkp-tests' parse
+# (ruby): they run while the checks of the operation before go on, and
+# each check below reads what they wrote once they are waited for
+declare -A OP_RC=() SCHEMA_PID=() PARSE_PID=()
+pre_start() {
+	local out=$TEST_TMP/$1
+
+	par_wait "$out"
+	OP_RC[$1]=$?
+	jq -r -f "$SCHEMA_JQ" "$out.json" >"$out.schema" 2>&1 &
+	SCHEMA_PID[$1]=$!
+	if [ "${BENCH_TEST_IN_VM:-0}" != 1 ]; then
+		"$LKP_PARSE" "$out.json" >"$out.parsed" 2>"$out.parse.err" &
+		PARSE_PID[$1]=$!
+	fi
+}
+read -r -a op_list <<<"$OPS"
+pre_start "${op_list[0]}"
+for i in "${!op_list[@]}"; do
+	op=${op_list[$i]}
+	[ $((i + 1)) -lt ${#op_list[@]} ] && pre_start "${op_list[$((i + 1))]}"
 	b=lpm-trie-$op
 	out=$TEST_TMP/$op
-	rc=0
-	par_wait "$out" || rc=$?
+	rc=${OP_RC[$op]}
 	[ "$rc" -eq 0 ] && lpm_stderr_clean "$out.err"
 	ok $? "$b: exit status 0, nothing unexpected on stderr"
 	[ "$rc" -eq 0 ] || diag "rc $rc: $(head -c 1000 "$out.err")"
@@ -126,10 +147,15 @@ for op in $OPS; do
 	ok $? "$b: ${EVERY[$op]} ($ops operations, $fails failed)"
 	like "$out" '^Iter +0 \(.*\): hits +[0-9]+\.[0-9]{3}[MK]/s \( *[0-9]+\.[0-9]{3}[MK]/prod\)$' \
 		"$b: upstream's progress line"
-	schema_ok "$out.json" "$b: JSON validates against the schema"
+	# schema_ok's check, on the jq pre_start ran
+	wait "${SCHEMA_PID[$op]}"
+	rc=$?
+	errs=$(cat "$out.schema")
+	[ "$rc" -eq 0 ] || errs="jq failed (exit $rc): $errs"
+	is "$errs" "" "$b: JSON validates against the schema"
 	# lkp-tests' parse on every member of the family (results_bpf.t: one of it)
 	if host_only "$b: lkp-tests' parse"; then
-		"$LKP_PARSE" "$out.json" >"$out.parsed" 2>"$out.parse.err"
+		wait "${PARSE_PID[$op]}"
 		ok $? "$b: lkp-tests' parse exits 0"
 		lkp_contract "$out.parsed" "$b"
 	fi
@@ -264,12 +290,27 @@ fi
 check_clean "" "after the runs"
 
 # ---- bad values: one line naming it, non-zero, nothing started ----
-refuse() {	# refuse <description> <args...>
-	local what=$1 rc=0
+# Each refusal is a run of its own, checked on its own output and exit
+# status, nothing started: they go side by side (par_start), each in files
+# of its own, and are all reaped before check_clean looks at the machine.
+REFUSALS=()
+refuse() {	# refuse <description> <args...>: started as refusal number N
+	local out=$TEST_TMP/bad-${#REFUSALS[@]}
+
+	REFUSALS+=("$1")
 	shift
-	run_bench "$TEST_TMP/bad" "$@" || rc=$?
-	[ "$rc" -ne 0 ] && [ "$(wc -l <"$TEST_TMP/bad.err")" -eq 1 ] && [ ! -s "$TEST_TMP/bad" ]
-	ok $? "$what: refused in one line (rc $rc: $(cat "$TEST_TMP/bad.err"))"
+	par_start "$out" "$BENCH" "$@"
+}
+refused_all() {	# the checks of every refuse, in order
+	local i out rc
+
+	for i in "${!REFUSALS[@]}"; do
+		out=$TEST_TMP/bad-$i
+		rc=0
+		par_wait "$out" || rc=$?
+		[ "$rc" -ne 0 ] && [ "$(wc -l <"$out.err")" -eq 1 ] && [ ! -s "$out" ]
+		ok $? "${REFUSALS[$i]}: refused in one line (rc $rc: $(cat "$out.err"))"
+	done
 }
 # option checks are userspace alone: a guest need not repeat them
 if host_only "bad values refused in one line"; then
@@ -277,6 +318,7 @@ if host_only "bad values refused in one line"; then
 	refuse "--nr_entries 12x" lpm-trie-lookup --nr_entries 12x
 	refuse "--nr_entries above the trie's capacity" lpm-trie-lookup --nr_entries 100000001
 	refuse "no --nr_entries" lpm-trie-lookup
+	PL33=$TEST_TMP/bad-${#REFUSALS[@]}	# its message is checked below too
 	refuse "--prefix_len 33" lpm-trie-lookup --nr_entries $NR --prefix_len 33
 	refuse "--prefix_len 0" lpm-trie-lookup --nr_entries $NR --prefix_len 0
 	refuse "--prefix_len too small for --nr_entries" lpm-trie-lookup --nr_entries $NR --prefix_len 9
@@ -287,8 +329,9 @@ if host_only "bad values refused in one line"; then
 	refuse "lpm-trie-free --inline-loop" lpm-trie-free --nr_entries $NR --inline-loop
 	refuse "-c 1" -c 1 lpm-trie-lookup --nr_entries $NR
 	refuse "bpf-hashmap-lookup's --key_size" lpm-trie-lookup --nr_entries $NR --key_size 8
-	run_bench "$TEST_TMP/bad" lpm-trie-lookup --nr_entries $NR --prefix_len 33
-	like "$TEST_TMP/bad.err" "^invalid --prefix_len '33': expected an integer in 1\\.\\.32" \
+	refused_all
+	# the --prefix_len 33 refusal's message: the run above, shared
+	like "$PL33.err" "^invalid --prefix_len '33': expected an integer in 1\\.\\.32" \
 		"--prefix_len 33: the message names the value and what is accepted"
 	# --nr_entries is also bpf-hashmap-lookup's: each benchmark gets its own
 	BENCH_TEST_EXIT_AFTER_SETUP=1 run_bench "$TEST_TMP/hl" bpf-hashmap-lookup --nr_entries 100

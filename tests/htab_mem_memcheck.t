@@ -23,16 +23,13 @@ SUPP="$(cd "$(dirname "$0")" && pwd)/libbpf.supp"
 # go side by side (lib.sh's par_start): their checks are per run, each on
 # its own exit status and report, and valgrind runs one thread of a
 # process at a time, so a second run uses the other CPU.
-# BENCH_TEST_THREAD_NICE=0: the producers at the main thread's nice, not
-# lib.sh's 15.  Under valgrind a producer runs holding valgrind's lock, so
-# a producer at nice 15 that the other lane's work preempts stalls the
-# whole run, the sampler too: a no_op run on a CPU shared with one busy
-# loop took 63 s at nice 15, 10 s at 0.  Valgrind runs one thread at a
-# time, so the run takes no more than a CPU either way.
+# The threads as started (lib.sh's AS_STARTED: valgrind's lock and nice
+# 15); valgrind runs one thread at a time, so a run takes no more than a
+# CPU either way.
 vg_start() {
 	local out=$TEST_TMP/vg-$1
 	shift
-	par_start "$out" env BENCH_TEST_THREAD_NICE=0 timeout --kill-after=10 120 valgrind --fair-sched=yes --suppressions="$SUPP" \
+	par_start "$out" "${AS_STARTED[@]}" timeout --kill-after=10 120 valgrind --fair-sched=yes --suppressions="$SUPP" \
 		--error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect \
 		"$BENCH" "$@"

@@ -317,23 +317,54 @@ static void latency_plot_marks(FILE *f, const struct plot_opts *o, int i)
 	fprintf(f, "  $run%d_marks using 1:3 with points %s notitle, \\\n", i, style);
 }
 
+/* run r's figure at mark m, per op as its curve draws it */
+static double lat_mark_value(const struct plot_run *r, const struct lat_mark *m)
+{
+	struct run_latency lat;
+
+	lat_of(r, &lat);
+	return lat_per_op(&lat, lat_quantile(lat.counts, m->num, m->den));
+}
+
+/*
+ * Does run i's label at mark m go above its mark?  Among the runs that
+ * resolve m, the upper half by value (ties by index) above, the lower
+ * half below: two runs' labels then move apart, the higher one up.  By
+ * index alone, a first run below the second had its label pushed down
+ * onto the second's (p50 36.1 and 62.4 ns printed over each other).
+ */
+static bool lat_label_above(const struct plot_run *runs, int n, int i, const struct lat_mark *m)
+{
+	double v = lat_mark_value(&runs[i], m), w;
+	int j, rank = 0, nres = 0;
+
+	for (j = 0; j < n; j++) {
+		if (!lat_resolved(m, lat_triggers(&runs[j])))
+			continue;
+		nres++;
+		w = j == i ? v : lat_mark_value(&runs[j], m);
+		rank += w < v || (w == v && j < i);
+	}
+	return 2 * rank + 1 >= nres;
+}
+
 /*
  * Run i's mark labels, each its own command (its row of the block) to
  * sit where its own curve is not: a percentile curve only rises, so
- * above-left and below-right of a mark are clear of it.  Even runs above,
- * odd runs below, so that two runs' labels at one percentile stay apart;
- * p50 to the right (the left edge is near), the maximum to the left (the
- * right edge may be).  Drawn after every curve, over them.
+ * above-left and below-right of a mark are clear of it.  Above or below
+ * by lat_label_above(), and at p99 and p99.9 left when above, right when
+ * below; p50 to the right (the left edge is near), the maximum to the
+ * left (the right edge may be).  Drawn after every curve, over them.
  */
-static void latency_labels(FILE *f, const struct plot_opts *o, const struct plot_run *r, int i,
-			   bool last)
+static void latency_labels(FILE *f, const struct plot_opts *o, const struct plot_run *runs, int n,
+			   int i)
 {
 	const struct lat_mark *m;
 	int row = 0, nrows = 0;
-	__u64 total = lat_triggers(r);
+	__u64 total = lat_triggers(&runs[i]);
 	char tc[64] = "";
 	const char *off;
-	bool right;
+	bool right, above;
 
 	if (o->format != PLOT_TEXT)
 		snprintf(tc, sizeof(tc), " tc rgb \"%s\"", plot_run_colors[i % PLOT_NR_COLORS]);
@@ -344,10 +375,11 @@ static void latency_labels(FILE *f, const struct plot_opts *o, const struct plot
 	for (m = lat_marks; m < lat_marks + NR_LAT_MARKS; m++) {
 		if (!lat_resolved(m, total))
 			continue;
-		right = m == lat_marks ? true : m->num == m->den ? false : i % 2;
+		above = lat_label_above(runs, n, i, m);
+		right = m == lat_marks ? true : m->num == m->den ? false : !above;
 		fprintf(f, "  $run%d_marks every ::%d::%d using 1:3:4 with labels %s offset %s%s,%s%s%s notitle%s\n",
-			i, row, row, right ? "left" : "right", right ? "" : "-", off, i % 2 ? "-" : "",
-			off, tc, last && row == nrows - 1 ? "" : ", \\");
+			i, row, row, right ? "left" : "right", right ? "" : "-", off, above ? "" : "-",
+			off, tc, i == n - 1 && row == nrows - 1 ? "" : ", \\");
 		row++;
 	}
 }
@@ -397,6 +429,6 @@ int plot_latency_script(const struct plot_opts *o, struct plot_run *runs, int n,
 	for (i = 0; i < n; i++)
 		latency_plot_marks(f, o, i);
 	for (i = 0; i < n; i++)
-		latency_labels(f, o, &runs[i], i, i == n - 1);
+		latency_labels(f, o, runs, n, i);
 	return 0;
 }

@@ -702,6 +702,48 @@ static void test_latency_overlay(void)
 	unload(r, 2);
 }
 
+/*
+ * Two runs' labels at one mark move apart, the higher run's up, whichever
+ * run comes first: p50 to the right, above or below; p99 above-left or
+ * below-right.  By index, a lower first run's labels went up into the
+ * second's.
+ */
+static void test_latency_label_sides(void)
+{
+	static const char *const p50 = "$run%d_marks every ::0::0 using 1:3:4 with labels left offset 0.8,%s0.8 ";
+	static const char *const p99 = "$run%d_marks every ::1::1 using 1:3:4 with labels %s ";
+	struct plot_opts o = opts(PLOT_LATENCY);
+	struct plot_run r[2] = { { .path = "a.json" }, { .path = "b.json" } };
+	const __u64 at[2] = { 4000, 2300 };
+	struct run_latency lat;
+	char *s, want[128];
+	int i, k;
+	bool high;
+
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < 2; i++) {
+			memset(&lat, 0, sizeof(lat));
+			lat.ops_per_trigger = 64;
+			lat.counts[lat_bucket(at[i ^ k])] = 2000;
+			load(&r[i], make_lat_doc(&lat, json_pack("{s:b}", "preallocated", i)));
+		}
+		is_int(plot_build_script(&o, r, 2, &s), 0, "latency, the %s run first: built",
+		       k ? "lower" : "higher");
+		for (i = 0; i < 2; i++) {
+			high = (i ^ k) == 0;
+			snprintf(want, sizeof(want), p50, i, high ? "" : "-");
+			ok(s && strstr(s, want), "latency, the %s run first: run %d's p50 label %s its mark",
+			   k ? "lower" : "higher", i + 1, high ? "above" : "below");
+			snprintf(want, sizeof(want), p99, i,
+				 high ? "right offset -0.8,0.8" : "left offset 0.8,-0.8");
+			ok(s && strstr(s, want), "latency, the %s run first: run %d's p99 label %s",
+			   k ? "lower" : "higher", i + 1, high ? "above-left" : "below-right");
+		}
+		free(s);
+	}
+	unload(r, 2);
+}
+
 /* a run without a histogram, or with an empty one, is refused in one line */
 static void test_latency_refusals(void)
 {
@@ -732,6 +774,7 @@ int main(void)
 	test_latency_by_hand();
 	test_latency_tail();
 	test_latency_overlay();
+	test_latency_label_sides();
 	test_latency_refusals();
 	return done_testing();
 }

@@ -344,6 +344,13 @@ counts_ok
 ok $? "--repeat 2: allocated == freed over both"
 
 # ---- --footprint: the allocator's own bytes, counted exactly ----
+# fp_peak_after <out> <slab|percpu>: "not below" when the Footprint line's
+# after-the-run figure of that kind is at least its peak, else both
+fp_peak_after() {
+	sed -nE "s/^Footprint: slab [0-9.]+ MiB \\(peak ([0-9.]+), after the run ([0-9.]+)\\), percpu [0-9.]+ MiB \\(peak ([0-9.]+), after the run ([0-9.]+)\\).*/\\1 \\2 \\3 \\4/p" "$1" |
+		awk -v k="$2" '{ p = k == "slab" ? $1 : $3; a = k == "slab" ? $2 : $4; print ((a + 0 >= p + 0) ? "not below" : p " " a) }'
+}
+
 FP_RE="^Footprint: slab $NUM MiB \\(peak $NUM, after the run $NUM\\), percpu $NUM MiB \\(peak $NUM, after the run $NUM\\): the allocator's own kmalloc\\(\\) and per-CPU bytes held, counted exactly\$"
 for f in "${flavours[@]}"; do
 	name="bpf_ma ${f:---kmalloc} --footprint"
@@ -352,28 +359,37 @@ for f in "${flavours[@]}"; do
 	out=$TEST_TMP/fp
 	opt=()
 	[ -n "$f" ] && opt=("$f")
-	# batches of 256, above memalloc.c's high watermark (96 at the most):
-	# every free batch must hand objects back, so the frees below are
-	# certain; at the default 64 the caches may absorb them all, and a
-	# loaded machine's make test once saw none
-	run_ma "$out" -w0 -d2 -p1 --json "$out.json" bpf_ma "${opt[@]}" --footprint --batch-size 256
-	ok $? "$name: exits 0"
-	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(head -c 1000 "$out.err")"
-	diag "$(grep -E '^(Summary|Footprint):' "$out")"
-	like "$out" "$FP_RE" "$name: the Footprint line"
-	# No claim that the peak reaches the stashed batch: the allocator is
-	# warm from the runs above (its global caches live until reboot), and
-	# objects it cached before attach are rightly not counted, so a batch
-	# may be served partly by them; and a sample is an instant, not the
-	# moment a trigger holds its batch (CI failed on that claim once).
+	# A run may count no free at all, whatever the batch: the allocator
+	# can keep and reuse everything it is given back.  This very command
+	# counted none in 1 of 8 runs, and with --percpu in 3 of 8, on a quiet
+	# machine (2026-12-03; after one-second runs that counted none, none
+	# came in the next 60 s either).  A run without a free is checked for
+	# what that means, a figure after the run not below the peak,
+	# and the free side is checked on the first of up to six runs that saw
+	# one: a 3-in-8 chance six times over is about 1 in 360.
+	for try in 1 2 3 4 5 6; do
+		run_ma "$out" -w0 -d2 -p1 --json "$out.json" bpf_ma "${opt[@]}" --footprint --batch-size 256
+		ok $? "$name (run $try): exits 0"
+		[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(head -c 1000 "$out.err")"
+		diag "$(grep -E '^(Summary|Footprint):' "$out")"
+		like "$out" "$FP_RE" "$name (run $try): the Footprint line"
+		# No claim that the peak reaches the stashed batch: the allocator is
+		# warm from the runs above (its global caches live until reboot), and
+		# objects it cached before attach are rightly not counted, so a batch
+		# may be served partly by them; and a sample is an instant, not the
+		# moment a trigger holds its batch (CI failed on that claim once).
+		run_facts "$out.json"
+		diag "counts: ${FACT[counts]:-}"
+		is "${FACT[footprint_untracked]:-}" 0 "$name (run $try): every allocation tracked"
+		is "${FACT[footprint_option]:-}" true "$name (run $try): in the JSON options"
+		is "$(jq -r -f tests/schema.jq "$out.json")" "" "$name (run $try): the JSON follows the schema"
+		check_clean "$RUN_PID" "$name (run $try)"
+		[ "${FACT[footprint_frees_$kind]:-}" != 0 ] && break
+		# nothing given back, so nothing dropped: after the run at least the peak
+		is "$(fp_peak_after "$out" "$kind")" "not below" "$name (run $try): no free counted, after the run >= peak"
+	done
 	# the frees were seen, not only the allocations
-	run_facts "$out.json"
-	cmp_num "${FACT[footprint_frees_$kind]:-}" '>' 0 "$name: frees of its $kind objects were counted"
-	diag "counts: ${FACT[counts]:-}"
-	is "${FACT[footprint_untracked]:-}" 0 "$name: every allocation tracked"
-	is "${FACT[footprint_option]:-}" true "$name: in the JSON options"
-	is "$(jq -r -f tests/schema.jq "$out.json")" "" "$name: the JSON follows the schema"
-	check_clean "$RUN_PID" "$name"
+	cmp_num "${FACT[footprint_frees_$kind]:-}" '>' 0 "$name: frees of its $kind objects were counted (run $try of at most 6)"
 done
 # without it: no footprint line, and the metric is not measured (null), not 0
 is "$(grep -c '^Footprint:' "$TEST_TMP/run")" 0 "without --footprint: no Footprint line"

@@ -741,6 +741,17 @@ static void test_latency_label_sides(void)
 		}
 		free(s);
 	}
+	/* text: the upper run's p99 label a row above its p50 label's row (run 2 is upper now) */
+	o.format = PLOT_TEXT;
+	o.width = 79;
+	is_int(plot_build_script(&o, r, 2, &s), 0, "latency as text, two runs: built");
+	ok(s && strstr(s, "$run1_marks every ::0::0 using 1:3:4 with labels left offset 1,1 "),
+	   "latency as text: the upper run's p50 label one row above-right");
+	ok(s && strstr(s, "$run1_marks every ::1::1 using 1:3:4 with labels right offset -1,2 "),
+	   "latency as text: its p99 label two rows above-left, off the p50 label's row");
+	ok(s && strstr(s, "$run0_marks every ::1::1 using 1:3:4 with labels left offset 1,-1 "),
+	   "latency as text: the lower run's p99 label one row below-right");
+	free(s);
 	unload(r, 2);
 }
 

@@ -382,8 +382,7 @@ static void latency_labels(FILE *f, const struct plot_opts *o, const struct plot
 		 * run's p99 label, above-left, met its p50 label, above-right,
 		 * on one row ("p50 47p99 50.1").  One row higher it does not.
 		 */
-		voff = o->format == PLOT_TEXT && above && !right && m != lat_marks + NR_LAT_MARKS - 1 ?
-			"2" : off;
+		voff = o->format == PLOT_TEXT && above && !right && m->num != m->den ? "2" : off;
 		fprintf(f, "  $run%d_marks every ::%d::%d using 1:3:4 with labels %s offset %s%s,%s%s%s notitle%s\n",
 			i, row, row, right ? "left" : "right", right ? "" : "-", off, above ? "" : "-",
 			voff, tc, i == n - 1 && row == nrows - 1 ? "" : ", \\");

@@ -202,6 +202,7 @@ run_facts() {
 	while IFS=$'\t' read -r k v; do
 		FACT[$k]=$v
 	done < <(jq -r 'def fact(k; e): try "\(k)\t\(e | if type == "string" then . else tojson end)" catch empty;
+		def after_peak(rest; peak): if rest / 1048576 >= peak then "not below" else "peak \(peak), after \(rest / 1048576)" end;
 		fact("counts_ok"; .counts as $c | $c.allocated > 0 and $c.allocated == $c.freed and $c.stale == 0 and
 			([.samples[].counters.hits] | add) <= $c.allocated and
 			([.samples[].counters.hits] | add) > 0),
@@ -218,6 +219,9 @@ run_facts() {
 		fact("footprint_frees_slab"; .counts.footprint_frees_slab),
 		fact("footprint_frees_percpu"; .counts.footprint_frees_percpu),
 		fact("footprint_untracked"; .counts.footprint_untracked),
+		# after the run against the peak of the samples, both as the Footprint line has them
+		fact("footprint_after_slab"; after_peak(.counts.footprint_rest_slab_bytes; .summary.metrics.footprint_slab.max)),
+		fact("footprint_after_percpu"; after_peak(.counts.footprint_rest_percpu_bytes; .summary.metrics.footprint_percpu.max)),
 		fact("footprint_option"; .options.benchmark.footprint)' "$1")
 }
 
@@ -344,13 +348,6 @@ counts_ok
 ok $? "--repeat 2: allocated == freed over both"
 
 # ---- --footprint: the allocator's own bytes, counted exactly ----
-# fp_peak_after <out> <slab|percpu>: "not below" when the Footprint line's
-# after-the-run figure of that kind is at least its peak, else both
-fp_peak_after() {
-	sed -nE "s/^Footprint: slab [0-9.]+ MiB \\(peak ([0-9.]+), after the run ([0-9.]+)\\), percpu [0-9.]+ MiB \\(peak ([0-9.]+), after the run ([0-9.]+)\\).*/\\1 \\2 \\3 \\4/p" "$1" |
-		awk -v k="$2" '{ p = k == "slab" ? $1 : $3; a = k == "slab" ? $2 : $4; print ((a + 0 >= p + 0) ? "not below" : p " " a) }'
-}
-
 FP_RE="^Footprint: slab $NUM MiB \\(peak $NUM, after the run $NUM\\), percpu $NUM MiB \\(peak $NUM, after the run $NUM\\): the allocator's own kmalloc\\(\\) and per-CPU bytes held, counted exactly\$"
 for f in "${flavours[@]}"; do
 	name="bpf_ma ${f:---kmalloc} --footprint"
@@ -386,7 +383,7 @@ for f in "${flavours[@]}"; do
 		check_clean "$RUN_PID" "$name (run $try)"
 		[ "${FACT[footprint_frees_$kind]:-}" != 0 ] && break
 		# nothing given back, so nothing dropped: after the run at least the peak
-		is "$(fp_peak_after "$out" "$kind")" "not below" "$name (run $try): no free counted, after the run >= peak"
+		is "${FACT[footprint_after_$kind]:-}" "not below" "$name (run $try): no free counted, after the run >= peak"
 	done
 	# the frees were seen, not only the allocations
 	cmp_num "${FACT[footprint_frees_$kind]:-}" '>' 0 "$name: frees of its $kind objects were counted (run $try of at most 6)"

@@ -157,6 +157,44 @@ par_wait_all() {
 	done
 }
 
+# A queue of runs that start PAR_WIDTH ahead of the checks that take
+# them, so that one run's checks go on while the next ones measure
+# (started all at once, par_start would hold the first check back until
+# the last run had begun).  par_queue <command...>: a command that starts
+# one run with par_start (par_start itself, or a helper that calls it).
+# par_feed: start queued commands until PAR_WIDTH runs are ahead of those
+# taken; in make vmtest's guests, all of them now, one at a time (PAR_WIDTH
+# 1) and all before the first check, as their runs always were there.
+# par_take <out> [<reaper>]: the queued commands started up to <out>'s if
+# it was not, the run reaped (par_wait <out>, or <reaper> <out>), whose
+# status par_take returns, then par_feed.
+PAR_QUEUE=() PAR_QNEXT=0 PAR_QDONE=0
+par_queue() {
+	PAR_QUEUE+=("$(printf '%q ' "$@")")
+}
+_par_qstart() {
+	eval "${PAR_QUEUE[$PAR_QNEXT]}"
+	PAR_QNEXT=$((PAR_QNEXT + 1))
+}
+par_feed() {
+	while [ "$PAR_QNEXT" -lt "${#PAR_QUEUE[@]}" ] &&
+	      { [ "${BENCH_TEST_IN_VM:-0}" = 1 ] || [ $((PAR_QNEXT - PAR_QDONE)) -lt "$PAR_WIDTH" ]; }; do
+		_par_qstart
+	done
+}
+par_take() {
+	local rc
+
+	while [ -z "${PAR_PID[$1]:-}" ] && [ "$PAR_QNEXT" -lt "${#PAR_QUEUE[@]}" ]; do
+		_par_qstart
+	done
+	"${2:-par_wait}" "$1"
+	rc=$?
+	PAR_QDONE=$((PAR_QDONE + 1))
+	par_feed
+	return "$rc"
+}
+
 # _par_live: the pids of par_start's runs not yet reaped, into PAR_LIVE
 # (no subshell: par_start asks at every start)
 _par_live() {

@@ -162,6 +162,32 @@ is "$(tr ' ' '\n' <<<"$seen" | sort -n | tail -1)" 2 "par_start: never more than
 par_wait "$TEST_TMP/never" 2>/dev/null
 is "$?" 255 "par_wait: a run never started fails"
 
+# par_queue/par_feed/par_take: PAR_WIDTH (2) runs ahead of the takes, no
+# more; each take returns its own run's status and starts the next; a take
+# of a run not yet started starts it, with those queued before it; a
+# reaper given is the one that reaps; in a guest, par_feed starts them all
+for k in 1 2 3 4; do
+	# shellcheck disable=SC2016 # $1 is the inner shell's
+	par_queue par_start "$TEST_TMP/q$k" sh -c 'exit "$1"' _ "$k"
+done
+BENCH_TEST_IN_VM=0 par_feed
+is "$PAR_QNEXT" 2 "par_feed: PAR_WIDTH runs started ahead, no more"
+BENCH_TEST_IN_VM=0 par_take "$TEST_TMP/q1"
+is "$?.$PAR_QNEXT" 1.3 "par_take: its run's status, and the next queued run started"
+BENCH_TEST_IN_VM=0 par_take "$TEST_TMP/q4"
+is "$?.$PAR_QNEXT" 4.4 "par_take: a run not yet started is started, with those queued before it"
+BENCH_TEST_IN_VM=0 par_take "$TEST_TMP/q2"
+is $? 2 "par_take: a run started ahead, taken later"
+reaper() { REAPED=$1; par_wait "$1"; }
+BENCH_TEST_IN_VM=0 par_take "$TEST_TMP/q3" reaper
+is "$?.$REAPED" "3.$TEST_TMP/q3" "par_take: the reaper given reaps"
+par_queue par_start "$TEST_TMP/q5" true
+par_queue par_start "$TEST_TMP/q6" true
+par_queue par_start "$TEST_TMP/q7" true
+BENCH_TEST_IN_VM=1 par_feed
+is "$PAR_QNEXT" 7 "par_feed in a guest: every queued run started"
+par_wait_all
+
 # shared_runs/shared_ahead: a run started ahead runs once; the script's
 # call waits for it and passes on its output, stderr and status; a call
 # not started ahead runs then (a stand-in bench that logs each run and

@@ -12,15 +12,45 @@ NOISE=$ROOT/benchs/run_noise_sources.sh
 GOAL=$ROOT/benchs/run_ab_goal.sh
 
 # Where the time goes: run_ab_goal.sh's two A/A runs of bench ab, 12
-# invocations of -w0 -d1 each, one after the other (about 30 s), then the
-# noise scripts' three calls (about 15 s).  Each script runs its benches
-# one at a time into a directory of its own, and no check here reads a
-# figure's size, so the four calls go side by side (par_start), the
-# longest first: the file takes about the time of the A/A runs.
+# invocations of -w0 -d1 each (about 13 s a run), and the noise scripts'
+# three calls (about 15 s).  Each script runs its benches one at a time
+# into a directory of its own, and no check here reads a figure's size,
+# so they all go side by side (par_start), three at once.  run_ab_goal.sh
+# runs its A/A runs one after the other, as a user measuring noise wants
+# them; they are independent, so the test starts both ahead, side by
+# side, with the very arguments the script gives bench ab, and the
+# script, run once they have ended, gets a stand-in bench that hands each
+# of its calls the output and exit status of the run started with the
+# same arguments (a call with any other arguments fails, saying so): the
+# file takes about the time of one A/A run.
 # bench ab refuses a budget too short for a test (6 blocks at alpha 0.05):
 # alpha 0.25 tests from 3 blocks (2^-2 <= 0.25), and --blocks 3 keeps it short
-par_start "$TEST_TMP/goal.out" env BENCH="$BENCH" ARGS="-w0 -d1 count-local" ALPHA=0.25 AB_OPTS="--blocks 3" \
-	"$GOAL" -o "$TEST_TMP/goal" -n 2 -b 30s aa
+AHEAD=$TEST_TMP/ab-ahead
+mkdir -p "$AHEAD" "$TEST_TMP/goal"
+cat >"$AHEAD/bench" <<'EOF'
+#!/bin/bash
+# the bench ab run started ahead with these arguments: its output and status
+a=$(printf '%q ' "$@")
+for k in "$(dirname "$0")"/*.args; do
+	[ "$(cat "$k")" = "$a" ] || continue
+	k=${k%.args}
+	cat "$k"
+	cat "$k.err" >&2
+	exit "$(cat "$k.rc")"
+done
+echo "no bench ab run was started ahead with: $a" >&2
+exit 1
+EOF
+chmod +x "$AHEAD/bench"
+# what run_ab_goal.sh's ab() runs for A/A run N of "-o DIR -b 30s aa" with
+# the environment it is given below: bench ab --budget 30s -o DIR/aa-N
+# --alpha $ALPHA $AB_OPTS -- $ARGS -- $ARGS
+for i in 1 2; do
+	ab_args=(ab --budget 30s -o "$TEST_TMP/goal/aa-$i" --alpha 0.25 --blocks 3
+		-- -w0 -d1 count-local -- -w0 -d1 count-local)
+	printf '%q ' "${ab_args[@]}" >"$AHEAD/$i.args"
+	par_start "$AHEAD/$i" "$BENCH" "${ab_args[@]}"
+done
 # -d 2: the shortest invocation with a second after the first, which the
 # rows of seconds 2.. need (the default, 3, is for a quiet machine's figures)
 par_start "$TEST_TMP/noise.out" env RUN_BENCH="$BENCH" "$NOISE" -r 2 -d 2 -o "$TEST_TMP/noise" -c base,noaslr -w count-local
@@ -59,10 +89,16 @@ is_exit 2 "run_noise_sources.sh: an unknown condition is refused" "$NOISE" -c no
 is_exit 2 "run_noise_sources.sh: a bad round count is refused" "$NOISE" -r 0
 is_exit 2 "run_noise_sources.sh: a bad duration is refused" "$NOISE" -d 0
 
-# (the A/A runs: started at the top)
-par_wait "$TEST_TMP/goal.out"
+# (the A/A runs: started at the top; the script, now, gets them)
+for i in 1 2; do
+	par_wait "$AHEAD/$i"
+	echo $? >"$AHEAD/$i.rc"
+done
+env BENCH="$AHEAD/bench" ARGS="-w0 -d1 count-local" ALPHA=0.25 AB_OPTS="--blocks 3" \
+	"$GOAL" -o "$TEST_TMP/goal" -n 2 -b 30s aa >"$TEST_TMP/goal.out" 2>"$TEST_TMP/goal.out.err"
 ok $? "run_ab_goal.sh aa, 2 A/A runs: exit 0"
 diag "$(cat "$TEST_TMP/goal.out")"
+[ "$TAP_LAST_FAILED" -eq 0 ] || diag "$(cat "$TEST_TMP"/goal/aa-*.err)"
 is "$(grep -cE '^A/A [12]: (better|worse|within|undecided) ' "$TEST_TMP/goal.out")" 2 "one line per A/A run"
 like "$TEST_TMP/goal.out" '^A/A: [0-2] false positive\(s\) in 2 runs of bench ab --budget 30s \(expected about 0\.5 at alpha 0\.25\)$' \
 	"the false-positive count"

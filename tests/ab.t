@@ -37,9 +37,10 @@ field() {
 # <case>.err).  The cases are independent: each has its own rate files
 # (<case>-a and <case>-b, with their .pos counts) and result directory,
 # and reads nothing of another's; none is signalled or watched (Ctrl-C's
-# run starts once every one of them is reaped).  Each is CPU work (some
-# 300 stand-in invocations in all) or a stand-in's sleeps: two at once on
-# 2 CPUs, and the budget case's sleeps beside the others' work.  Each
+# run, case 5, which mostly sleeps, starts before them on rate files of
+# its own, see there).  Each is CPU work (some 300 stand-in invocations
+# in all) or a stand-in's sleeps: two at once on 2 CPUs, and the budget
+# case's and Ctrl-C's sleeps beside the others' work.  Each
 # case's checks below start the case PAR_WIDTH - 1 places further on
 # (ab_next), then par_wait for their own run: the test reads an ended run
 # while the next ones run.  The comment on each case, with its figures,
@@ -122,6 +123,31 @@ ab_next() {	# ab_next: start the next case not started yet, if any
 	start_case "${CASES[NEXT]}"
 	NEXT=$((NEXT + 1))
 }
+
+# 5. Ctrl-C (its checks are in their place, below, after case 4b): a run
+# of stand-ins that sleep 0.3 s each, and so mostly waits, started first
+# beside the cases, not after them (it took 2 s of the file's time alone).
+# Its own rate files (int-a, int-b), so that the stand-ins it looks for
+# at the end are its own; a subshell of the test sends it SIGINT a little
+# after its first block, while the test reads the cases
+rates int-a $(seq 100 140)
+rates int-b $(seq 100 140)
+STANDIN_SLEEP=0.3 "${SIG_DEFAULT[@]}" "$BENCH" ab -o "$TEST_TMP/int.d" --cmd-a "exec $STANDIN $TEST_TMP/int-a" \
+	--cmd-b "exec $STANDIN $TEST_TMP/int-b" >"$TEST_TMP/int" 2>"$TEST_TMP/int.err" &
+INT_PID=$!
+watchdog $INT_PID
+INT_WD=$WATCHDOG
+(
+	trap - EXIT
+	for _ in $(seq 100); do
+		grep -q '^ab: block 1:' "$TEST_TMP/int.err" && break
+		sleep 0.1
+	done
+	sleep 0.15
+	kill -INT $INT_PID
+) &
+INT_KILLER=$!
+
 for ((i = 1; i < PAR_WIDTH; i++)); do
 	ab_next
 done
@@ -349,27 +375,16 @@ is "$(find "$TEST_TMP" -maxdepth 1 -name 'bench-ab-*' -type d | wc -l)" 1 "the r
 like "$TEST_TMP/metric" "^ab: A and B in blocks of A B B A, result files in $TEST_TMP/bench-ab-" "and it says where"
 
 # 5. Ctrl-C: what it has so far is printed, the files stay, the child got
-# SIGINT and was reaped.  A run the test signals, and whose stand-ins it
-# then looks for: alone, every run started above reaped
+# SIGINT and was reaped.  (The run and its SIGINT: at the top.)
 par_wait_all
-rates a $(seq 100 140)
-rates b $(seq 100 140)
-STANDIN_SLEEP=0.3 "${SIG_DEFAULT[@]}" "$BENCH" ab -o "$TEST_TMP/int.d" --cmd-a "exec $STANDIN $TEST_TMP/a" \
-	--cmd-b "exec $STANDIN $TEST_TMP/b" >"$TEST_TMP/int" 2>"$TEST_TMP/int.err" &
-pid=$!
-watchdog $pid
-for _ in $(seq 100); do
-	grep -q '^ab: block 1:' "$TEST_TMP/int.err" && break
-	sleep 0.1
-done
-sleep 0.15
-kill -INT $pid
-reap $pid
+wait $INT_KILLER
+WATCHDOG=$INT_WD
+reap $INT_PID
 is $? 130 "SIGINT: exit 130"
 like "$TEST_TMP/int" '; stopped: interrupted by SIGINT$' "the report says it was interrupted"
 like "$TEST_TMP/int" '^verdict: undecided' "and that nothing was decided"
 cmp_ok "$(find "$TEST_TMP/int.d" -name 'pair-*.json' | wc -l)" -ge 4 "the result files stay"
-is "$(pgrep -f "$TEST_TMP/[a]" | wc -l)" 0 "no stand-in is left running"
+is "$(pgrep -f "$TEST_TMP/[i]nt-[ab]" | wc -l)" 0 "no stand-in is left running"
 
 # 6. a failing invocation ends it with exit 1, naming its output: the
 # second call of each side fails, and B's comes first (A B B A)

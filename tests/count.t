@@ -27,28 +27,54 @@ start_run() {
 	par_start "$(run_out "$name" "$p" "$@")" "$BENCH" -w"${WARMUP:-0}" -d1 -p"$p" "$@" "$name"
 }
 
+# lines_like <regex> <description>: like, on the run's lines in LINES and
+# its file in OUT (for the diagnostic)
+lines_like() {
+	local l
+
+	for l in "${LINES[@]}"; do
+		if [[ $l =~ $1 ]]; then
+			ok 0 "$2"
+			return
+		fi
+	done
+	ok 1 "$2"
+	diag "expected /$1/ in $OUT:"
+	diag "$(head -c 2000 "$OUT")"
+}
+
 # check_run <bench> <producers> <extra args...>: the checks of the run
-# start_run started with the same arguments (and WARMUP)
+# start_run started with the same arguments (and WARMUP).  The output is
+# read once, and matched line by line with bash's own =~ (POSIX extended
+# regexes, as grep -E and sed -E take them): a grep or sed per check, some
+# ten processes a configuration, each a wait for a CPU on a busy machine,
+# were what the chain of configurations' checks waited for
 check_run() {
-	local name=$1 p=$2 out iters hits per_prod want=$((1 + ${WARMUP:-0}))
+	local name=$1 p=$2 iters=0 all=0 hits="" per_prod="" l want=$((1 + ${WARMUP:-0}))
+	local hits_re='^Summary: hits +([0-9.]+) .*' per_prod_re='^Summary: .*\( *([0-9.]+)M/prod\).*'
 	shift 2
-	out=$(run_out "$name" "$p" "$@")
-	par_wait "$out"
+	OUT=$(run_out "$name" "$p" "$@")
+	par_wait "$OUT"
 	is $? 0 "$name -p$p $*: exit status 0"
-	like "$out" "^Setting up benchmark '$name'\\.\\.\\.\$" "$name -p$p $*: set-up line"
-	like "$out" "^Benchmark '$name' started\\.\$" "$name -p$p $*: started line"
-	iters=$(grep -Ec "$ITER_RE" "$out")
+	mapfile -t LINES <"$OUT"
+	lines_like "^Setting up benchmark '$name'\\.\\.\\.\$" "$name -p$p $*: set-up line"
+	lines_like "^Benchmark '$name' started\\.\$" "$name -p$p $*: started line"
+	# the counts and figures grep -c and sed -n ... /p took: every line's
+	for l in "${LINES[@]}"; do
+		[[ $l =~ $ITER_RE ]] && iters=$((iters + 1))
+		[[ $l == Iter* ]] && all=$((all + 1))
+		[[ $l =~ $hits_re ]] && hits+=${hits:+$'\n'}${BASH_REMATCH[1]}
+		[[ $l =~ $per_prod_re ]] && per_prod+=${per_prod:+$'\n'}${BASH_REMATCH[1]}
+	done
 	is "$iters" "$want" "$name -p$p $*: $want Iter lines in the upstream format for -w${WARMUP:-0} -d1"
-	is "$(grep -c '^Iter' "$out")" "$iters" "$name -p$p $*: no malformed Iter line"
-	like "$out" "^Iter +0 " "$name -p$p $*: iterations count from 0"
-	like "$out" "$SUMMARY_RE" "$name -p$p $*: Summary in the upstream format"
-	hits=$(sed -nE 's/^Summary: hits +([0-9.]+) .*/\1/p' "$out")
-	per_prod=$(sed -nE 's/^Summary: .*\( *([0-9.]+)M\/prod\).*/\1/p' "$out")
+	is "$all" "$iters" "$name -p$p $*: no malformed Iter line"
+	lines_like "^Iter +0 " "$name -p$p $*: iterations count from 0"
+	lines_like "$SUMMARY_RE" "$name -p$p $*: Summary in the upstream format"
 	cmp_num "$hits" '>' 0 "$name -p$p $*: positive rate (M/s)"
 	# the figures are rounded to 0.001: the quotient may be off by one unit
 	is_near "$per_prod" "$(awk -v h="$hits" -v p="$p" 'BEGIN { if (h != "") print h / p }')" 0.0015 \
 		"$name -p$p $*: per-producer figure is the total over $p"
-	stderr_clean "$out.err"
+	stderr_clean "$OUT.err"
 	ok $? "$name -p$p $*: nothing on stderr but noise warnings"
 }
 
@@ -57,25 +83,31 @@ check_run() {
 # kernel's SIGPIPE finds it, a second or two after its start, and each
 # reports only its own exit status (its wrapper exits with the bench's,
 # PIPESTATUS[0]) and stderr (<out>.err), so they wait beside the runs
-# below, not one after another at the end.  The longest (2 s) first:
-# stdout's reader gone after the first Iter line
-# shellcheck disable=SC2016 # the wrappers' own expansions
-par_start "$TEST_TMP/pipe-iter" bash -c 'timeout -k 5 40 "$@" | sed -n "/^Iter/q"; exit "${PIPESTATUS[0]}"' \
-	pipe "$BENCH" -w0 -d30 count-local
-# stdout's reader gone at once (the wrapper prints the seconds the run
-# took, for a diagnostic)
-# shellcheck disable=SC2016
-par_start "$TEST_TMP/pipe-head" bash -c 's=$SECONDS; timeout -k 5 40 "$@" | head -c 10 >/dev/null
-	rc=${PIPESTATUS[0]}; echo $((SECONDS - s)); exit "$rc"' pipe "$BENCH" -w0 -d30 count-local
-# stderr's reader gone, the warnings at the end meet EPIPE
-mkfifo "$TEST_TMP/err.fifo"
-# shellcheck disable=SC2016
-par_start "$TEST_TMP/pipe-err" bash -c 'head -c 0 <"$1" & timeout -k 5 40 "${@:2}" 2>"$1" >/dev/null
-	rc=$?; wait; exit "$rc"' pipe "$TEST_TMP/err.fifo" \
-	"$BENCH" -w0 -d1 --prod-affinity 0 -p "$(($(nproc) + 1))" count-local
+# below, not one after another at the end.  They start once the first
+# PAR_WIDTH configurations below are going, not before them: the checks,
+# half a second a configuration, are what the runs wait for, and they
+# can only begin when the first configuration (with its warm-up, 2 s)
+# has ended, so the pipe runs take slots the checks leave idle.  The
+# longest (2 s) first: stdout's reader gone after the first Iter line
+start_pipes() {
+	# shellcheck disable=SC2016 # the wrappers' own expansions
+	par_start "$TEST_TMP/pipe-iter" bash -c 'timeout -k 5 40 "$@" | sed -n "/^Iter/q"; exit "${PIPESTATUS[0]}"' \
+		pipe "$BENCH" -w0 -d30 count-local
+	# stdout's reader gone at once (the wrapper prints the seconds the run
+	# took, for a diagnostic)
+	# shellcheck disable=SC2016
+	par_start "$TEST_TMP/pipe-head" bash -c 's=$SECONDS; timeout -k 5 40 "$@" | head -c 10 >/dev/null
+		rc=${PIPESTATUS[0]}; echo $((SECONDS - s)); exit "$rc"' pipe "$BENCH" -w0 -d30 count-local
+	# stderr's reader gone, the warnings at the end meet EPIPE
+	mkfifo "$TEST_TMP/err.fifo"
+	# shellcheck disable=SC2016
+	par_start "$TEST_TMP/pipe-err" bash -c 'head -c 0 <"$1" & timeout -k 5 40 "${@:2}" 2>"$1" >/dev/null
+		rc=$?; wait; exit "$rc"' pipe "$TEST_TMP/err.fifo" \
+		"$BENCH" -w0 -d1 --prod-affinity 0 -p "$(($(nproc) + 1))" count-local
+}
 
-# every run of the checks below is started PAR_WIDTH at a time, and all
-# are reaped before the signalled runs further down start
+# every run of the checks below is started PAR_WIDTH at a time; the
+# signalled runs further down start once the last of them has started
 # the configurations, once: "<warm-up seconds> <bench> <producers> [args...]"
 CONFIGS=()
 for b in count-local count-global; do
@@ -98,25 +130,18 @@ config() {
 LAG=$((PAR_WIDTH - 1))
 for ((i = 0; i < ${#CONFIGS[@]}; i++)); do
 	config "$i" start_run
+	((i != LAG)) || start_pipes
 	((i < LAG)) || config $((i - LAG)) check_run
 done
 par_start "$TEST_TMP/quiet" "$BENCH" -q -w0 -d1 count-local
-for ((i = ${#CONFIGS[@]} - LAG; i < ${#CONFIGS[@]}; i++)); do
-	((i < 0)) || config "$i" check_run
-done
 
-par_wait "$TEST_TMP/quiet"
-is $? 0 "-q: exit status 0"
-is "$(grep -vc '^Summary:' "$TEST_TMP/quiet")" 0 "-q: only the Summary is printed"
-like "$TEST_TMP/quiet" "$SUMMARY_RE" "-q: Summary format"
-# the pipe runs too, before the signalled runs below start (their checks
-# stay at the end): each status in PAR_STATUS
-par_wait_all
-
-# The runs signalled below (SIGHUP, SIGQUIT, SIGTERM, then SIGINT) start
-# together: each only has to print its first sample, a second after its
-# start, before its signal, and four such seconds side by side take one
-# second, not four (and half the CPU: 2 CPUs shared by 4 spinning threads)
+# The runs signalled further down (SIGHUP, SIGQUIT, SIGTERM, then SIGINT)
+# start together: each only has to print its first sample, a second after
+# its start, before its signal, and four such seconds side by side take
+# one second, not four.  They start here, beside the last configurations'
+# runs, so that this second passes while the test reads those (about a
+# second and a half of checks) rather than after them; their spinning, at
+# nice 15 like the rest, only slows the others' rates, which no check reads
 declare -A SIG_PID SIG_WD
 for sig in HUP QUIT TERM; do
 	"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 count-local >"$TEST_TMP/sig.$sig" 2>"$TEST_TMP/sig.$sig.err" &
@@ -152,12 +177,26 @@ EOF
 BENCH=$BENCH perl -e '$SIG{INT} = $SIG{QUIT} = "IGNORE"; exec @ARGV or die "exec: $!\n"' \
 	bash "$TEST_TMP/ignoring-parent.sh" "$(cd "$(dirname "$0")" && pwd)/lib.sh" "$TEST_TMP/ign" &
 IGN_PID=$!
+# the SIGINT case's run (its checks below)
+"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 count-local >"$TEST_TMP/int" 2>"$TEST_TMP/int.err" &
+INT_PID=$!
+
+for ((i = ${#CONFIGS[@]} - LAG; i < ${#CONFIGS[@]}; i++)); do
+	((i < 0)) || config "$i" check_run
+done
+
+par_wait "$TEST_TMP/quiet"
+is $? 0 "-q: exit status 0"
+is "$(grep -vc '^Summary:' "$TEST_TMP/quiet")" 0 "-q: only the Summary is printed"
+like "$TEST_TMP/quiet" "$SUMMARY_RE" "-q: Summary format"
+# the pipe runs too (their checks stay at the end): each status in
+# PAR_STATUS
+par_wait_all
 
 # Ctrl-C in the middle: a clean, reported exit and no Summary.  Every run
 # a test signals starts with the signal's default action (SIG_DEFAULT), not
-# with whatever the test inherited.
-"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 count-local >"$TEST_TMP/int" 2>"$TEST_TMP/int.err" &
-pid=$!
+# with whatever the test inherited.  (The run: started above.)
+pid=$INT_PID
 wait_iter "$TEST_TMP/int" $pid
 ok $? "SIGINT: the run got going (a sample printed)"
 ! sig_ignored $pid INT && ! sig_ignored $pid QUIT

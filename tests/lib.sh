@@ -163,8 +163,9 @@ par_wait_all() {
 # the last run had begun).  par_queue <command...>: a command that starts
 # one run with par_start (par_start itself, or a helper that calls it).
 # par_feed: start queued commands until PAR_WIDTH runs are ahead of those
-# taken; in make vmtest's guests, all of them now, one at a time (PAR_WIDTH
-# 1) and all before the first check, as their runs always were there.
+# taken; par_feed_all, and par_feed in make vmtest's guests, all of them now
+# (in the guests one at a time, PAR_WIDTH 1, and before the first check,
+# as their runs always were there).
 # par_take <out> [<reaper>]: the queued commands started up to <out>'s if
 # it was not, the run reaped (par_wait <out>, or <reaper> <out>), whose
 # status par_take returns, then par_feed.
@@ -176,11 +177,18 @@ _par_qstart() {
 	eval "${PAR_QUEUE[$PAR_QNEXT]}"
 	PAR_QNEXT=$((PAR_QNEXT + 1))
 }
-par_feed() {
+_par_feed() {	# _par_feed <1 for all>
 	while [ "$PAR_QNEXT" -lt "${#PAR_QUEUE[@]}" ] &&
-	      { [ "${BENCH_TEST_IN_VM:-0}" = 1 ] || [ $((PAR_QNEXT - PAR_QDONE)) -lt "$PAR_WIDTH" ]; }; do
+	      { [ "$1" = 1 ] || [ "${BENCH_TEST_IN_VM:-0}" = 1 ] ||
+		[ $((PAR_QNEXT - PAR_QDONE)) -lt "$PAR_WIDTH" ]; }; do
 		_par_qstart
 	done
+}
+par_feed() {
+	_par_feed 0
+}
+par_feed_all() {
+	_par_feed 1
 }
 par_take() {
 	local rc

@@ -165,7 +165,8 @@ is "$?" 255 "par_wait: a run never started fails"
 # par_queue/par_feed/par_take: PAR_WIDTH (2) runs ahead of the takes, no
 # more; each take returns its own run's status and starts the next; a take
 # of a run not yet started starts it, with those queued before it; a
-# reaper given is the one that reaps; in a guest, par_feed starts them all
+# reaper given is the one that reaps; par_feed_all, and par_feed in a
+# guest, start them all
 for k in 1 2 3 4; do
 	# shellcheck disable=SC2016 # $1 is the inner shell's
 	par_queue par_start "$TEST_TMP/q$k" sh -c 'exit "$1"' _ "$k"
@@ -181,11 +182,16 @@ is $? 2 "par_take: a run started ahead, taken later"
 reaper() { REAPED=$1; par_wait "$1"; }
 BENCH_TEST_IN_VM=0 par_take "$TEST_TMP/q3" reaper
 is "$?.$REAPED" "3.$TEST_TMP/q3" "par_take: the reaper given reaps"
-par_queue par_start "$TEST_TMP/q5" true
-par_queue par_start "$TEST_TMP/q6" true
-par_queue par_start "$TEST_TMP/q7" true
+for k in 5 6 7; do
+	par_queue par_start "$TEST_TMP/q$k" true
+done
+BENCH_TEST_IN_VM=0 par_feed_all
+is "$PAR_QNEXT" 7 "par_feed_all: every queued run started"
+for k in 8 9 10; do
+	par_queue par_start "$TEST_TMP/q$k" true
+done
 BENCH_TEST_IN_VM=1 par_feed
-is "$PAR_QNEXT" 7 "par_feed in a guest: every queued run started"
+is "$PAR_QNEXT" 10 "par_feed in a guest: every queued run started"
 par_wait_all
 
 # shared_runs/shared_ahead: a run started ahead runs once; the script's

@@ -73,7 +73,11 @@ ok $? "--hook tracepoint sets up everywhere (rc $rc), saying so"
 # the wrapper's, whose own runs stay one after another), each under a
 # watchdog, all reaped before the first check of what is left loaded.  The
 # wrapper's five runs outlast the others: the checks of the others' own
-# output go on beside it.
+# output go on beside it.  The runs are queued in the order they are
+# checked and started PAR_WIDTH ahead of their checks (qreap), so that the
+# checks of one run go on while the next ones measure, rather than all of
+# them measured before the first check (in make vmtest's guests, one at a
+# time, all of them reaped before the first check, as ever).
 declare -A WD=() RC=()
 start() {	# start <out> <command...>: par_start, under a watchdog
 	par_start "$@"
@@ -90,8 +94,12 @@ reap_runs() {	# reap_runs <out...>: par_wait for runs start started, their statu
 		unset 'WD[$out]'
 	done
 }
+qreap() {	# qreap <out>: par_take with reap_runs, unless the run was reaped
+	[ -z "${RC[$1]+set}" ] || return 0
+	par_take "$1" reap_runs
+}
 start_case() {	# start_case <benchmark>: its run, for run_case
-	start "$TEST_TMP/$1" "$BENCH" -w0 -d1 -p2 --json "$TEST_TMP/$1.json" "$1"
+	par_queue start "$TEST_TMP/$1" "$BENCH" -w0 -d1 -p2 --json "$TEST_TMP/$1.json" "$1"
 }
 # the host's, as the checks' host_only below says; the wrapper first, the
 # longest (its five runs)
@@ -99,7 +107,7 @@ IN_VM=${BENCH_TEST_IN_VM:-0}
 SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_bloom_filter_map.sh
 if [ "$IN_VM" != 1 ]; then
 	# the wrapper, one configuration of each table, from another directory
-	start "$TEST_TMP/wrapper" env -C "$TEST_TMP" RUN_BENCH="$BENCH -w0 -d1" VALUE_SIZES=4 THREADS=1 \
+	par_queue start "$TEST_TMP/wrapper" env -C "$TEST_TMP" RUN_BENCH="$BENCH -w0 -d1" VALUE_SIZES=4 THREADS=1 \
 		HASHES=2 ENTRIES=500 HASHMAP_THREADS=2 "$SCRIPT"
 fi
 start_case bloom-lookup
@@ -111,13 +119,18 @@ fi
 start_case bloom-false-positive
 if [ "$IN_VM" != 1 ]; then
 	# a pid namespace, as in a container
-	start "$TEST_TMP/ns" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$TEST_TMP/ns.json" \
+	par_queue start "$TEST_TMP/ns" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$TEST_TMP/ns.json" \
 		hashmap-with-bloom
 fi
-# all but the wrapper's
-for out in "${!WD[@]}"; do
-	[ "$out" = "$TEST_TMP/wrapper" ] || reap_runs "$out"
-done
+# (the wrapper, checked last, keeps its slot: PAR_WIDTH - 1 benchmarks'
+# runs beside it ahead of their checks)
+par_feed
+if [ "$IN_VM" = 1 ]; then
+	# all of them, before the first check
+	for out in "${!WD[@]}"; do
+		reap_runs "$out"
+	done
+fi
 
 # --- each benchmark: one run, upstream's lines, the counts, the JSON ---
 # run_case <benchmark> <iter regex> <summary regex> <jq check of the counts>
@@ -125,6 +138,7 @@ done
 run_case() {
 	local b=$1 iter_re=$2 sum_re=$3 check=$4 out=$TEST_TMP/$1 rc hookline hook_ok opts_ok counts_ok
 
+	qreap "$out"
 	rc=${RC[$out]-}
 	is "$rc" 0 "$b: exit status 0"
 	read -r hook_ok opts_ok counts_ok < <(jq -r --arg h "$([ "$FENTRY" = works ] && echo fentry || echo tracepoint)" \
@@ -194,7 +208,9 @@ want=$(jq -r '.counts | "\(.false_hits) \(.hits + .drops + .false_hits)"' "$TEST
 is "${fp% *}" "$want" "bloom-false-positive: the Summary's counts are the JSON's (false hits, hits + drops + false hits)"
 is "${fp##* }" "$(awk -v f="${want% *}" -v t="${want#* }" 'BEGIN { printf "%.2f", 100 * f / t }')" \
 	"bloom-false-positive: its percentage is their ratio"
-# the wrapper's, before anything on the machine is checked
+# the rest (the wrapper's, the pid namespace's), before anything on the
+# machine is checked
+par_feed_all
 reap_runs "${!WD[@]}"
 check_clean "the runs"
 

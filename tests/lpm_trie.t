@@ -56,42 +56,47 @@ check_clean() {
 # Each is a -d1 (or --repeat 2) run of its own configuration, its own
 # trie, cgroup and files, and nothing reads one run's output before
 # another starts: they need not wait for one another (lib.sh's par_start,
-# at most 3 at once).  Every section's checks follow its run's par_wait,
-# in the order they had; those that look at the whole machine (nothing
-# loaded, no cgroup left) come after the last run is reaped, and the
-# signalled runs at the end start alone in the foreground.
+# at most 3 at once).  They are queued in the order they are checked and
+# started PAR_WIDTH ahead of their checks (par_take), so that the checks of
+# one run go on while the next ones measure, rather than all of them measured
+# before the first check (in make vmtest's guests, one at a time, all of
+# them before the first check, as ever).  Every section's checks follow
+# its run's par_take, in the order they had; those that look at the whole
+# machine (nothing loaded, no cgroup left) come after the last run is
+# reaped, and the signalled runs at the end start alone in the foreground.
 for op in $OPS; do
 	out=$TEST_TMP/$op
-	par_start "$out" "$BENCH" -w0 -d1 --json "$out.json" "lpm-trie-$op" --nr_entries $NR
+	par_queue par_start "$out" "$BENCH" -w0 -d1 --json "$out.json" "lpm-trie-$op" --nr_entries $NR
 done
 out=$TEST_TMP/inline
-par_start "$out" "$BENCH" -w0 -d1 --json "$out.json" lpm-trie-lookup --nr_entries $NR --inline-loop
+par_queue par_start "$out" "$BENCH" -w0 -d1 --json "$out.json" lpm-trie-lookup --nr_entries $NR --inline-loop
 out=$TEST_TMP/own
-par_start "$out" "$BENCH" -w0 -d1 -p2 -a --json "$out.json" lpm-trie-update --nr_entries $NR --own-cursor
+par_queue par_start "$out" "$BENCH" -w0 -d1 -p2 -a --json "$out.json" lpm-trie-update --nr_entries $NR --own-cursor
 for run in "lookup" "update --random"; do
 	read -r op rnd <<<"$run"
 	out=$TEST_TMP/$op-p2
-	par_start "$out" "$BENCH" -w0 -d1 -p2 -a --json "$out.json" "lpm-trie-$op" --nr_entries $NR ${rnd:+"$rnd"}
+	par_queue par_start "$out" "$BENCH" -w0 -d1 -p2 -a --json "$out.json" "lpm-trie-$op" --nr_entries $NR ${rnd:+"$rnd"}
 done
 PIDNS=0
 if unshare -p -f --mount-proc true 2>/dev/null; then
 	PIDNS=1
 	out=$TEST_TMP/pidns
-	par_start "$out" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$out.json" lpm-trie-update \
+	par_queue par_start "$out" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 --json "$out.json" lpm-trie-update \
 		--nr_entries $NR
 fi
 for op in insert delete; do
 	out=$TEST_TMP/rep-$op
-	par_start "$out" "$BENCH" -w0 -d1 --repeat 2 --json "$out.json" "lpm-trie-$op" --nr_entries $NR
+	par_queue par_start "$out" "$BENCH" -w0 -d1 --repeat 2 --json "$out.json" "lpm-trie-$op" --nr_entries $NR
 done
 for run in "lookup 10000" "free 1"; do
 	read -r op each <<<"$run"
 	out=$TEST_TMP/lat-$op
-	par_start "$out" "$BENCH" -w0 -d1 --latency "lpm-trie-$op" --nr_entries $NR
+	par_queue par_start "$out" "$BENCH" -w0 -d1 --latency "lpm-trie-$op" --nr_entries $NR
 done
+par_feed
 
 # ---- every operation, one producer: the format, the counts ----
-# pre_start <op>: reap <op>'s run (its exit status in OP_RC[<op>]), then
+# pre_start <op>: reap <op>'s run (par_take; its exit status in OP_RC[<op>]), then
 # start the two CPU-bound readers of its result in the background, the
 # schema's jq and (on the host, where host_only checks it) lkp-tests' parse
 # (ruby): they run while the checks of the operation before go on, and
@@ -100,7 +105,7 @@ declare -A OP_RC=() SCHEMA_PID=() PARSE_PID=()
 pre_start() {
 	local out=$TEST_TMP/$1
 
-	par_wait "$out"
+	par_take "$out"
 	OP_RC[$1]=$?
 	jq -r -f "$SCHEMA_JQ" "$out.json" >"$out.schema" 2>&1 &
 	SCHEMA_PID[$1]=$!
@@ -191,7 +196,7 @@ ok $? "lpm-trie-lookup: JSON has the in-BPF time per op and the cgroup's memory"
 jq -e '.options.benchmark.inline_loop == false' "$TEST_TMP/lookup.json" >/dev/null
 ok $? "lpm-trie-lookup: by default the loop is upstream's (options: inline_loop false)"
 out=$TEST_TMP/inline
-par_wait "$out"
+par_take "$out"
 ok $? "lpm-trie-lookup --inline-loop: exit status 0"
 jq -e '.options.benchmark.inline_loop == true' "$out.json" >/dev/null
 ok $? "lpm-trie-lookup --inline-loop: options: inline_loop true"
@@ -200,7 +205,7 @@ is "$(json_counts "$out.json" | cut -d' ' -f2)" 0 "lpm-trie-lookup --inline-loop
 jq -e '.options.benchmark.own_cursor == false' "$TEST_TMP/lookup.json" >/dev/null
 ok $? "lpm-trie-lookup: by default one cursor for all producers, as upstream's (options: own_cursor false)"
 out=$TEST_TMP/own
-par_wait "$out"
+par_take "$out"
 ok $? "lpm-trie-update -p2 -a --own-cursor: exit status 0"
 jq -e '.options.benchmark.own_cursor == true' "$out.json" >/dev/null
 ok $? "lpm-trie-update --own-cursor: options: own_cursor true"
@@ -212,7 +217,7 @@ for run in "lookup" "update --random"; do
 	read -r op rnd <<<"$run"
 	b=lpm-trie-$op
 	out=$TEST_TMP/$op-p2
-	par_wait "$out"
+	par_take "$out"
 	ok $? "$b -p2 -a${rnd:+ $rnd}: exit status 0"
 	line=$(grep -E "$WALL" "$out")
 	awk -v r="$(sed -E "s#$WALL#\\1#" <<<"$line")" -v p="$(sed -E "s#$WALL#\\3#" <<<"$line")" \
@@ -228,7 +233,7 @@ done
 # ---- in a pid namespace: producers are told apart all the same ----
 if [ "$PIDNS" = 1 ]; then
 	out=$TEST_TMP/pidns
-	par_wait "$out"
+	par_take "$out"
 	ok $? "unshare -p: lpm-trie-update -p2: exit status 0"
 	jq -e '[.samples[].counters.prod_hits] | transpose | map(add) | all(. > 0)' "$out.json" >/dev/null
 	ok $? "unshare -p: both producers did operations"
@@ -240,7 +245,7 @@ fi
 # ---- --repeat: a fresh trie per repeat ----
 for op in insert delete; do
 	out=$TEST_TMP/rep-$op
-	par_wait "$out"
+	par_take "$out"
 	ok $? "lpm-trie-$op --repeat 2: exit status 0"
 	is "$(grep -c '^Repeat [12]/2: Summary: throughput' "$out")" 2 "lpm-trie-$op --repeat 2: a Summary per repeat"
 	is "$(json_counts "$out.json" | cut -d' ' -f2)" 0 "lpm-trie-$op --repeat 2: ${EVERY[$op]}, in both tries"
@@ -250,7 +255,7 @@ done
 for run in "lookup 10000" "free 1"; do
 	read -r op each <<<"$run"
 	out=$TEST_TMP/lat-$op
-	par_wait "$out"
+	par_take "$out"
 	ok $? "lpm-trie-$op --latency: exit status 0"
 	[ -s "$out.err" ] && diag "$(head -c 600 "$out.err")"
 	like "$out" "^Latency: per-op p50 [0-9.]+ ns, .* \\([0-9]+ triggers, $each ops each\\)\$" \

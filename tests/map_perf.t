@@ -63,12 +63,24 @@ HOST=1
 # most 3 at once): each is its own configuration with its own maps and
 # cgroup, and no check of one reads another's output (the Cgroup memory
 # and Memory lines are checked for their form, not their figures).  The
-# wrapper runs beside them as users run it, its own two runs one after the
-# other.  Every section's checks follow its run's par_wait, in the order
-# they had; SIGINT's run, watched and signalled, and the listings of what
-# is loaded come after the last of them is reaped.
+# wrapper runs beside them as users run it; its two runs, independent of
+# each other, start ahead side by side (lib.sh's shared_ahead) rather than
+# one after the other.  They are queued in the order they are checked and
+# started PAR_WIDTH ahead of their checks (par_take), so that the checks of
+# one run go on while the next ones measure, rather than all of them
+# measured before the first check (in make vmtest's guests, one at a
+# time, all of them before the first check, as ever).  Every section's
+# checks follow its run's par_take, in the order they had; SIGINT's run,
+# watched and signalled, and the listings of what is loaded come after
+# the last of them is reaped.
 if [ "$HOST" = 1 ]; then
-	par_start "$TEST_TMP/script5" env RUN_BENCH="$(shared_runs "$SHARED" -w0 -d1)" "$SCRIPT" 5 1
+	RUN5=$(shared_runs "$SHARED" -w0 -d1)
+	# the wrapper's runs, ahead, then the wrapper (after both are, so that
+	# it finds them), which waits for them and prints their lines
+	for b in hash-prealloc-update hash-kmalloc-update; do
+		par_queue shared_ahead "$RUN5" -p 1 "$b"
+	done
+	par_queue par_start "$TEST_TMP/script5" env RUN_BENCH="$RUN5" "$SCRIPT" 5 1
 fi
 declare -A STARTED=()
 for t in "${TESTS[@]}"; do
@@ -78,28 +90,31 @@ for t in "${TESTS[@]}"; do
 		continue
 	fi
 	out=$TEST_TMP/$b
-	par_start "$out" "$BENCH" -w0 -d1 --json "$out.json" "$b"
+	par_queue par_start "$out" "$BENCH" -w0 -d1 --json "$out.json" "$b"
 	STARTED[$b]=1
 done
-par_start "$TEST_TMP/lru-hash-percpu-update-p2" "$BENCH" -w0 -d1 -p2 -a lru-hash-percpu-update
+par_queue par_start "$TEST_TMP/lru-hash-percpu-update-p2" "$BENCH" -w0 -d1 -p2 -a lru-hash-percpu-update
 out=$TEST_TMP/small
-par_start "$out" "$BENCH" -w0 -d1 -p2 -a --json "$out.json" hash-prealloc-update --nr_entries 1
-par_start "$TEST_TMP/repeat" "$BENCH" -w0 -d1 -p2 --repeat 2 hash-kmalloc-update
-par_start "$TEST_TMP/latency" "$BENCH" -w0 -d1 --latency lpm-kmalloc-lookup
+par_queue par_start "$out" "$BENCH" -w0 -d1 -p2 -a --json "$out.json" hash-prealloc-update --nr_entries 1
+par_queue par_start "$TEST_TMP/repeat" "$BENCH" -w0 -d1 -p2 --repeat 2 hash-kmalloc-update
+par_queue par_start "$TEST_TMP/latency" "$BENCH" -w0 -d1 --latency lpm-kmalloc-lookup
 UNSHARE=0
 if command -v unshare >/dev/null; then
 	UNSHARE=1
-	par_start "$TEST_TMP/pidns" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 inner-lru-hash-update
+	par_queue par_start "$TEST_TMP/pidns" unshare -p -f --mount-proc "$BENCH" -w0 -d1 -p2 inner-lru-hash-update
 fi
 if [ "$HOST" = 1 ]; then
-	par_start "$TEST_TMP/script" env RUN_BENCH="$BENCH -w0 -d1 -a" "$SCRIPT" 4 2 16384
+	par_queue par_start "$TEST_TMP/script" env RUN_BENCH="$BENCH -w0 -d1 -a" "$SCRIPT" 4 2 16384
 fi
-par_start "$TEST_TMP/zs" env BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d1 --zero-seed lru-hash-common-update
+par_queue par_start "$TEST_TMP/zs" env BENCH_TEST_EXIT_AFTER_SETUP=1 "$BENCH" -w0 -d1 --zero-seed lru-hash-common-update
+par_feed
 
 if [ "$HOST" = 1 ]; then
-	# the loop takes two of its runs: it must have ended
+	# the loop takes two of its runs: they and the wrapper must have ended
+	par_take "$SHARED/-p_1_hash-prealloc-update.par"
+	par_take "$SHARED/-p_1_hash-kmalloc-update.par"
 	rc=0
-	par_wait "$TEST_TMP/script5" || rc=$?
+	par_take "$TEST_TMP/script5" || rc=$?
 	echo "$rc" >"$TEST_TMP/script5.rc"
 fi
 
@@ -110,7 +125,7 @@ for t in "${TESTS[@]}"; do
 	if shared_take "$SHARED/-p_1_$b" "$out"; then
 		rc=$SHARED_RC
 	elif [ -n "${STARTED[$b]:-}" ]; then
-		par_wait "$out" || rc=$?
+		par_take "$out" || rc=$?
 	else
 		run_bench "$out" -w0 -d1 --json "$out.json" "$b" || rc=$?
 	fi
@@ -142,7 +157,7 @@ done
 b=lru-hash-percpu-update
 out=$TEST_TMP/$b-p2
 rc=0
-par_wait "$out" || rc=$?
+par_take "$out" || rc=$?
 is "$rc" 0 "$b -p2 -a: exit status 0"
 label=$(grep -Eo '^0:[a-z_]+ [a-z-]+' "$out" | cut -d: -f2)
 assert "$b -p2 -a: two per-producer lines ($label)" per_producer "$out" "$label" 2
@@ -150,7 +165,7 @@ assert "$b -p2 -a: two per-producer lines ($label)" per_producer "$out" "$label"
 # a map with one entry for two producers: updates fail, and each is counted
 out=$TEST_TMP/small
 rc=0
-par_wait "$out" || rc=$?
+par_take "$out" || rc=$?
 is "$rc" 0 "--nr_entries 1 -p2: exit status 0"
 failed=$(counts_add_up "$out" 10 "found and deleted")
 ok $? "--nr_entries 1 -p2: triggers x 10 = failed + found and deleted"
@@ -163,7 +178,7 @@ cmp_ok "$(jq '[.samples[].counters.fails] | add' "$out.json")" -le "${failed:-0}
 # --repeat: a fresh map per repeat, each repeat's lines prefixed
 out=$TEST_TMP/repeat
 rc=0
-par_wait "$out" || rc=$?
+par_take "$out" || rc=$?
 is "$rc" 0 "--repeat 2: exit status 0"
 like "$out" '^Repeat 2/2: fresh state$' "--repeat 2: fresh state"
 is "$(grep -Ec '^Repeat [12]/2: [01]:hash_map_perf kmalloc [0-9]+ events per sec$' "$out")" 4 \
@@ -174,7 +189,7 @@ ok $? "--repeat 2: the counts add up"
 # --latency: each trigger's operations timed
 out=$TEST_TMP/latency
 rc=0
-par_wait "$out" || rc=$?
+par_take "$out" || rc=$?
 # the runner's timer calibration, not this benchmark, is refused by some kernels (6.1: EACCES)
 if [ "$rc" -ne 0 ] && grep -q '^failed to load the --latency calibration program' "$out.err"; then
 	skip "this kernel refuses --latency's calibration program: $(tail -n1 "$out.err")" "--latency"
@@ -187,7 +202,7 @@ fi
 if [ "$UNSHARE" = 1 ]; then
 	out=$TEST_TMP/pidns
 	rc=0
-	par_wait "$out" || rc=$?
+	par_take "$out" || rc=$?
 	[ "$rc" -eq 0 ] && stderr_clean "$out.err" && per_producer "$out" "inner_lru_hash_map_perf pre-alloc" 2
 	ok $? "inner-lru-hash-update -p2 in a pid namespace: exit 0, both producers counted"
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "rc $rc: $(cat "$out" "$out.err")"
@@ -201,7 +216,7 @@ fi
 if host_only "run_bench_map_perf.sh: its arguments and lines"; then
 	out=$TEST_TMP/script
 	rc=0
-	par_wait "$out" || rc=$?
+	par_take "$out" || rc=$?
 	is "$rc" 0 "run_bench_map_perf.sh 4 2 16384: exit status 0"
 	is "$(grep -Ec '^[01]:hash_map_perf kmalloc [1-9][0-9]* events per sec$' "$out")|$(wc -l <"$out")" "2|2" \
 		"run_bench_map_perf.sh 4 2 16384: test 4's line for each of 2 producers, nothing else"
@@ -226,7 +241,7 @@ fi
 # when the map is made: set-up alone shows it is taken
 out=$TEST_TMP/zs
 rc=0
-par_wait "$out" || rc=$?
+par_take "$out" || rc=$?
 is "$rc" 0 "--zero-seed lru-hash-common-update: exit status 0"
 
 # bad values: one line, nothing set up (userspace alone: the host checks them)

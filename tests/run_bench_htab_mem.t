@@ -54,21 +54,41 @@ SH
 chmod +x "$SHARE"
 export SHARE_DIR=$TEST_TMP/shared-runs
 
-# The two invocations that make real runs side by side (lib.sh's
-# par_start; each one's runs stay one after another): they record runs of
-# different arguments and neither reads the other's.  Both are reaped
-# before the --markdown replay, whose check of its temporary directory
-# would see --markdown --repeat 2's.
-# every use case of both flavours, keeping the result files (--json-dir)
-par_start "$out" env -C "$TEST_TMP" SHARE_MODE=record RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2 \
-	"$SCRIPT" --json-dir kept
+# The real runs, made by three invocations side by side (lib.sh's
+# par_start, all three at once; each one's runs stay one after another):
+# the eight of the first invocation's every use case of both flavours,
+# recorded by two invocations of two use cases each, and those of
+# --markdown --repeat 2.  They record runs of different arguments and none
+# reads another's.  The whole --json-dir invocation, whose output the
+# header, order and format checks below read, is then a replay of the
+# first two's runs (their --json-dir only makes them record each run's
+# result file; its own directory is another); the records are reaped
+# before the replays start, the --markdown replay's check of its
+# temporary directory would otherwise see --markdown --repeat 2's.
+REC=(env -C "$TEST_TMP" SHARE_MODE=record RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2)
+par_start "$out.rec1" "${REC[@]}" USE_CASES="overwrite no_op" "$SCRIPT" --json-dir recorded
+par_start "$out.rec2" "${REC[@]}" USE_CASES="batch_add_batch_del add_del_on_diff_cpu" \
+	"$SCRIPT" --json-dir recorded
 # with --repeat the rows keep their ± (between repeats): checked below
-par_start "$out.mdr" env -C "$TEST_TMP" SHARE_MODE=record RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2 \
-	USE_CASES=overwrite "$SCRIPT" --markdown --repeat 2
+par_start "$out.mdr" "${REC[@]}" USE_CASES=overwrite "$SCRIPT" --markdown --repeat 2
+par_wait "$out.rec1"
+REC_RC=$?
+par_wait "$out.rec2"
+REC_RC+=" $?"
 par_wait "$out.mdr"
 MDR_RC=$?
+
+# The replays, side by side too: none makes a run, and only --markdown's
+# makes a temporary directory.
+REPLAY=(env -C "$TEST_TMP" SHARE_MODE=replay RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2)
+# every use case of both flavours, keeping the result files (--json-dir)
+par_start "$out" "${REPLAY[@]}" "$SCRIPT" --json-dir kept
+# the markdown tables (checked below; the runs: the records of the first two)
+par_start "$out.md" "${REPLAY[@]}" USE_CASES="overwrite no_op" "$SCRIPT" --markdown
+# --repeat N (checked below; the runs: those of --markdown --repeat 2)
+par_start "$out.rep" "${REPLAY[@]}" USE_CASES=overwrite "$SCRIPT" --repeat 2
 par_wait "$out"
-is $? 0 "the wrapper runs from another directory (exit status 0)"
+is "$REC_RC $?" "0 0 0" "the wrapper runs from another directory (exit status 0; the two records', the whole one's)"
 [ -s "$out.err" ] && diag "$(cat "$out.err")"
 
 is "$(grep -c '^preallocated$' "$out")" 1 "a 'preallocated' header"
@@ -99,9 +119,8 @@ jq -e '.options.benchmark.preallocated' "$TEST_TMP/kept/prealloc-overwrite.json"
 ok $? "--json-dir: the prealloc file is the preallocated run"
 # the markdown tables: a header and a row per use case in each flavour's;
 # without --json-dir, the result files go to a temporary directory (the
-# runs: the first invocation's)
-(cd "$TEST_TMP" && SHARE_MODE=replay RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES="overwrite no_op" \
-	"$SCRIPT" --markdown) >"$out.md" 2>"$out.md.err"
+# runs: the records of the first two)
+par_wait "$out.md"
 is $? 0 "--markdown: exit 0"
 left=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'htab-mem.*' -newer "$out.md.err" 2>/dev/null | wc -l)
 is "$left" 0 "--markdown: its temporary JSON directory is removed"
@@ -130,8 +149,7 @@ is $? 2 "--json-dir without a directory: exit 2"
 
 # --repeat N passes through; the line gives the two levels, never one
 # repeat's figure (the runs: those of --markdown --repeat 2)
-(cd "$TEST_TMP" && SHARE_MODE=replay RUN_BENCH="$SHARE $BENCH -w0 -d1 -a" PRODUCERS=2 USE_CASES=overwrite \
-	"$SCRIPT" --repeat 2) >"$out.rep" 2>"$out.rep.err"
+par_wait "$out.rep"
 is $? 0 "--repeat 2: exit 0"
 rline='per-prod-op: [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}k/s \(2 repeats; within ± [0-9]+\.[0-9]{2}k/s\), avg mem: [0-9]+\.[0-9]{2} ± [0-9]+\.[0-9]{2}MiB \(2 repeats; within ± [0-9]+\.[0-9]{2}MiB\), peak mem: [0-9]+\.[0-9]{2}MiB$'
 is "$(grep -Ec "^$(printf '%-20s' overwrite) $rline" "$out.rep")" 2 "--repeat 2: overwrite in the repeats format per flavour"

@@ -272,66 +272,86 @@ done
 # ---- interrupted runs clean up ----
 # One signal in a guest: the clean-up after it is the kernel's part, and it
 # is the same for all four; the host tries each (lib.sh's host_only).
+# The runs of the four signals side by side: each waits a second for its
+# first Iter line, and one at a time that was four seconds of waiting.
+# They measure nothing, and share nothing: each has its own cgroup
+# (bench-htab-mem.<pid>) and its own mount namespace for tracefs, and
+# the listing of programs is taken with all of them mid-run, so it must
+# hold the chosen use case's program once a run and nothing else.  Every
+# check_clean waits until all are reaped: it looks for any htab-mem
+# program left loaded, which a run beside the one checked would fail.
+SIGS=()
 for sig in INT TERM HUP QUIT; do
 	[ "$sig" = INT ] || host_only "SIG$sig mid-run: exit status and clean-up" || continue
+	SIGS+=("$sig")
+done
+declare -A SIG_PID SIG_WD
+for sig in "${SIGS[@]}"; do
 	out="$TEST_TMP/sig$sig"
 	"${SIG_DEFAULT[@]}" "$BENCH" -w1 -d30 -p2 htab-mem --use-case overwrite >"$out" 2>"$out.err" &
-	pid=$!
-	watchdog "$pid"
-	wait_iter "$out" "$pid"
+	SIG_PID[$sig]=$!
+	watchdog "$!"
+	SIG_WD[$sig]=$WATCHDOG
+done
+for sig in "${SIGS[@]}"; do
+	pid=${SIG_PID[$sig]}
+	# 30 s: four set-ups at once on a loaded machine
+	wait_iter "$TEST_TMP/sig$sig" "$pid" 30
 	ok $? "SIG$sig: the run got going"
 	if [ -n "$CG_PARENT" ]; then
 		[ -d "$CG_PARENT/bench-htab-mem.$pid" ]
 		ok $? "SIG$sig: mid-run, the run's cgroup exists (so the clean-up check means something)"
 	fi
-	progs=$(bpftool prog show | grep -Eo "name $PROGS" | sort | tr '\n' ' ')
-	is "$progs" "name htab_mem_overwrite " "SIG$sig: mid-run, only the chosen use case's program is loaded"
+done
+progs=$(bpftool prog show | grep -Eo "name $PROGS" | sort | tr '\n' ' ')
+want=$(for sig in "${SIGS[@]}"; do printf 'name htab_mem_overwrite '; done)
+for sig in "${SIGS[@]}"; do
+	pid=${SIG_PID[$sig]}
+	is "$progs" "$want" "SIG$sig: mid-run, only the chosen use case's program is loaded (once a run, ${#SIGS[@]} at once)"
 	kill -s "$sig" "$pid"
-	reap "$pid"
+	wait "$pid"
 	rc=$?
+	wait "${SIG_WD[$sig]}" 2>/dev/null
 	is "$rc" $((128 + $(kill -l "$sig"))) "SIG$sig: exit status 128 + SIG$sig"
-	check_clean "$pid" "SIG$sig mid-run"
+done
+for sig in "${SIGS[@]}"; do
+	check_clean "${SIG_PID[$sig]}" "SIG$sig mid-run"
 done
 
-# ---- the reader of stdout goes away: clean-up, exit 128 + SIGPIPE, quietly ----
+# ---- the reader of stdout goes away, a closed stdout, nohup ----
+# These runs side by side too (the two readers' a second and two, nohup's
+# two): none checks a program listing mid-run, and every check_clean, and
+# the look for any bench-htab-mem.* cgroup, waits until all are reaped.
+# (The readers and the closed stdout exit by themselves, nohup's run is
+# sent its SIGHUP once it got going.)
+#
+# The reader of stdout goes away: clean-up, exit 128 + SIGPIPE, quietly.
 # head -c 10 leaves after "Setting up", during set-up; the sed after the
 # first Iter line, mid-run.  A named FIFO keeps the bench's pid.
+declare -A PIPE_PID PIPE_WD PIPE_RPID PIPE_T0
+READERS=()
 for reader in "head -c 10" "sed -n /^Iter/q"; do
 	[ "$reader" = "head -c 10" ] || host_only "stdout | $reader: exit 141, quietly, clean" || continue
-	out="$TEST_TMP/pipe"
+	READERS+=("$reader")
+	out="$TEST_TMP/pipe${#READERS[@]}"
 	rm -f "$out.fifo"
 	mkfifo "$out.fifo"
 	# shellcheck disable=SC2086
 	$reader <"$out.fifo" >"$out" &
-	rpid=$!
-	start=$SECONDS
+	PIPE_RPID[$reader]=$!
+	PIPE_T0[$reader]=$SECONDS
 	"$BENCH" -w1 -d30 -p2 htab-mem --use-case overwrite >"$out.fifo" 2>"$out.err" &
-	pid=$!
-	watchdog "$pid"
-	reap "$pid"
-	rc=$?
-	wait "$rpid"
-	is "$rc" 141 "stdout | $reader: exit status 141"
-	diag "stdout | $reader: exited after $((SECONDS - start)) s of 30"
-	assert "stdout | $reader: nothing on stderr" stderr_clean "$out.err"
-	check_clean "$pid" "stdout | $reader"
-	if [ -n "$CG_PARENT" ]; then
-		left=$(find "$CG_PARENT" -maxdepth 1 -name 'bench-htab-mem.*' 2>&1) || left="find failed: $left"
-		is "$left" "" "stdout | $reader: no bench-htab-mem.* cgroup at all"
-	fi
+	PIPE_PID[$reader]=$!
+	watchdog "$!"
+	PIPE_WD[$reader]=$WATCHDOG
 done
 
 # a stdout closed by the caller: refused before anything is set up
 if host_only "stdout closed: refused before set-up"; then
-	out="$TEST_TMP/closed"
-	"$BENCH" -w1 -d30 -p2 htab-mem >&- 2>"$out.err" &
-	pid=$!
-	watchdog "$pid"
-	reap "$pid"
-	rc=$?
-	is "$rc" 1 "stdout closed: exit status 1"
-	like "$out.err" '^failed to write standard output: Bad file descriptor$' "stdout closed: says so"
-	check_clean "$pid" "stdout closed"
+	"$BENCH" -w1 -d30 -p2 htab-mem >&- 2>"$TEST_TMP/closed.err" &
+	closed_pid=$!
+	watchdog "$closed_pid"
+	closed_wd=$WATCHDOG
 fi
 
 # under nohup a hang-up does not end the run
@@ -339,17 +359,49 @@ if host_only "SIGHUP under nohup: the run completes"; then
 	out="$TEST_TMP/nohup"
 	# -d2: the hang-up comes after the first Iter line, a second before the end
 	(trap '' HUP; exec "$BENCH" -w0 -d2 -p2 htab-mem --use-case overwrite) >"$out" 2>"$out.err" &
-	pid=$!
-	watchdog "$pid"
-	wait_iter "$out" "$pid"
+	nohup_pid=$!
+	watchdog "$nohup_pid"
+	nohup_wd=$WATCHDOG
+	wait_iter "$out" "$nohup_pid" 30
 	ok $? "SIGHUP under nohup: the run got going"
-	kill -HUP "$pid"
-	reap "$pid"
+	kill -HUP "$nohup_pid"
+	wait "$nohup_pid"
 	rc=$?
+	wait "$nohup_wd" 2>/dev/null
 	is "$rc" 0 "SIGHUP ignored by the caller (nohup): the run completes (exit status 0)"
 	like "$out" '^Summary: ' "SIGHUP ignored by the caller: Summary printed"
-	check_clean "$pid" "SIGHUP under nohup"
 fi
+
+i=0
+for reader in "${READERS[@]}"; do
+	i=$((i + 1))
+	out="$TEST_TMP/pipe$i"
+	wait "${PIPE_PID[$reader]}"
+	rc=$?
+	wait "${PIPE_WD[$reader]}" 2>/dev/null
+	wait "${PIPE_RPID[$reader]}"
+	is "$rc" 141 "stdout | $reader: exit status 141"
+	diag "stdout | $reader: exited after $((SECONDS - PIPE_T0[$reader])) s of 30"
+	assert "stdout | $reader: nothing on stderr" stderr_clean "$out.err"
+done
+if [ -n "${closed_pid:-}" ]; then
+	wait "$closed_pid"
+	rc=$?
+	wait "$closed_wd" 2>/dev/null
+	is "$rc" 1 "stdout closed: exit status 1"
+	like "$TEST_TMP/closed.err" '^failed to write standard output: Bad file descriptor$' "stdout closed: says so"
+fi
+
+# all reaped
+for reader in "${READERS[@]}"; do
+	check_clean "${PIPE_PID[$reader]}" "stdout | $reader"
+	if [ -n "$CG_PARENT" ]; then
+		left=$(find "$CG_PARENT" -maxdepth 1 -name 'bench-htab-mem.*' 2>&1) || left="find failed: $left"
+		is "$left" "" "stdout | $reader: no bench-htab-mem.* cgroup at all"
+	fi
+done
+[ -z "${closed_pid:-}" ] || check_clean "$closed_pid" "stdout closed"
+[ -z "${nohup_pid:-}" ] || check_clean "$nohup_pid" "SIGHUP under nohup"
 
 # ---- a run killed with SIGKILL leaves its cgroup; the next run removes it ----
 if [ -n "$CG_PARENT" ]; then

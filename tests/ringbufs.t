@@ -143,8 +143,12 @@ fi
 
 # a signal mid-run, with the consumer busy and with it blocked in epoll:
 # 128 + the signal, no Summary, the consumer joined, nothing left.  The
-# runs start with the signals' default action (lib.sh's SIG_DEFAULT).
-declare -A SIGNAME=([INT]=Interrupt [QUIT]=Quit [TERM]=Terminated)
+# runs start with the signals' default action (lib.sh's SIG_DEFAULT), all
+# three at once, so that their first samples come together rather than
+# one after another; each is checked and signalled on its own, and what
+# is left on the machine is looked at once all of them are reaped.
+declare -A SIGNAME=([INT]=Interrupt [QUIT]=Quit [TERM]=Terminated) SIG_PID=() SIG_WD=()
+SIG_RUNS=()
 for run in INT:busy TERM:asleep QUIT:asleep; do
 	sig=${run%:*} mode=${run#*:}
 	[ "$sig" = TERM ] || host_only "SIG$sig mid-run" || continue
@@ -152,11 +156,18 @@ for run in INT:busy TERM:asleep QUIT:asleep; do
 	out=$TEST_TMP/sig-$sig-$mode
 	"${SIG_DEFAULT[@]}" "$BENCH" -w0 -d60 -c1 --json "$out.json" \
 		rb-custom "${extra[@]}" >"$out" 2>"$out.err" &
-	pid=$!
-	watchdog "$pid"
+	SIG_PID[$run]=$!
+	watchdog "$!"
+	SIG_WD[$run]=$WATCHDOG
+	SIG_RUNS+=("$run")
+done
+for run in "${SIG_RUNS[@]}"; do
+	sig=${run%:*} mode=${run#*:} pid=${SIG_PID[$run]}
+	out=$TEST_TMP/sig-$sig-$mode
 	wait_iter "$out" "$pid" 30
 	ok $? "SIG$sig, consumer $mode: the run got going"
 	kill -s "$sig" "$pid"
+	WATCHDOG=${SIG_WD[$run]}	# reap's: this run's watchdog
 	reap "$pid"
 	rc=$?
 	is "$rc" $((128 + $(kill -l "$sig"))) "SIG$sig, consumer $mode: exit status 128 + SIG$sig"
@@ -165,7 +176,9 @@ for run in INT:busy TERM:asleep QUIT:asleep; do
 		[ ! -e "$out.json" ]
 	ok $? "SIG$sig, consumer $mode: says so, the consumer stopped, no Summary, no JSON"
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(cat "$out.err")"
-	check_clean "SIG$sig, consumer $mode"
+done
+for run in "${SIG_RUNS[@]}"; do
+	check_clean "SIG${run%:*}, consumer ${run#*:}"
 done
 
 # --rb-bench-producer: the producer alone, in overwrite mode where the

@@ -60,14 +60,18 @@ built() {
 # rebuilt with its skeleton and includers, and one built from VMLINUX_H.
 built=${OUTPUT:-.output}
 [ "${built#/}" = "$built" ] && built=$SRC/$built
+# One cp for them all: a cp per file, some thirty, took 0.7 s on a
+# loaded machine.
 mkdir -p "$OUT"
+cpy=()
 for p in "$COPY"/progs/*.c; do
 	p=${p##*/}
 	for f in "$built/${p%.c}.bpf.o" "$built/${p%.c}.skel.h"; do
-		[ -f "$f" ] && cp -p "$f" "$OUT/"
+		[ -f "$f" ] && cpy+=("$f")
 	done
 done
-[ -f "$built/vmlinux.h" ] && cp -p "$built/vmlinux.h" "$OUT/"
+[ -f "$built/vmlinux.h" ] && cpy+=("$built/vmlinux.h")
+[ "${#cpy[@]}" -eq 0 ] || cp -p "${cpy[@]}" "$OUT/"
 
 # VMLINUX_H=: what the header feeds, one BPF program's skeleton into a
 # directory of its own, not a second whole build; the header is marked,

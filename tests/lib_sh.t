@@ -11,6 +11,7 @@ LIB="$(cd "$(dirname "$0")" && pwd)/lib.sh"
 # that sources lib.sh again: that set-up (a dozen processes) for each of
 # the 60 checks was most of this file's time.
 verdict() {
+	# shellcheck disable=SC2034 # lib.sh's, which the check reads
 	(TAP_N=0 TAP_FAILED=0 TAP_LAST_FAILED=0; "$@") 2>"$TEST_TMP/diag" |
 		sed -nE 's/^(ok|not ok) 1 - .*/\1/p'
 }

@@ -29,7 +29,9 @@ for b in count-local count-global; do
 		"$b: the command line is recorded as typed"
 	hits=$(jq '.summary.metrics.hits.mean' "$j")
 	text_hits=$(sed -nE 's/^Summary: hits +([0-9.]+) .*/\1/p' "$TEST_TMP/$b")
-	is_near "$text_hits" "$hits" 0.01% "$b: the JSON mean is the Summary's"
+	# the Summary prints three decimals: half its last digit apart at most
+	# (and a hair for the doubles), where 0.01% is too tight below 5 M/s
+	is_near "$text_hits" "$hits" 0.0005001 "$b: the JSON mean is the Summary's"
 	# per-producer: the rates add up to the total, and the total to the Summary
 	sum=$(jq '[.per_producer.producers[].rate] | add' "$j")
 	total=$(jq '.per_producer.total_rate' "$j")
@@ -50,7 +52,12 @@ for b in count-local count-global; do
 		"$b: fairness line"
 	text_total=$(sed -nE 's/^  total +: +([0-9.]+)$/\1/p' "$TEST_TMP/$b")
 	text_sum=$(sed -nE 's/^  producer .*: +([0-9.]+)$/\1/p' "$TEST_TMP/$b" | awk '{ s += $1 } END { if (NR) print s }')
-	is_near "$text_sum" "$text_total" 0.01% "$b: printed producer rates add up to the printed total within rounding"
+	# each of the n + 1 figures is rounded to its third decimal, by at most
+	# 0.0005 (and a hair for the doubles): a bound of its own, where a
+	# relative one (0.01%) is too tight at the low rates of a busy machine
+	# (7.126 against 7.127 with three lanes of tests)
+	is_near "$text_sum" "$text_total" "$(awk -v n="$n" 'BEGIN { print (n + 1) * 0.0005 + 1e-7 }')" \
+		"$b: printed producer rates add up to the printed total within rounding"
 done
 
 # an unwritable destination is refused before anything runs

@@ -335,9 +335,14 @@ cp "$TEST_TMP/run.json" "$TEST_TMP/a.json"
 # and --repeat runs (jq, python, bench export), none of which loads a
 # program or allocates from the BPF memory allocator, whose every
 # allocation on the machine it counts.
-"$BENCH" -w0 -d2 -p1 --json "$TEST_TMP/fp.json" bpf_ma --footprint --batch-size 256 \
-	>"$TEST_TMP/fp" 2>"$TEST_TMP/fp.err" &
-FP_AHEAD=$!
+# fp_run <out> [--percpu]: the section's --footprint run, in the background
+# (its pid in RUN_PID)
+fp_run() {
+	"$BENCH" -w0 -d2 -p1 --json "$1.json" bpf_ma "${@:2}" --footprint --batch-size 256 >"$1" 2>"$1.err" &
+	RUN_PID=$!
+}
+fp_run "$TEST_TMP/fp"
+FP_AHEAD=$RUN_PID
 
 # a run below its floor, whichever the runs above were: KCIDB gets an ERROR
 # saying why, never the figure as a number; the report validates
@@ -395,13 +400,13 @@ for f in "${flavours[@]}"; do
 	# and the free side is checked on the first of up to six runs that saw
 	# one: a 3-in-8 chance six times over is about 1 in 360.
 	for try in 1 2 3 4 5 6; do
-		if [ -z "$f" ] && [ "$try" -eq 1 ]; then
-			# this very command, started ahead above
-			RUN_PID=$FP_AHEAD
-			wait "$RUN_PID"
+		# kmalloc's first: started ahead, above
+		if [ -n "$f" ] || [ "$try" -gt 1 ]; then
+			fp_run "$out" "${opt[@]}"
 		else
-			run_ma "$out" -w0 -d2 -p1 --json "$out.json" bpf_ma "${opt[@]}" --footprint --batch-size 256
+			RUN_PID=$FP_AHEAD
 		fi
+		wait "$RUN_PID"
 		ok $? "$name (run $try): exits 0"
 		[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(head -c 1000 "$out.err")"
 		diag "$(grep -E '^(Summary|Footprint):' "$out")"

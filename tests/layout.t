@@ -71,4 +71,16 @@ done
 for c in compare plot ab history export_kcidb; do
 	ok "$([ -f "$SRC/results/$c.c" ] && [ ! -e "$SRC/$c.c" ]; echo $?)" "$c.c in results/, not at the root"
 done
+
+# The Makefile orders make test's lanes by a list of test files
+# (CPU_BOUND_TESTS): a renamed or removed file would drop out of the
+# order without a word, so every name there must be a test file
+mapfile -t cpu_bound < <(sed -n '/^CPU_BOUND_TESTS :=/,/[^\\]$/p' "$SRC/Makefile" |
+	sed 's|.*/tests/,||; s|[)\\]||g' | tr -s ' \t' '\n' | grep -v '^$')
+cmp_ok "${#cpu_bound[@]}" -ge 2 "the Makefile's CPU_BOUND_TESTS read (${cpu_bound[*]})"
+stale=""
+for t in "${cpu_bound[@]}"; do
+	[[ $t == *.t && -f $SRC/tests/$t ]] || stale="$stale $t"
+done
+is "${stale# }" "" "every name in the Makefile's CPU_BOUND_TESTS is a test file of tests/"
 done_testing

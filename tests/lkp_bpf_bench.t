@@ -37,6 +37,7 @@ if [ ! -x "$SRC/bin/run-stats" ] || [ ! -x "$SRC/sbin/dump-stat" ]; then
 	skip_all "$why"
 fi
 cd "$TEST_TMP" || exit 1
+: >"$TEST_TMP/start"	# for the last check: nothing of run-stats' left in /tmp
 
 # lkp-tests with bpf-bench in it: links to every top-level entry and program
 LKP=$TEST_TMP/lkp-src
@@ -76,8 +77,18 @@ job_wait() {
 	RR=$TEST_TMP/result/$1
 	par_wait "$RR/job.par"
 }
-stats() {	# stats: lkp's bin/run-stats bpf-bench on $RR
-	env LKP_SRC="$LKP" RESULT_ROOT="$RR" "$LKP/bin/run-stats" bpf-bench >"$RR/stats.out" 2>"$RR/stats.err"
+# stats: lkp's bin/run-stats bpf-bench on $RR.  run-stats removes its
+# temporary file (/tmp/lkp-stats.XXXXXXXX) only when it succeeds; when it
+# fails, as it must on the documents refused below, its error message on
+# stderr names the file, and stats removes that one
+stats() {
+	local rc=0 left
+
+	env LKP_SRC="$LKP" RESULT_ROOT="$RR" "$LKP/bin/run-stats" bpf-bench >"$RR/stats.out" 2>"$RR/stats.err" ||
+		rc=$?
+	left=$(sed -n 's|.*tmpfile: \(/tmp/lkp-stats\.[A-Za-z0-9]*\)$|\1|p' "$RR/stats.err")
+	[ -z "$left" ] || rm -f "$left"
+	return "$rc"
 }
 # stats_start <dir>...: stats on each result root, beside one another;
 # stats_wait <dir>: its exit status, and RR set to the result root
@@ -250,5 +261,8 @@ like "$RR/run.err" "unknown flavour 'lru': expected bpf-ma or prealloc" "an unkn
 RR=$TEST_TMP/result/no-benchmark
 isnt "${JOB_RC[no-benchmark]}" 0 "no benchmark: run fails"
 like "$RR/run.err" "benchmark must be specified" "no benchmark: said"
+
+is "$(find /tmp -maxdepth 1 -name 'lkp-stats.*' -newer "$TEST_TMP/start")" "" \
+	"nothing of run-stats' left in /tmp: the failed ones' temporary files removed"
 
 done_testing

@@ -4,7 +4,14 @@
 # Minimal TAP producer for the integration tests.  Source it, then call
 # the assertions; done_testing prints the plan.
 
-BENCH=${BENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/bench}
+# this directory and the tree's top, absolute (a test may cd later), found
+# once: a test file starts a few hundred processes, and on a busy machine
+# each costs milliseconds (docs/testing.md)
+TESTS_DIR=${BASH_SOURCE[0]%/*}
+[ "$TESTS_DIR" != "${BASH_SOURCE[0]}" ] || TESTS_DIR=.
+TESTS_DIR=$(cd "$TESTS_DIR" && pwd)
+SRC_TOP=${TESTS_DIR%/*}
+BENCH=${BENCH:-$SRC_TOP/bench}
 TAP_N=0
 TAP_FAILED=0
 # Runs of the tests are judged on behaviour, not on the machine's load:
@@ -46,14 +53,17 @@ ok() {	# ok <0|1 as exit status of a check> <description>
 	fi
 }
 
-# diagnostics: after a failed check they go to stderr, which prove shows
+# diagnostics, "# " before each line: after a failed check they go to
+# stderr, which prove shows (no sed: a process a call costs milliseconds
+# on a busy machine)
 diag() {
+	local text="$*"
+
+	text="# ${text//$'\n'/$'\n'# }"
 	if [ "$TAP_LAST_FAILED" -eq 1 ]; then
-		# shellcheck disable=SC2001
-		echo "$*" | sed 's/^/# /' >&2
+		printf '%s\n' "$text" >&2
 	else
-		# shellcheck disable=SC2001
-		echo "$*" | sed 's/^/# /'
+		printf '%s\n' "$text"
 	fi
 }
 
@@ -438,7 +448,7 @@ is_exit() {
 # contrib/lkp-tests' parse: bench's result document (the log lkp's run
 # writes) in, lkp stats ("key: value") out
 # shellcheck disable=SC2034 # for the test files that source this one
-LKP_PARSE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/contrib/lkp-tests/programs/bpf-bench/parse
+LKP_PARSE=$SRC_TOP/contrib/lkp-tests/programs/bpf-bench/parse
 
 # lkp_contract <parsed> <benchmark>: contrib/lkp-tests' parse output, as
 # lkp-tests' sbin/dump-stat takes it: one key, a colon and a finite number
@@ -565,13 +575,19 @@ own_mem_cgroup() {
 
 # loaded_bench_progs <name regex>: how many loaded BPF programs have a name
 # the regex matches; fails, printing nothing, when bpftool cannot list
-# them, so that "nothing left loaded" cannot pass on a failed listing
+# them or the regex is not one, so that "nothing left loaded" cannot pass
+# on a failed listing
 loaded_bench_progs() {
-	local list
+	local list l re="name ($1) " n=0
 
+	[[ '' =~ $re ]]
+	[ $? -ne 2 ] || return 1	# not a regex
 	list=$(bpftool prog show 2>/dev/null) || return 1
-	grep -Ec -- "name ($1) " <<<"$list"
-	return 0
+	# counted in the shell: eventually asks every tenth of a second
+	while IFS= read -r l; do
+		[[ $l =~ $re ]] && n=$((n + 1))
+	done <<<"$list"
+	echo "$n"
 }
 
 # none_loaded <name regex>: the programs were listed, and none matches
@@ -583,12 +599,18 @@ none_loaded() {
 
 # stderr_clean <file>: nothing on stderr but the runner's noise warnings
 # ("warning: ..."), which depend on the machine's load, not on correctness,
-# and the hook line (HOOK_LINE)
+# and the hook line (HOOK_LINE); blank lines at the end do not count
 stderr_clean() {
-	local rest
+	local l n
 
-	rest=$(strip_hook_line "$1") || return 1
-	! printf '%s' "$rest" | grep -qv '^warning: '
+	_hook_lines "$1" || return 1
+	n=${#HOOK_REST[@]}
+	while [ "$n" -gt 0 ] && [ -z "${HOOK_REST[n - 1]}" ]; do
+		n=$((n - 1))
+	done
+	for l in "${HOOK_REST[@]:0:n}"; do
+		[[ $l == 'warning: '* ]] || return 1
+	done
 }
 
 # the line bpf-hashmap-lookup and local-storage-create print on stderr to
@@ -600,19 +622,39 @@ HOOK_LINE+='|cgroup/sock_create \((lsm\.s/socket_post_create unavailable: .+|--s
 # local-storage-tasks-trace's second line: where its grace periods are timed
 GP_LINE='^grace periods: (fentry/rcu_tasks_trace_pregp_step to fentry/rcu_tasks_trace_postgp|not measured \(.+\))$'
 
+# _hook_lines <stderr file>: its lines but the "hook:" and "grace
+# periods:" ones into HOOK_REST; fails when it cannot be read, has more
+# than one hook line or a grace periods line more than hook lines, or one
+# of them is malformed.  In the shell, without grep: stderr_clean runs
+# after every run of the BPF tests.
+_hook_lines() {
+	local -a lines
+	local l n=0 g=0
+
+	HOOK_REST=()
+	mapfile -t lines <"$1" || return 1
+	for l in "${lines[@]}"; do
+		case $l in
+		'hook: '*)
+			n=$((n + 1))
+			[[ $l =~ $HOOK_LINE ]] || return 1
+			;;
+		'grace periods: '*)
+			g=$((g + 1))
+			[[ $l =~ $GP_LINE ]] || return 1
+			;;
+		*) HOOK_REST+=("$l") ;;
+		esac
+	done
+	[ "$n" -le 1 ] && [ "$g" -le "$n" ]
+}
+
 # strip_hook_line <stderr file>: the file without the one well-formed
 # "hook:" line (and "grace periods:" line); fails on several or on a
 # malformed one
 strip_hook_line() {
-	local n g
-
-	n=$(grep -c '^hook: ' "$1")
-	g=$(grep -c '^grace periods: ' "$1")
-	[ "$n" -le 1 ] && [ "$g" -le "$n" ] || return 1
-	[ "$n" -eq 0 ] || grep -Eq "$HOOK_LINE" "$1" || return 1
-	[ "$g" -eq 0 ] || grep -Eq "$GP_LINE" "$1" || return 1
-	grep -Ev '^(hook|grace periods): ' "$1"
-	return 0
+	_hook_lines "$1" || return 1
+	[ "${#HOOK_REST[@]}" -eq 0 ] || printf '%s\n' "${HOOK_REST[@]}"
 }
 
 # eventually <command...>: true once the command succeeds within 3 s; the
@@ -622,7 +664,7 @@ eventually() {
 
 	for ((i = 1; i <= 30; i++)); do
 		"$@" && return 0
-		[ "$i" -lt 30 ] && sleep 0.1
+		[ "$i" -lt 30 ] && nap 0.1
 	done
 	return 1
 }
@@ -746,7 +788,7 @@ wait_for() {
 			grep -Eq -- "$2" "$1" 2>/dev/null
 			return
 		fi
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }
@@ -758,7 +800,7 @@ wait_iter() {
 
 # ---- reading a run's output: the wrapper scripts' parser ----
 
-RUN_COMMON=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/benchs/run_common.sh
+RUN_COMMON=$SRC_TOP/benchs/run_common.sh
 
 # run_common <function> <args...>: one of benchs/run_common.sh's helpers,
 # its Summary parser (summary_line, field, field_num, repeats_field) so
@@ -779,7 +821,7 @@ last_summary() {
 # schema_ok <file> <description>: the result file validates against
 # tests/schema.jq; a jq that fails (no file, not JSON) fails the check
 # (the schema's path is fixed when lib.sh is sourced: a test may cd later)
-SCHEMA_JQ=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/schema.jq
+SCHEMA_JQ=$TESTS_DIR/schema.jq
 schema_ok() {
 	local errs
 
@@ -842,11 +884,10 @@ vg_verdict() {
 # licence); KCIDB_SCHEMA=FILE validates against another.  Under CI=true a
 # missing validator is a failure, elsewhere a skip.
 require_kcidb_validator() {
-	local top why=""
+	local why=""
 
-	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-	KCIDB_VALIDATE=$top/tests/kcidb_validate.py
-	KCIDB_SCHEMA=${KCIDB_SCHEMA:-$top/tests/kcidb/kcidb-io.schema.v5.3.json}
+	KCIDB_VALIDATE=$TESTS_DIR/kcidb_validate.py
+	KCIDB_SCHEMA=${KCIDB_SCHEMA:-$TESTS_DIR/kcidb/kcidb-io.schema.v5.3.json}
 	export KCIDB_SCHEMA KCIDB_VALIDATE
 	[ -r "$KCIDB_SCHEMA" ] || why="no KCIDB schema at $KCIDB_SCHEMA"
 	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null ||

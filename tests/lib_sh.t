@@ -81,6 +81,11 @@ printf '#!/bin/sh\necho "7: tracepoint  name other  tag 0"\necho "8: tracepoint 
 is "$(PATH="$TEST_TMP/bin:$PATH" loaded_bench_progs 'mine|ours')" 1 "loaded_bench_progs: counts the names matched"
 PATH="$TEST_TMP/bin:$PATH" none_loaded 'ours'
 is $? 0 "none_loaded: a listing without the names"
+out=$(PATH="$TEST_TMP/bin:$PATH" loaded_bench_progs 'mine|(')
+is "$?:$out" "1:" "loaded_bench_progs: a name regex that is not one fails, printing nothing"
+printf '#!/bin/sh
+' >"$TEST_TMP/bin/bpftool"
+is "$(PATH="$TEST_TMP/bin:$PATH" loaded_bench_progs 'mine')" 0 "loaded_bench_progs: no program loaded, 0"
 cmp_ok "$(tracefs_mounts)" -ge 0 "tracefs_mounts: a count"
 echo '{}' >"$TEST_TMP/notresult.json"
 is "$(verdict schema_ok "$TEST_TMP/notresult.json" d)" "not ok" "schema_ok: a document that is not a result fails"
@@ -104,6 +109,45 @@ is "$(last_summary <(printf 'Summary: a 1\nSummary: a 2\n'))" "Summary: a 2" "la
 is "$(verdict is_exit 3 d sh -c 'echo out; echo err >&2; exit 3')" "ok" "is_exit: the expected status passes"
 is "$(verdict is_exit 0 d sh -c 'echo oops >&2; exit 1')" "not ok" "is_exit: another status fails"
 like "$TEST_TMP/diag" "^# stderr: oops$" "is_exit: a failure shows the command's stderr"
+
+# diag: "# " before every line, blank ones too, on stdout, and on stderr
+# after a failed check
+is "$( (TAP_LAST_FAILED=0; diag "a
+b
+
+-n") 2>/dev/null)" "# a
+# b
+# 
+# -n" "diag: every line prefixed, a blank one and one that looks like an option too"
+# shellcheck disable=SC2034 # lib.sh's, which diag reads
+is "$( (TAP_LAST_FAILED=1; diag "x") 2>&1 >/dev/null)" "# x" "diag: on stderr after a failed check"
+
+# the hook and grace periods lines: one well-formed of each at most, no
+# grace periods without a hook, the rest kept in order; stderr_clean
+# takes runner warnings and blank lines at the end, nothing else
+hook_case() {	# hook_case <stderr text>: "<strip status>:<its output>:<stderr_clean status>"
+	local f=$TEST_TMP/hook.err out rc=0
+
+	printf '%b' "$1" >"$f"
+	out=$(strip_hook_line "$f") || rc=$?
+	stderr_clean "$f"
+	echo "$rc:${out//$'\n'/|}:$?"
+}
+H='hook: tp/syscalls/sys_enter_getpgid (--hook tracepoint)'
+G='grace periods: not measured (no fentry)'
+is "$(hook_case "$H\nwarning: noisy\n")" "0:warning: noisy:0" "hook lines: a hook line and a warning: stripped, clean"
+is "$(hook_case "warning: a\n$H\n$G\nwarning: b")" "0:warning: a|warning: b:0" \
+	"hook lines: hook and grace periods lines stripped, the rest in order, a last line without newline kept"
+is "$(hook_case "")" "0::0" "hook lines: an empty file is clean"
+is "$(hook_case "warning: a\n\n\n")" "0:warning: a:0" "hook lines: blank lines at the end are clean"
+is "$(hook_case "warning: a\n\nwarning: b\n")" "0:warning: a||warning: b:1" "hook lines: a blank line between is not"
+is "$(hook_case "$H\nerror: x\n")" "0:error: x:1" "hook lines: anything but a warning is not clean"
+is "$(hook_case "$H\n$H\n")" "1::1" "hook lines: two hook lines fail"
+is "$(hook_case "hook: kprobe/x\n")" "1::1" "hook lines: a malformed hook line fails"
+is "$(hook_case "$G\n")" "1::1" "hook lines: grace periods without a hook line fail"
+is "$(hook_case "$H\ngrace periods: soon\n")" "1::1" "hook lines: a malformed grace periods line fails"
+rm -f "$TEST_TMP/hook.err"
+is "$(out=$(strip_hook_line "$TEST_TMP/hook.err" 2>/dev/null); echo "$?:$out")" "1:" "hook lines: a file that cannot be read fails"
 
 # host_only: true on the host; in a guest one skip line and false
 # shellcheck disable=SC2016 # $1 is the inner shell's

@@ -69,7 +69,7 @@ nothing_loaded() {
 # host is busy, which its kernel calls a lockup (make vmtest runs this file).
 # Each run's program counts and times its own producers' getpgid() calls
 # only, in its own maps, and no run reads another's output: they need not
-# wait for one another (lib.sh's par_start, at most 3 at once).  The
+# wait for one another (lib.sh's par_start, at most PAR_WIDTH at once).  The
 # checks below take them in their order with par_wait; the listings of
 # what is loaded come after every one of them is reaped, and the signalled
 # run at the end starts alone.

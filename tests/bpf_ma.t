@@ -109,12 +109,12 @@ sizes_of() {
 # ---- the runs checked for themselves alone, side by side ----
 # Every run whose checks are of its own exit status, lines and counts,
 # none of a memory figure (which another run beside it would change),
-# starts here, side by side (lib.sh's par_start, at most 3 at once), the
+# starts here, side by side (lib.sh's par_start, at most PAR_WIDTH at once), the
 # longest first: the --repeat run, the two runs a signal ends mid-run
 # (sig_run: each waits a second for its first Iter line), the --latency
 # and pid namespace runs, then set-up alone of every object size of each
 # flavour (each its own program and cgroup); the refused ones, over in
-# milliseconds, one at a time in the foreground while the first three
+# milliseconds, one at a time in the foreground while the first ones
 # take every place.  Their checks,
 # below in their sections, start once every one of them is reaped:
 # check_clean then sees the machine with none of them running.  The wrapper's runs and the real

@@ -109,7 +109,7 @@ stat() { jq -r --arg k "bpf-bench.$1" '.[$k][0] // "none"' "$RR/bpf-bench.json";
 # near <a> <b>: equal to rounding (Ruby and jq print doubles each their way)
 near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a < 0 ? -a : a; exit !(d <= 1e-9 * m + 1e-12) }'; }
 
-# The jobs, started side by side (lib.sh's par_start, at most 3 at once):
+# The jobs, started side by side (lib.sh's par_start, at most PAR_WIDTH at once):
 # each is its own run of bench in its own result root, and no check of one
 # reads another; their checks are on each run's own document, none on the
 # machine.  htab-mem's 2 s run starts first, the ruby check goes beside it.

@@ -56,7 +56,7 @@ check_clean() {
 # Each is a -d1 (or --repeat 2) run of its own configuration, its own
 # trie, cgroup and files, and nothing reads one run's output before
 # another starts: they need not wait for one another (lib.sh's par_start,
-# at most 3 at once).  They are queued in the order they are checked and
+# at most PAR_WIDTH at once).  They are queued in the order they are checked and
 # started PAR_WIDTH ahead of their checks (par_take), so that the checks of
 # one run go on while the next ones measure, rather than all of them measured
 # before the first check (in make vmtest's guests, one at a time, all of

@@ -15,7 +15,7 @@ GOAL=$ROOT/benchs/run_ab_goal.sh
 # invocations of -w0 -d1 each (about 13 s a run), and the noise scripts'
 # three calls (about 15 s).  Each script runs its benches one at a time
 # into a directory of its own, and no check here reads a figure's size,
-# so they all go side by side (par_start), three at once.  run_ab_goal.sh
+# so they all go side by side (par_start), PAR_WIDTH at once.  run_ab_goal.sh
 # runs its A/A runs one after the other, as a user measuring noise wants
 # them; they are independent, so the test starts both ahead, side by
 # side, with the very arguments the script gives bench ab, and the

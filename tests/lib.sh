@@ -252,6 +252,8 @@ _par_reap_one() {
 		PAR_RC[$pid]=$rc
 		return
 	fi
+	# anything but 127 (a trapped signal) is not a run's end: ask again
+	[ "$rc" -eq 127 ] || return 0
 	for pid in "${PAR_LIVE[@]}"; do
 		wait "$pid"
 		PAR_RC[$pid]=$?

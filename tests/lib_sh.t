@@ -115,10 +115,13 @@ like "$TEST_TMP/diag" "^# stderr: oops$" "is_exit: a failure shows the command's
 is "$( (TAP_LAST_FAILED=0; diag "a
 b
 
--n") 2>/dev/null)" "# a
+c") 2>/dev/null)" "# a
 # b
 # 
-# -n" "diag: every line prefixed, a blank one and one that looks like an option too"
+# c" "diag: every line prefixed, a blank one too"
+# shellcheck disable=SC2016 # the backslash is diag's to print
+is "$( (TAP_LAST_FAILED=0; diag -n; diag -e 'a\tb') 2>/dev/null)" '# -n
+# -e a\tb' "diag: a text that looks like echo's options, printed as it is"
 # shellcheck disable=SC2034 # lib.sh's, which diag reads
 is "$( (TAP_LAST_FAILED=1; diag "x") 2>&1 >/dev/null)" "# x" "diag: on stderr after a failed check"
 
@@ -146,6 +149,11 @@ is "$(hook_case "$H\n$H\n")" "1::1" "hook lines: two hook lines fail"
 is "$(hook_case "hook: kprobe/x\n")" "1::1" "hook lines: a malformed hook line fails"
 is "$(hook_case "$G\n")" "1::1" "hook lines: grace periods without a hook line fail"
 is "$(hook_case "$H\ngrace periods: soon\n")" "1::1" "hook lines: a malformed grace periods line fails"
+# read once: a pipe (here a process substitution) gives its lines to one
+# reader only (the greps stderr_clean once ran read it four times, and
+# all but the first saw nothing: anything passed)
+stderr_clean <(printf 'warning: a\nerror: b\n')
+is $? 1 "stderr_clean: a pipe's lines are checked"
 rm -f "$TEST_TMP/hook.err"
 is "$(out=$(strip_hook_line "$TEST_TMP/hook.err" 2>/dev/null); echo "$?:$out")" "1:" "hook lines: a file that cannot be read fails"
 
@@ -218,7 +226,7 @@ out=$(
 	exec 2>"$TEST_TMP/gone.err"
 	par_start "$TEST_TMP/gone1" sh -c 'exit 3'
 	par_start "$TEST_TMP/gone2" true
-	while kill -0 "${PAR_PID[$TEST_TMP/gone1]}" "${PAR_PID[$TEST_TMP/gone2]}" 2>/dev/null; do
+	while kill -0 "${PAR_PID[$TEST_TMP/gone1]}" 2>/dev/null || kill -0 "${PAR_PID[$TEST_TMP/gone2]}" 2>/dev/null; do
 		nap 0.05
 	done
 	/bin/true &
@@ -233,6 +241,24 @@ out=$(
 )
 is "$out" "3 0 5 and on" "par_start: runs bash has dropped from its jobs are reaped, and the checks go on"
 is "$(cat "$TEST_TMP/gone.err")" "" "par_start: and nothing on stderr"
+# _par_reap_one itself, given runs bash has dropped (wait -n names none):
+# it waits for each by its pid
+out=$(
+	exec 2>"$TEST_TMP/gone.err"
+	sh -c 'exit 4' &
+	a=$!
+	sh -c 'exit 6' &
+	b=$!
+	while kill -0 "$a" 2>/dev/null || kill -0 "$b" 2>/dev/null; do nap 0.05; done
+	/bin/true &
+	wait $!
+	/bin/true
+	# shellcheck disable=SC2034 # _par_reap_one reads it
+	PAR_LIVE=("$a" "$b")
+	_par_reap_one
+	echo "${PAR_RC[$a]:-none} ${PAR_RC[$b]:-none}"
+)
+is "$out" "4 6" "_par_reap_one: runs wait -n cannot name are waited for by their pids"
 
 # par_queue/par_feed/par_take: PAR_WIDTH (2) runs ahead of the takes, no
 # more; each take returns its own run's status and starts the next; a take

@@ -7,7 +7,7 @@
 # in tests/noise_scripts.t, on run_ab_goal.sh's A/A runs.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-STANDIN=$(cd "$(dirname "$0")" && pwd)/ab_standin.sh
+STANDIN=$TESTS_DIR/ab_standin.sh
 # The commands below exec the stand-in: sh -c would fork it and wait, one
 # process more for each of some 300 invocations, each a wait for a CPU on
 # a busy machine (make test's other lane): that, not CPU, was this test's

@@ -7,7 +7,7 @@
 # are a benchmark script's, not a test's: they take minutes).
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_ab_calibrate.sh
+SCRIPT=$SRC_TOP/benchs/run_ab_calibrate.sh
 require_bpf
 
 refuse() {	# refuse <description> <expected stderr regex> <args...>

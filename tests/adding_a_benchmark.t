@@ -6,7 +6,7 @@
 # build and run.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-SRC=$(cd "$(dirname "$0")/.." && pwd)
+SRC=$SRC_TOP
 COPY="$TEST_TMP/src"
 
 require_bpf

@@ -104,7 +104,7 @@ start_case() {	# start_case <benchmark>: its run, for run_case
 # the host's, as the checks' host_only below says; the wrapper first, the
 # longest (its five runs)
 IN_VM=${BENCH_TEST_IN_VM:-0}
-SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_bloom_filter_map.sh
+SCRIPT=$SRC_TOP/benchs/run_bench_bloom_filter_map.sh
 if [ "$IN_VM" != 1 ]; then
 	# the wrapper, one configuration of each table, from another directory
 	par_queue start "$TEST_TMP/wrapper" env -C "$TEST_TMP" RUN_BENCH="$BENCH -w0 -d1" VALUE_SIZES=4 THREADS=1 \

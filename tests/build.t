@@ -8,7 +8,7 @@
 # files and committing leave the real tree alone.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-SRC=$(cd "$(dirname "$0")/.." && pwd)
+SRC=$SRC_TOP
 COPY="$TEST_TMP/src"
 OUT="$TEST_TMP/out"
 BIN="$TEST_TMP/bench"

@@ -149,7 +149,7 @@ kill -s QUIT $pid
 wait $pid
 EOF
 BENCH=$BENCH perl -e '$SIG{INT} = $SIG{QUIT} = "IGNORE"; exec @ARGV or die "exec: $!\n"' \
-	bash "$TEST_TMP/ignoring-parent.sh" "$(cd "$(dirname "$0")" && pwd)/lib.sh" "$TEST_TMP/ign" &
+	bash "$TEST_TMP/ignoring-parent.sh" "$TESTS_DIR/lib.sh" "$TEST_TMP/ign" &
 IGN_PID=$!
 # the SIGINT case's run (its checks below)
 "${SIG_DEFAULT[@]}" "$BENCH" -w0 -d30 count-local >"$TEST_TMP/int" 2>"$TEST_TMP/int.err" &

@@ -8,7 +8,7 @@
 # fails here.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-SRC=$(cd "$(dirname "$0")/.." && pwd)
+SRC=$SRC_TOP
 export LC_ALL=C
 
 # anchors FILE: the anchor of each heading outside code blocks, as GitHub

@@ -91,7 +91,7 @@ is_exit 2 "export: a file refused: 2" "$BENCH" export kcidb --origin test "$TEST
 
 # ---- bench ab: 0, 1, 2 (128 + N: ab.t interrupts it) ----
 # a stand-in invocation writes a one-sample result with the next rate of its list
-STANDIN=$(cd "$(dirname "$0")" && pwd)/ab_standin.sh
+STANDIN=$TESTS_DIR/ab_standin.sh
 yes 100 | head -12 >"$TEST_TMP/rates.a"
 yes 100 | head -12 >"$TEST_TMP/rates.b"
 is_exit 0 "ab: it ran: 0" "$BENCH" ab --alpha 0.25 --blocks 3 -o "$TEST_TMP/ab0.d" \

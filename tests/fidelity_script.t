@@ -10,7 +10,7 @@
 source "$(dirname "$0")/lib.sh"
 host_only "userspace only: the script and stand-ins"
 
-SCRIPT=$(cd "$(dirname "$0")/../benchs" && pwd)/run_bench_fidelity.sh
+SCRIPT=$SRC_TOP/benchs/run_bench_fidelity.sh
 export LC_ALL=C
 unset UPSTREAM
 

@@ -6,7 +6,7 @@
 # the option several benchmark families share (--hook).  No BPF.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$SRC_TOP
 cd "$TEST_TMP" || exit 1
 
 # ---- scripts: every executable script in benchs/ and scripts/ ----

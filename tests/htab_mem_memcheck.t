@@ -16,7 +16,7 @@ source "$(dirname "$0")/lib.sh"
 command -v valgrind >/dev/null || skip_all "valgrind not installed"
 require_bpf
 
-SUPP="$(cd "$(dirname "$0")" && pwd)/libbpf.supp"
+SUPP="$TESTS_DIR/libbpf.supp"
 
 # vg_start <key> <args...>: start the bench under valgrind, its stdout
 # in $TEST_TMP/vg-<key> and its report in $TEST_TMP/vg-<key>.err.  The runs

@@ -8,7 +8,7 @@
 # each command's own commands and options.  No BPF.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$SRC_TOP
 OUT=${OUTPUT:-$ROOT/.output}
 command -v help2man >/dev/null || {
 	[ "${CI:-}" = "true" ] && { echo "1..1"; echo "not ok 1 - help2man not installed (install-deps.sh installs it)"; exit 1; }

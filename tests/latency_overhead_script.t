@@ -8,7 +8,7 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_latency_overhead.sh
+SCRIPT=$SRC_TOP/benchs/run_bench_latency_overhead.sh
 STUB=$TEST_TMP/fake-bench
 RATES=$TEST_TMP/rates
 

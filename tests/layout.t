@@ -7,7 +7,7 @@
 # behind by a move, fails here.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-SRC=$(cd "$(dirname "$0")/.." && pwd)
+SRC=$SRC_TOP
 
 # layout_entries: one pattern per line, from the code blocks of README's
 # "## Layout" section.  An entry is the first column (up to two spaces);

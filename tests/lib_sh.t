@@ -3,7 +3,7 @@
 # The assertions of tests/lib.sh fail when they should, and say why.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-LIB="$(cd "$(dirname "$0")" && pwd)/lib.sh"
+LIB="$TESTS_DIR/lib.sh"
 
 # verdict <check...>: run one check in a subshell whose TAP counters
 # start again, as in a test of its own; its TAP line ("ok" or "not ok")
@@ -170,7 +170,7 @@ no" "host_only: in a guest, one skip line and false"
 # lkp_bpf_bench.t, which runs lkp's own run-stats from an lkp-tests checkout
 # (LKP_SRC, else the snapshot in ../shared: lkp-tests is not vendored), skips
 # without one outside CI and fails without one under CI=true
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$SRC_TOP
 is "$(cd "$ROOT" && grep -rlF '../shared' tests scripts benchs Makefile .ci |
 	grep -v -e '^tests/lib_sh.t$' -e '^tests/lkp_bpf_bench.t$')" "" \
 	"no test, script or build file reads ../shared, but the lkp-tests one"

@@ -16,7 +16,7 @@
 source "$(dirname "$0")/lib.sh"
 require_bpf
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$SRC_TOP
 PROG=$TOP/contrib/lkp-tests/programs/bpf-bench
 lkp_src_of() {	# the user's LKP_SRC, or the snapshot beside the (main) checkout
 	local common

@@ -7,7 +7,7 @@
 source "$(dirname "$0")/lib.sh"
 require_bpf
 
-BENCHS_DIR=$(cd "$(dirname "$0")/../benchs" && pwd)
+BENCHS_DIR=$SRC_TOP/benchs
 cd "$TEST_TMP" || exit 1
 
 # The scripts run their configurations one after another; the runs are

@@ -8,7 +8,7 @@
 # them), elsewhere a skip.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$SRC_TOP
 OUT=${OUTPUT:-$ROOT/.output}
 
 why=""

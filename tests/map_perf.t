@@ -54,7 +54,7 @@ per_producer() {
 # them from it (lib.sh's shared_runs: two -w0 -d1 runs fewer).  The
 # script's checks are of its arguments and lines, which do not depend on
 # the -a its other run keeps.
-SCRIPT=$(cd "$(dirname "$0")/../benchs" && pwd)/run_bench_map_perf.sh
+SCRIPT=$SRC_TOP/benchs/run_bench_map_perf.sh
 SHARED=$TEST_TMP/shared
 HOST=1
 [ "${BENCH_TEST_IN_VM:-0}" != 1 ] || HOST=0

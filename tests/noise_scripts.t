@@ -7,7 +7,7 @@
 # A/A runs are real bench ab runs: tests/ab.t's checks of one live here.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$SRC_TOP
 NOISE=$ROOT/benchs/run_noise_sources.sh
 GOAL=$ROOT/benchs/run_ab_goal.sh
 

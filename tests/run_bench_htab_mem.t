@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 require_bpf
 
 
-SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_htab_mem.sh
+SCRIPT=$SRC_TOP/benchs/run_bench_htab_mem.sh
 out="$TEST_TMP/table"
 
 # Runs shared between invocations of the wrapper: --markdown runs the

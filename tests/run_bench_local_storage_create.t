@@ -8,7 +8,7 @@
 source "$(dirname "$0")/lib.sh"
 require_bpf
 
-SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_local_storage_create.sh
+SCRIPT=$SRC_TOP/benchs/run_bench_local_storage_create.sh
 out=$TEST_TMP/lines
 HOOKS='(lsm\.s/socket_post_create|cgroup/sock_create)'
 

@@ -12,7 +12,7 @@ source "$(dirname "$0")/lib.sh"
 # shellcheck source=tests/upstream_helpers.sh
 source "$(dirname "$0")/upstream_helpers.sh"
 
-SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_ringbufs.sh
+SCRIPT=$SRC_TOP/benchs/run_bench_ringbufs.sh
 STANDIN=$TEST_TMP/standin
 SUMMARY='Summary: hits    5.578 ± 1.569M/s (  5.578M/prod), drops    4.993 ± 0.944M/s, total operations   10.571 ± 2.513M/s'
 

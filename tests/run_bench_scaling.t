@@ -6,7 +6,7 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-SCRIPT=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_bench_scaling.sh
+SCRIPT=$SRC_TOP/benchs/run_bench_scaling.sh
 out=$TEST_TMP/sweep
 
 # The two sweeps go side by side (par_start): each writes a directory of

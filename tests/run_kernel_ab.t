@@ -8,7 +8,7 @@
 # line.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-AB=$(cd "$(dirname "$0")/.." && pwd)/benchs/run_kernel_ab.sh
+AB=$SRC_TOP/benchs/run_kernel_ab.sh
 cd "$TEST_TMP" || exit 1
 
 mkdir -p modsA modsB

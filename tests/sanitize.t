@@ -4,7 +4,7 @@
 # paths: any sanitizer report fails the run (halt_on_error, exitcode 99).
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-SRC=$(cd "$(dirname "$0")/.." && pwd)
+SRC=$SRC_TOP
 ABIN="$TEST_TMP/asan/bench"
 
 # The BPF side (vmlinux.h, the BPF objects, their skeletons) does not

@@ -8,7 +8,7 @@
 # (scripts/install-deps.sh installs it), elsewhere a skip.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$SRC_TOP
 
 if ! command -v shellcheck >/dev/null; then
 	why="shellcheck not installed (scripts/install-deps.sh installs it)"

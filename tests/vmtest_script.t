@@ -8,7 +8,7 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-VMTEST=$(cd "$(dirname "$0")/.." && pwd)/scripts/vmtest.sh
+VMTEST=$SRC_TOP/scripts/vmtest.sh
 # our own TMPDIR: vmtest.sh's temporary directories and its qemu (whose
 # command line names them) are told apart from other runs by it
 export TMPDIR=$TEST_TMP/tmp
@@ -99,7 +99,7 @@ tmp_run=$(case_tmp run)
 TMPDIR=$tmp_run "$VMTEST" -o "$outdir" -e VMTEST_T_VALUE='two words' -- \
 	bash -c 'echo "hello from $(uname -r)"; echo "$VMTEST_T_VALUE" >"$VMTEST_OUTDIR/back";
 		 [ "$(pwd)" = "$1" ] && echo "in the project"; grep -w cgroup2 /proc/mounts | cut -d" " -f2;
-		 exit 42' _ "$(cd "$(dirname "$0")/.." && pwd)" >"$run" 2>"$run.err" &
+		 exit 42' _ "$SRC_TOP" >"$run" 2>"$run.err" &
 run_pid=$!
 # "booting": the kernel is in the cache, for the boots below
 wait_for "$run.err" 'booting' "$run_pid" 600

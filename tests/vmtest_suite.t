@@ -8,7 +8,7 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-SUITE=$(cd "$(dirname "$0")" && pwd)/vmtest_suite.sh
+SUITE=$TESTS_DIR/vmtest_suite.sh
 FAKE=$TEST_TMP/fake-vmtest.sh
 export CALLS=$TEST_TMP/calls
 # make test PROVE_FLAGS=--timer exports them to every test: the stand-in

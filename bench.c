@@ -25,6 +25,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "bench_args.h"
@@ -94,14 +96,23 @@ _Static_assert(ARRAY_SIZE(benchs) <= BENCH_MAX_BENCHS, "raise BENCH_MAX_BENCHS")
 
 /* subcommands: `bench NAME ...` */
 static const struct bench_command commands[] = {
-	{ "ab", "did B move the number? A and B run in blocks of A B B A", bench_ab_main },
-	{ "compare", "compare result files: change, 95% interval, verdict", bench_compare_main },
+	{ "ab", "did B move the number? A and B run in blocks of A B B A", bench_ab_main,
+	  BENCH_EXIT_FAILED },
+	{ "compare", "compare result files: change, 95% interval, verdict", bench_compare_main,
+	  BENCH_EXIT_BAD_INPUT },
 	{ "plot", "draw result files: timeline, scaling, compare, latency, history",
-	  bench_plot_main },
-	{ "export", "result files as one KernelCI KCIDB report", bench_export_main },
-	{ "history", "a results history of one's own: add, list, show", bench_history_main },
-	{ "config", "a result file's configuration: label, slug, key", bench_config_main },
+	  bench_plot_main, BENCH_EXIT_FAILED },
+	{ "export", "result files as one KernelCI KCIDB report", bench_export_main,
+	  BENCH_EXIT_FAILED },
+	{ "history", "a results history of one's own: add, list, show", bench_history_main,
+	  BENCH_EXIT_FAILED },
+	{ "config", "a result file's configuration: label, slug, key", bench_config_main,
+	  BENCH_EXIT_FAILED },
 };
+
+/* the command running (NULL: a benchmark run, -l, --help), for finish_output() */
+static const struct bench_command *running;
+static bool output_finished;
 
 /*
  * A descriptor 0-2 closed by the caller (">&-") would be taken by the
@@ -189,22 +200,59 @@ static int run_benchmark(int argc, char **argv)
 	return err;
 }
 
+/*
+ * README's rule for standard output that could not be written, the one
+ * place it is applied: the command fails with its status for that
+ * (struct bench_command) unless a worse one stands, after one line; a
+ * reader that went away ends it as the SIGPIPE the write would have
+ * raised, quietly (128 + SIGPIPE).  Returns the exit status.
+ */
+static int finish_output(int status)
+{
+	int out_failed = running ? running->out_failed : BENCH_EXIT_FAILED;
+	int err = output_stdout_close();
+
+	output_finished = true;
+	if (!err || status >= BENCH_EXIT_SIGNAL)
+		return status;
+	if (err == -EPIPE)
+		return BENCH_EXIT_SIGNAL + SIGPIPE;
+	fprintf(stderr, "%s%sfailed to write standard output: %s\n", running ? running->name : "",
+		running ? ": " : "", strerror(-err));
+	return status > out_failed ? status : out_failed;
+}
+
+/* argp's exit() after --help, --usage or an error: stdout checked there too */
+static void finish_output_at_exit(void)
+{
+	int status;
+
+	if (output_finished)
+		return;
+	status = finish_output(BENCH_EXIT_OK);
+	if (status)
+		_exit(status);
+}
+
 int main(int argc, char **argv)
 {
 	static char cmd_name[32];
 	size_t i;
 
 	hold_std_fds();
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (output_stdout_init())
+		setvbuf(stdout, NULL, _IOLBF, 0);
+	atexit(finish_output_at_exit);
 	bench_args_commands(commands, ARRAY_SIZE(commands));
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name)) {
+			running = &commands[i];
 			/* argp's usage and errors read "bench ab", not "ab" */
 			snprintf(cmd_name, sizeof(cmd_name), "bench %s", commands[i].name);
 			argv[1] = cmd_name;
 			/* a subcommand's bad option is bad input like any other: not the runner's 64 */
 			argp_err_exit_status = BENCH_EXIT_BAD_INPUT;
-			return commands[i].main(argc - 1, argv + 1);
+			return finish_output(commands[i].main(argc - 1, argv + 1));
 		}
-	return run_benchmark(argc, argv);
+	return finish_output(run_benchmark(argc, argv));
 }

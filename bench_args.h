@@ -24,6 +24,12 @@ struct bench_command {
 	const char *name;
 	const char *desc;	/* one line, for --help */
 	int (*main)(int argc, char **argv);
+	/*
+	 * the status of an output that could not be written (README's table):
+	 * BENCH_EXIT_FAILED, or compare's BENCH_EXIT_BAD_INPUT, its 1 being a
+	 * regression; bench.c applies it, the command does not
+	 */
+	int out_failed;
 };
 
 /*
@@ -44,12 +50,14 @@ enum bench_exit {
 	 * The runner: it parses but cannot run, a set-up or a run failed, an
 	 * output could not be written.  A subcommand: it failed (its output
 	 * could not be built or written, an invocation failed); compare
-	 * --fail-on-regression: a metric got worse.
+	 * --fail-on-regression: a metric got worse (so compare's output that
+	 * could not be written is BENCH_EXIT_BAD_INPUT: struct bench_command).
 	 */
 	BENCH_EXIT_FAILED = 1,
 	/*
 	 * A subcommand: a bad option, value or file, a combination refused;
-	 * argp's status for every subcommand (bench.c sets it once).
+	 * argp's status for every subcommand (bench.c sets it once); compare:
+	 * also its output could not be written (as diff's 2, "trouble").
 	 */
 	BENCH_EXIT_BAD_INPUT = 2,
 	/* the runner: the command line does not parse (EX_USAGE, as upstream's argp_usage()) */

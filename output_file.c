@@ -421,3 +421,57 @@ int output_file_write(const char *path, const void *buf, size_t len)
 	}
 	return output_file_commit(of);
 }
+
+/* ---- standard output ---- */
+
+/* the first failed write's -errno */
+static int stdout_err;
+
+static ssize_t stdout_write(void *cookie, const char *buf, size_t len)
+{
+	int err = stdout_err ? stdout_err : write_all(STDOUT_FILENO, buf, len);
+
+	if (!err)
+		return len;
+	stdout_err = err;
+	errno = -err;
+	/* fopencookie(3): 0 is the error */
+	return 0;
+}
+
+int output_stdout_init(void)
+{
+	cookie_io_functions_t io = { .write = stdout_write };
+	FILE *f = fopencookie(NULL, "w", io);
+
+	if (!f)
+		return -errno;
+	if (setvbuf(f, NULL, _IOLBF, 0)) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	stdout = f;
+	return 0;
+}
+
+int output_stdout_error(void)
+{
+	int err = fflush(stdout) ? -errno : 0;
+
+	if (!stdout_err && (err || ferror(stdout)))
+		/* stdio's own stdout (init failed): the errno may be lost */
+		stdout_err = err ? err : -EIO;
+	return stdout_err;
+}
+
+int output_stdout_close(void)
+{
+	int err = output_stdout_error(), fd;
+
+	if (err)
+		return err;
+	fd = dup(STDOUT_FILENO);
+	if (fd >= 0 && close(fd))
+		stdout_err = errno == EINTR ? 0 : -errno;
+	return stdout_err;
+}

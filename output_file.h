@@ -49,4 +49,20 @@ void output_file_abort(struct output_file *of);
 /* open, write buf, commit */
 int output_file_write(const char *path, const void *buf, size_t len);
 
+/*
+ * Standard output, through one checked path.  output_stdout_init(), in
+ * main before anything is printed, puts in stdout's place a stream whose
+ * writes keep the first error with its errno (stdio's error flag alone
+ * loses it) and never raise SIGPIPE: a reader that went away is EPIPE.
+ * After the first failure nothing more is written there.
+ */
+int output_stdout_init(void);
+/* flushes stdout: 0, or -errno of the first write there that failed */
+int output_stdout_error(void);
+/*
+ * output_stdout_error(), then a close of a duplicate of the descriptor:
+ * the error a file system defers to the close (NFS) is seen too
+ */
+int output_stdout_close(void);
+
 #endif /* __OUTPUT_FILE_H */

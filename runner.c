@@ -451,40 +451,30 @@ static void release_needs(void)
 /* ---- sampling ---- */
 
 /*
- * 0, or the error of a failed write to stdout or stderr.  SIGPIPE is
- * blocked, so a reader that went away shows here as EPIPE; errno must be 0
- * before the printing checked.
+ * 0, or the errno of a failed write to stdout (output_file.c keeps its
+ * first, as EPIPE for a reader that went away) or stderr.  SIGPIPE is
+ * blocked, so stderr's reader gone shows as the SIGPIPE left pending.
  */
 static int std_output_error(void)
 {
-	int err = errno;
+	int err = -output_stdout_error();
 	sigset_t pending;
 
-	if (fflush(stdout))
-		err = errno;
-	else if (!ferror(stdout) && !ferror(stderr))
-		return 0;
-	/*
-	 * errno may be a later call's by now; the SIGPIPE an EPIPE raised
-	 * stays pending (blocked) whatever ran since.
-	 */
+	if (err || !ferror(stderr))
+		return err;
 	if (!sigpending(&pending) && sigismember(&pending, SIGPIPE))
 		return EPIPE;
-	return err ? err : EIO;
+	return EIO;
 }
 
 /*
  * How a run ends when its output cannot be written: a reader that went
- * away ends it like the SIGPIPE it would have raised, quietly and with
- * 128 + SIGPIPE; any other error is said on stderr.  Returns the exit
- * status.
+ * away ends it like the SIGPIPE it would have raised, 128 + SIGPIPE; any
+ * other error is BENCH_EXIT_FAILED, said by main (bench.c, finish_output())
  */
 static int std_output_failed(int err)
 {
-	if (err == EPIPE)
-		return BENCH_EXIT_SIGNAL + SIGPIPE;
-	fprintf(stderr, "failed to write standard output: %s\n", strerror(err));
-	return BENCH_EXIT_FAILED;
+	return err == EPIPE ? BENCH_EXIT_SIGNAL + SIGPIPE : BENCH_EXIT_FAILED;
 }
 
 /* a signal that ends the run: said, but not for a reader that went away */
@@ -573,7 +563,6 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 		}
 		if (bench->needs & BENCH_NEEDS_MEMCG)
 			run_mem_sample(res);
-		errno = 0;
 		if (!env.quiet && bench->report_progress)
 			bench->report_progress(repeat * total + iter, res, res->delta_ns);
 		iter++;
@@ -747,7 +736,6 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 	/* the peak must be read while the run's cgroup still exists */
 	if (bench->needs & BENCH_NEEDS_MEMCG)
 		run_mem_read_peak(&run);
-	errno = 0;
 	if (run.repeat_cnt == 1) {
 		err = bench->report_final(run_measured(&run), run_measured_cnt(&run));
 		if (err)
@@ -892,7 +880,6 @@ static void set_up(const struct bench *bench, const sigset_t *sigs, struct run_e
 		end->err = collect_metrics(bench);
 	if (end->err)
 		return;
-	errno = 0;
 	if (!env.quiet)
 		printf("Setting up benchmark '%s'...\n", bench->name);
 	end->out_err = std_output_error();
@@ -934,13 +921,11 @@ static void measure(const struct bench *bench, const sigset_t *sigs, struct run_
 	end->err = start_threads(bench);
 	if (end->err)
 		return;
-	errno = 0;
 	if (!env.quiet)
 		printf("Benchmark '%s' started.\n", bench->name);
 	end->out_err = std_output_error();
 	for (r = 0; r < run.repeat_cnt && !run_ended(end); r++) {
 		if (r) {
-			errno = 0;
 			end->err = start_repeat(bench, r);
 			end->out_err = std_output_error();
 			if (run_ended(end))

@@ -1192,7 +1192,7 @@ static void report(const struct ab_run *r)
 	}
 	free(text);
 	if (aopts.json && cli_json_print(o))
-		fprintf(stderr, "failed to write the JSON report: %s\n", strerror(EIO));
+		fprintf(stderr, "failed to render the JSON report: %s\n", strerror(ENOMEM));
 	else if (!aopts.json)
 		json_decref(o);
 }

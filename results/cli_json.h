@@ -20,7 +20,7 @@
 /* a new envelope for command ("compare", "list"); NULL when out of memory */
 json_t *cli_json_new(const char *command);
 
-/* print it on stdout and drop the reference: 0, or -EIO / -ENOMEM */
+/* print it on stdout and drop the reference: 0, or -ENOMEM (not rendered) */
 int cli_json_print(json_t *o);
 
 /* compare's rows as a JSON array (numbers null where NaN) */

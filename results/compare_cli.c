@@ -162,8 +162,8 @@ static int compare_json(const struct compare_side *sa, const struct compare_side
 		o = (json_decref(o), NULL);
 	free(rows);
 	if (cli_json_print(o)) {
-		fprintf(stderr, "compare: failed to write the JSON: %s\n", strerror(EIO));
-		return -EIO;
+		fprintf(stderr, "compare: failed to render the JSON: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
 	}
 	return 0;
 }

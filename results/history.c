@@ -344,8 +344,8 @@ static int list_json(const struct history_rows *rows)
 		return -ENOMEM;
 	}
 	if (cli_json_print(o)) {
-		fprintf(stderr, "history list: failed to write the JSON: %s\n", strerror(EIO));
-		return -EIO;
+		fprintf(stderr, "history list: failed to render the JSON: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
 	}
 	return 0;
 }
@@ -582,8 +582,8 @@ static int show_json(const struct history_rows *rows)
 		return -ENOMEM;
 	}
 	if (cli_json_print(o)) {
-		fprintf(stderr, "history show: failed to write the JSON: %s\n", strerror(EIO));
-		return -EIO;
+		fprintf(stderr, "history show: failed to render the JSON: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
 	}
 	return 0;
 }

@@ -70,6 +70,8 @@ is_exit 1 "compare --fail-on-regression with a metric worse: 1" \
 	"$BENCH" compare --fail-on-regression "$TEST_TMP/steady.json" "$TEST_TMP/half.json"
 is_exit 2 "compare: a bad option: 2" "$BENCH" compare --bogus "$TEST_TMP/a.json" "$TEST_TMP/a.json"
 is_exit 2 "compare: a file refused: 2" "$BENCH" compare "$TEST_TMP/a.json" "$TEST_TMP/none.json"
+"$BENCH" compare --fail-on-regression "$TEST_TMP/steady.json" "$TEST_TMP/half.json" >/dev/full 2>/dev/null
+is "$?" 2 "compare: the output could not be written, a regression found: 2, not 1"
 
 # ---- bench plot: 0, 1, 2 ----
 is_exit 0 "plot: the chart written: 0" \

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every command's standard output onto /dev/full, a closed descriptor and
+# a full file system: one line naming the error (strerror's), and the exit
+# status README's table gives an output that could not be written (1;
+# compare's 2, as its 1 is a regression), never 0.  A reader that went away
+# ends a command as its SIGPIPE would, quietly: 141.  count-local runs, no
+# BPF.
+
+# a full tmpfs, mounted in a private mount namespace gone with us (before
+# lib.sh, whose temporary directory exec would leak)
+if [ -z "${STD_OUTPUT_T_MNTNS:-}" ] && [ "$(id -u)" -eq 0 ] &&
+   unshare --mount --propagation private true 2>/dev/null; then
+	export STD_OUTPUT_T_MNTNS=1
+	exec unshare --mount --propagation private "$BASH" "$0" "$@"
+fi
+
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+cd "$TEST_TMP" || exit 1
+
+"$BENCH" -q -w0 -d3 --min-cpu-share 0 --json a.json count-local >/dev/null 2>&1
+is $? 0 "a result file to read"
+steady_and_halved a.json steady.json half.json
+"$BENCH" history add --db h.db a.json >/dev/null 2>&1
+is $? 0 "a history to list"
+
+# out_fails <status> <what> <command...>: onto /dev/full and closed, the
+# same status and one line naming the error
+out_fails() {
+	local want=$1 what=$2 rc
+
+	shift 2
+	"$@" >/dev/full 2>full.err
+	rc=$?
+	is "$rc" "$want" "$what >/dev/full: exit $want"
+	like full.err ': No space left on device$' "$what >/dev/full: says ENOSPC"
+	"$@" >&- 2>closed.err
+	rc=$?
+	is "$rc" "$want" "$what >&-: exit $want"
+	like closed.err ': Bad file descriptor$' "$what >&-: says EBADF"
+}
+
+out_fails 2 "compare" "$BENCH" compare a.json a.json
+out_fails 2 "compare --json" "$BENCH" compare --json a.json a.json
+out_fails 2 "compare --markdown" "$BENCH" compare --markdown a.json a.json
+out_fails 2 "compare --fail-on-regression of a regression" \
+	"$BENCH" compare --fail-on-regression steady.json half.json
+like full.err '^compare: failed to write standard output: No space left on device$' \
+	"compare: the line names the command and what failed"
+out_fails 1 "config" "$BENCH" config a.json
+out_fails 1 "config --key" "$BENCH" config --key a.json
+out_fails 1 "history list" "$BENCH" history list --db h.db
+out_fails 1 "history list --json" "$BENCH" history list --db h.db --json
+out_fails 1 "history show" "$BENCH" history show --db h.db
+out_fails 1 "history show --json" "$BENCH" history show --db h.db --json
+out_fails 1 "plot -o -" "$BENCH" plot timeline --text -o - a.json
+out_fails 1 "export kcidb" "$BENCH" export kcidb --origin test a.json
+out_fails 1 "bench -l" "$BENCH" -l
+out_fails 1 "bench -l --json -" "$BENCH" -l --json -
+out_fails 1 "bench --help" "$BENCH" --help
+out_fails 2 "compare --help" "$BENCH" compare --help
+
+# a refusal keeps its own status: bad input, whatever stdout is
+"$BENCH" compare a.json none.json >/dev/full 2>/dev/null
+is $? 2 "compare of a missing file >/dev/full: still 2"
+
+# a reader gone: 141, nothing said
+"$BENCH" history list --db h.db 2>gone.err | true
+is "${PIPESTATUS[0]}" 141 "history list | a reader gone: 141"
+assert "history list | a reader gone: nothing said" stderr_clean gone.err
+
+if [ -n "${STD_OUTPUT_T_MNTNS:-}" ]; then
+	mkdir full
+	mount -t tmpfs -o size=16k tmpfs full
+	head -c $((16 * 1024)) /dev/zero >full/filler 2>/dev/null
+	"$BENCH" compare a.json a.json >full/out 2>tmpfs.err
+	is $? 2 "compare >full tmpfs: exit 2"
+	like tmpfs.err '^compare: failed to write standard output: No space left on device$' \
+		"compare >full tmpfs: says ENOSPC"
+	"$BENCH" config a.json >full/out 2>tmpfs.err
+	is $? 1 "config >full tmpfs: exit 1"
+	umount full
+else
+	skip "needs root and a private mount namespace" "outputs onto a full tmpfs"
+fi
+
+done_testing

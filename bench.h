@@ -71,6 +71,17 @@ struct env {
 };
 
 extern struct env env;
+struct bench;
+/* upstream's: the benchmark being run (set by the runner) */
+extern const struct bench *bench;
+
+/* upstream's: libbpf's messages on stderr, DEBUG ones with -v only */
+void setup_libbpf(void);
+/*
+ * upstream's: the benchmark has what it needs; the run ends after the
+ * current sample and summarises the measured samples taken so far
+ */
+void bench_force_done(void);
 
 /*
  * One sample, taken once per SIGALRM tick.  The runner fills delta_ns (the
@@ -220,21 +231,34 @@ enum bench_caps {
 #define BENCH_NEEDS_BPF_TRACING (BENCH_NEEDS_BPF | BENCH_NEEDS_TRACEFS | BENCH_NEEDS_MEMCG)
 
 /*
- * One benchmark.  Hooks that can fail return 0 or a negative errno after
- * printing one line saying what failed; the runner then cleans up and
- * exits non-zero.  No hook exits the process.
+ * The hooks as this tree writes them: each returns 0, or a negative errno
+ * after printing one line saying what failed; the runner then cleans up
+ * and exits non-zero.  Where one is set, the runner calls it instead of
+ * upstream's hook of the same name in struct bench.
  */
-struct bench {
-	const char *name;
-	/* an older name that still selects it (upstream's, before a rename) */
-	const char *alias;
-	const char *desc;	/* one line, for --list */
-	const struct argp *argp;
-	unsigned int needs;	/* enum bench_needs */
-	unsigned int caps;	/* enum bench_caps */
+struct bench_ext {
 	/* checks of option combinations; runs before anything is created */
 	int (*validate)(void);
 	int (*setup)(void);
+	/* once per sample tick */
+	int (*measure)(struct bench_res *res);
+	/* may refuse results that are invalid (e.g. a lookup missed) */
+	int (*report_final)(struct bench_res res[], int res_cnt);
+};
+
+/*
+ * One benchmark.  Its first members are upstream's, with upstream's names
+ * and types (tools/testing/selftests/bpf/bench.h), so that a benchmark
+ * written for upstream builds here unchanged: its void hooks may exit(1)
+ * on failure, and the runner's clean-up then runs from exit() (atexit),
+ * leaving no cgroup, mount or attached program behind.  The members after
+ * them are ours; upstream-style benchmarks leave them zero.
+ */
+struct bench {
+	const char *name;
+	const struct argp *argp;
+	void (*validate)(void);
+	void (*setup)(void);
 	/*
 	 * Producers run until the process exits.  A producer that cannot go
 	 * on calls bench_producer_fail() and returns; the runner ends the run.
@@ -245,11 +269,9 @@ struct bench {
 	 * see bench_consumers_stopping().
 	 */
 	void *(*consumer_thread)(void *ctx);
-	/* once per sample tick */
-	int (*measure)(struct bench_res *res);
+	void (*measure)(struct bench_res *res);
 	void (*report_progress)(int iter, struct bench_res *res, long delta_ns);
-	/* may refuse results that are invalid (e.g. a lookup missed) */
-	int (*report_final)(struct bench_res res[], int res_cnt);
+	void (*report_final)(struct bench_res res[], int res_cnt);
 	/*
 	 * Undo setup()'s effects outside the process (BPF links and maps).
 	 * The runner calls it exactly once when setup() was called, whether
@@ -257,9 +279,17 @@ struct bench {
 	 * Producers may still be running: never free memory they use.
 	 * Consumers have been stopped and joined, unless
 	 * bench_consumers_joined() says one would not stop: then what
-	 * they use must stay too.
+	 * they use must stay too.  (Upstream's bench.h had it for a while.)
 	 */
 	void (*teardown)(void);
+
+	/* our hooks, preferred to upstream's of the same names */
+	struct bench_ext ext;
+	/* an older name that still selects it (upstream's, before a rename) */
+	const char *alias;
+	const char *desc;	/* one line, for --list */
+	unsigned int needs;	/* enum bench_needs */
+	unsigned int caps;	/* enum bench_caps */
 	/*
 	 * Metrics for JSON and compare; NULL-name terminated.  The runner
 	 * adds "memory" for BENCH_NEEDS_MEMCG benchmarks.
@@ -341,7 +371,7 @@ void bench_producer_fail(int err, const char *fmt, ...) __attribute__((format(pr
 /* "Iter %3d (%7.3lfus): ", upstream's start of every Iter line */
 void bench_print_iter_prefix(int iter, long delta_ns);
 void hits_drops_report_progress(int iter, struct bench_res *res, long delta_ns);
-int hits_drops_report_final(struct bench_res res[], int res_cnt);
+void hits_drops_report_final(struct bench_res res[], int res_cnt);
 extern const struct bench_metric hits_drops_metrics[];
 
 /*

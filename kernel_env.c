@@ -188,7 +188,7 @@ static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_li
 	return vfprintf(stderr, fmt, args);
 }
 
-void setup_libbpf(bool verbose)
+void libbpf_print_setup(bool verbose)
 {
 	libbpf_verbose = verbose;
 	libbpf_set_print(libbpf_print_fn);

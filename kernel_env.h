@@ -13,7 +13,7 @@
 #include <stdbool.h>
 
 /* libbpf set-up: one print callback, DEBUG lines only when verbose */
-void setup_libbpf(bool verbose);
+void libbpf_print_setup(bool verbose);
 /*
  * Drop libbpf's warnings too (unless verbose), around an attempt whose
  * failure the caller handles and reports in its own words.

@@ -57,7 +57,7 @@ void hits_drops_report_progress(int iter, struct bench_res *res, long delta_ns)
 	       hits, hits / env.producer_cnt, m_drops(res), m_total(res));
 }
 
-int hits_drops_report_final(struct bench_res res[], int res_cnt)
+void hits_drops_report_final(struct bench_res res[], int res_cnt)
 {
 	struct stats hits, drops, total;
 
@@ -69,7 +69,6 @@ int hits_drops_report_final(struct bench_res res[], int res_cnt)
 	       hits.mean, hits.stddev, hits.mean / env.producer_cnt);
 	printf("drops %8.3lf \u00B1 %5.3lfM/s, ", drops.mean, drops.stddev);
 	printf("total operations %8.3lf \u00B1 %5.3lfM/s\n", total.mean, total.stddev);
-	return 0;
 }
 
 int bench_alloc_prod_counters(struct counter **out)

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_api.h"
 #include "bench_args.h"
 #include "kernel_env.h"
 #include "output_file.h"
@@ -92,6 +93,40 @@ static int producer_failure(void)
 	if (err)
 		fprintf(stderr, "%s\n", prod_fail.msg);
 	return err;
+}
+
+/* ---- upstream's bench_force_done(): the run ends after this sample ---- */
+
+static int done_forced;
+
+void bench_force_done(void)
+{
+	__atomic_store_n(&done_forced, 1, __ATOMIC_RELEASE);
+	/* from the sampler itself (its measure()) it is seen after the sample */
+	if (!pthread_equal(pthread_self(), state.sampler))
+		pthread_kill(state.sampler, SIGUSR1);
+}
+
+static bool done_is_forced(void)
+{
+	return __atomic_load_n(&done_forced, __ATOMIC_ACQUIRE);
+}
+
+/* the run's measured samples are those taken when it was forced: 0, or -errno */
+static int end_forced(const struct bench *bench, int iter)
+{
+	if (run.repeat_cnt > 1) {
+		fprintf(stderr, "%s ended the run early (bench_force_done()): not supported with --repeat\n",
+			bench->name);
+		return -ENOTSUP;
+	}
+	if (iter <= run.repeat_warmup) {
+		fprintf(stderr, "%s ended the run (bench_force_done()) during the warm-up: nothing measured\n",
+			bench->name);
+		return -ENODATA;
+	}
+	run.repeat_len = iter - run.repeat_warmup;
+	return 0;
 }
 
 /* the run's peak, stored once, in struct bench_run */
@@ -414,9 +449,18 @@ too_many:
 
 /* ---- prerequisites ---- */
 
+static void release_needs(void)
+{
+	run_mem_destroy();
+	release_tracefs();
+}
+
 static int prepare_needs(const struct bench *bench)
 {
 	int err;
+
+	/* a hook of upstream's style may exit(1): release from exit() then */
+	bench_release_at_exit(release_needs);
 
 	if (bench->needs & BENCH_NEEDS_BPF) {
 		char msg[320];
@@ -440,12 +484,6 @@ static int prepare_needs(const struct bench *bench)
 	if (bench->needs & BENCH_NEEDS_MEMCG)
 		run_mem_setup(&run, bench->name);
 	return 0;
-}
-
-static void release_needs(void)
-{
-	run_mem_destroy();
-	release_tracefs();
 }
 
 /* ---- sampling ---- */
@@ -517,7 +555,7 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 
 	/* a later repeat starts from a new baseline, discarding what came before */
 	if (repeat) {
-		err = bench->measure(&scratch);
+		err = bench_call_measure(bench, &scratch);
 		if (!err && run.lat)
 			err = run_latency_rebase(&run);
 		if (err)
@@ -535,7 +573,7 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 			continue;
 		if (sig == SIGUSR1) {
 			err = producer_failure();
-			if (err)
+			if (err || done_is_forced())
 				break;
 			continue;
 		}
@@ -550,7 +588,7 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 			if (err)
 				break;
 		}
-		err = bench->measure(res);
+		err = bench_call_measure(bench, res);
 		if (err)
 			break;
 		res->delta_ns = now - last;
@@ -567,11 +605,13 @@ static int run_sampling(const struct bench *bench, const sigset_t *sigs, int *st
 			bench->report_progress(repeat * total + iter, res, res->delta_ns);
 		iter++;
 		*out_err = std_output_error();
-		if (*out_err)
+		if (*out_err || done_is_forced())
 			break;
 	}
 	timer = (struct itimerval){};
 	setitimer(ITIMER_REAL, &timer, NULL);
+	if (!err && !*out_err && done_is_forced())
+		err = end_forced(bench, iter);
 	return err;
 }
 
@@ -597,11 +637,9 @@ static int start_repeat(const struct bench *bench, int repeat)
 	if (bench->caps & BENCH_CAP_REPEAT_FRESH) {
 		if (bench->teardown)
 			bench->teardown();
-		if (bench->setup) {
-			err = bench->setup();
-			if (err)
-				return err;
-		}
+		err = bench_call_setup(bench);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -737,7 +775,7 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 	if (bench->needs & BENCH_NEEDS_MEMCG)
 		run_mem_read_peak(&run);
 	if (run.repeat_cnt == 1) {
-		err = bench->report_final(run_measured(&run), run_measured_cnt(&run));
+		err = bench_call_report_final(bench, run_measured(&run), run_measured_cnt(&run));
 		if (err)
 			return err;
 		/*
@@ -759,8 +797,8 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 		for (r = 0; r < run.repeat_cnt; r++) {
 			printf("Repeat %d/%d: ", r + 1, run.repeat_cnt);
 			fflush(stdout);
-			err = bench->report_final(run_measured(&run) + r * run.repeat_len,
-						  run.repeat_len);
+			err = bench_call_report_final(bench, run_measured(&run) + r * run.repeat_len,
+						      run.repeat_len);
 			if (err)
 				return err;
 		}
@@ -886,8 +924,7 @@ static void set_up(const struct bench *bench, const sigset_t *sigs, struct run_e
 	if (end->out_err)
 		return;
 	*setup_called = true;
-	if (bench->setup)
-		end->err = bench->setup();
+	end->err = bench_call_setup(bench);
 	if (!end->err && env.latency)
 		end->err = run_latency_start(&run);
 	if (!end->err)
@@ -973,17 +1010,16 @@ int runner_run(const struct bench *bench)
 	char *json_text = NULL;
 	sigset_t sigs;
 
+	bench = bench_effective(bench);
 	init_run(bench);
 	end.err = check_options(bench);
 	if (end.err)
 		goto out;
 	block_signals(&sigs);
-	setup_libbpf(env.verbose);
-	if (bench->validate) {
-		end.err = bench->validate();
-		if (end.err)
-			goto out;
-	}
+	libbpf_print_setup(env.verbose);
+	end.err = bench_call_validate(bench);
+	if (end.err)
+		goto out;
 	set_up(bench, &sigs, &end, &setup_called);
 	if (!run_ended(&end) && !exit_after_setup())
 		measure(bench, &sigs, &end, &json_text);
@@ -993,7 +1029,7 @@ int runner_run(const struct bench *bench)
 		park_threads();
 	if (setup_called && bench->teardown)
 		bench->teardown();
-	release_needs();
+	bench_release_now();
 	if (!run_ended(&end) && json_text)
 		write_json(json_text, &sigs, &end);
 out:

@@ -471,7 +471,8 @@ static int bloom_report_final(struct bench_res res[], int res_cnt)
 	long hits, drops, false_hits;
 
 	sum_counts(res, res_cnt, &hits, &drops, &false_hits);
-	return hits_drops_report_final(res, res_cnt);
+	hits_drops_report_final(res, res_cnt);
+	return 0;
 }
 
 /*
@@ -536,12 +537,12 @@ BLOOM_SETUP(hashmap_no_bloom_setup, .prog = PROG_HASHMAP, .use_hashmap = true)
 		.argp = &bench_bloom_map_argp,					\
 		.needs = BENCH_NEEDS_BPF_TRACING,				\
 		.caps = BENCH_CAP_PARK_THREADS,					\
-		.validate = bloom_validate,					\
-		.setup = setup_fn,						\
+		.ext.validate = bloom_validate,					\
+		.ext.setup = setup_fn,						\
 		.producer_thread = bloom_producer,				\
-		.measure = bloom_measure,					\
+		.ext.measure = bloom_measure,					\
 		.report_progress = progress,					\
-		.report_final = final,						\
+		.ext.report_final = final,						\
 		.teardown = bloom_teardown,					\
 		.metrics = metric_tbl,						\
 		.describe_opts = bloom_describe_opts,				\

@@ -461,10 +461,10 @@ const struct bench bench_bpf_hashmap_full_update = {
 	/* each repeat a new, newly filled map; stdout is upstream's lines alone */
 	.caps = BENCH_CAP_REPEAT_FRESH | BENCH_CAP_ZERO_SEED | BENCH_CAP_UPSTREAM_STDOUT |
 		BENCH_CAP_PARK_THREADS,
-	.setup = setup,
+	.ext.setup = setup,
 	.producer_thread = producer,
-	.measure = measure,
-	.report_final = report_final,
+	.ext.measure = measure,
+	.ext.report_final = report_final,
 	.teardown = teardown,
 	.metrics = full_update_metrics,
 	.describe_opts = describe_opts,

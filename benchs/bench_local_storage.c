@@ -455,12 +455,12 @@ static void ls_describe_opts(struct bench_opts_out *out)
 		.argp = &bench_local_storage_argp,			\
 		.needs = BENCH_NEEDS_BPF_TRACING,			\
 		.caps = BENCH_CAP_PARK_THREADS,				\
-		.validate = _validate,					\
-		.setup = ls_setup,					\
+		.ext.validate = _validate,					\
+		.ext.setup = ls_setup,					\
 		.producer_thread = ls_producer,				\
-		.measure = ls_measure,					\
+		.ext.measure = ls_measure,					\
 		.report_progress = ls_report_progress,			\
-		.report_final = ls_report_final,			\
+		.ext.report_final = ls_report_final,			\
 		.teardown = ls_teardown,				\
 		.metrics = ls_metrics,					\
 		.describe_opts = ls_describe_opts,			\

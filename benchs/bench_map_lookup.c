@@ -190,9 +190,9 @@ const struct bench sym = {						\
 	.caps = BENCH_CAP_REPEAT_FRESH |				\
 		(type == LOOKUP_ARRAY || type == LOOKUP_PERCPU_ARRAY ?	\
 		 0 : BENCH_CAP_ZERO_SEED),				\
-	.setup = sym##_setup,						\
+	.ext.setup = sym##_setup,						\
 	.producer_thread = producer,					\
-	.measure = measure,						\
+	.ext.measure = measure,						\
 	.report_progress = hits_drops_report_progress,			\
 	.report_final = hits_drops_report_final,			\
 	.teardown = teardown,						\

@@ -484,9 +484,7 @@ static int report_final(struct bench_res res[], int res_cnt)
 		if (err)
 			return err;
 	}
-	err = hits_drops_report_final(res, res_cnt);
-	if (err)
-		return err;
+	hits_drops_report_final(res, res_cnt);
 	if (env.repeat_cnt > 1)
 		snprintf(prefix, sizeof(prefix), "Repeat %d/%d: ", repeat + 1, env.repeat_cnt);
 	print_per_producer(res, res_cnt, prefix);
@@ -558,12 +556,12 @@ const struct bench sym = {						\
 	.needs = BENCH_NEEDS_BPF_TRACING,				\
 	/* each repeat a new map: a new seed, new allocations */	\
 	.caps = BENCH_CAP_REPEAT_FRESH | (caps_extra),			\
-	.validate = sym##_validate,					\
-	.setup = setup,							\
+	.ext.validate = sym##_validate,					\
+	.ext.setup = setup,							\
 	.producer_thread = producer,					\
-	.measure = measure,						\
+	.ext.measure = measure,						\
 	.report_progress = hits_drops_report_progress,			\
-	.report_final = report_final,					\
+	.ext.report_final = report_final,					\
 	.teardown = teardown,						\
 	.metrics = map_perf_metrics,					\
 	.describe_opts = describe_opts,					\

@@ -692,11 +692,11 @@ static void describe_opts(struct bench_opts_out *out)
 		.needs = BENCH_NEEDS_BPF_TRACING,				\
 		/* producers only loop on getpgid(): parked before a detach */	\
 		.caps = BENCH_CAP_PARK_THREADS,					\
-		.validate = validate,						\
-		.setup = SETUP,							\
+		.ext.validate = validate,						\
+		.ext.setup = SETUP,							\
 		.producer_thread = producer,					\
 		.consumer_thread = CONSUMER,					\
-		.measure = measure,						\
+		.ext.measure = measure,						\
 		.report_progress = hits_drops_report_progress,			\
 		.report_final = hits_drops_report_final,			\
 		.teardown = teardown,						\

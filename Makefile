@@ -92,7 +92,7 @@ SQLITE_LIBS := $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null)
 OPT ?= -O2
 CFLAGS ?= -g $(OPT)
 # argp tables and callback signatures, as in the kernel's tools/ builds
-CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 -I$(SRCDIR) -I$(OUTPUT) \
+CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 -I$(SRCDIR) -I$(SRCDIR)/include -I$(OUTPUT) \
 	  $(LIBBPF_CFLAGS) $(JSON_CFLAGS) $(SQLITE_CFLAGS)
 LDLIBS += $(LIBBPF_LIBS) $(JSON_LIBS) $(SQLITE_LIBS) -lelf -lz -lpthread -lm
 ifeq ($(SANITIZE),1)
@@ -100,12 +100,12 @@ CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
-	      -I$(OUTPUT) -I$(SRCDIR)/progs $(CLANG_BPF_SYS_INCLUDES)
+	      -I$(OUTPUT) -I$(SRCDIR)/progs -I$(SRCDIR) $(CLANG_BPF_SYS_INCLUDES)
 
 BPF_SRCS := $(wildcard $(SRCDIR)/progs/*.c)
 SKELS := $(patsubst $(SRCDIR)/progs/%.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 # everything but the runner and the benchmarks: unit tests link these
-LIB_SRCS := stats.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c output_file.c \
+LIB_SRCS := stats.c metric.c testing_helpers.c kernel_env.c cgroup_helpers.c cgroup_upstream.c output_file.c \
 	    result_file.c result_json.c run.c run_context.c per_producer.c latency.c suggest.c result_config.c
 LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 # the subcommands that read result files (compare, plot, ab, export, history, config)
@@ -142,7 +142,7 @@ $(OUTPUT)/vmlinux.stamp: $(VMLINUX_SRC) | $(OUTPUT)
 	$(Q)touch $@
 $(VMLINUX): $(OUTPUT)/vmlinux.stamp ;
 
-$(OUTPUT)/%.bpf.o: $(SRCDIR)/progs/%.c $(VMLINUX) $(wildcard $(SRCDIR)/progs/*.h) | $(OUTPUT)
+$(OUTPUT)/%.bpf.o: $(SRCDIR)/progs/%.c $(VMLINUX) $(wildcard $(SRCDIR)/progs/*.h) $(SRCDIR)/bpf_experimental.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 

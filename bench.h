@@ -9,12 +9,21 @@
 
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+/* what upstream's bench.h gives its benchmarks: libbpf, IS_ERR(), u32 (include/) */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/err.h>
+#include <linux/types.h>
 
 #include "bench_limits.h"
 #include "stats.h"
@@ -34,6 +43,11 @@
 /* memory breakdown fields per sample (run_mem.c checks the real count) */
 #define BENCH_MEM_FIELDS_MAX 8
 
+/*
+ * The runner's options.  Upstream's members first, under its names; its
+ * prod_cpus and cons_cpus are bitmaps (struct cpu_set), ours lists, read
+ * by the runner alone.
+ */
 struct env {
 	const char *bench_name;
 	int duration_sec;
@@ -42,8 +56,12 @@ struct env {
 	bool list;
 	bool affinity;
 	bool quiet;
+	/* -s/--stacktrace: for benchmarks written for upstream that read it */
+	bool stacktrace;
 	int consumer_cnt;
 	int producer_cnt;
+	/* the CPUs online when the run started (get_nprocs()) */
+	int nr_cpus;
 	struct cpu_list prod_cpus;
 	struct cpu_list cons_cpus;
 
@@ -90,12 +108,18 @@ void bench_force_done(void);
 struct bench_res {
 	long hits;
 	long drops;
+	/* upstream's named counts, which its reporters read */
+	long false_hits;	/* bloom-false-positive: lookups the filter let through in vain */
+	long important_hits;	/* local-storage-cache-int-get: gets of the important map */
+	unsigned long gp_ns;	/* local-storage-tasks-trace: its grace periods' ns, */
+	unsigned long gp_ct;	/* their count */
+	unsigned int stime;	/* and the system time of its kthread, in ticks */
+	/* ns the benchmark's timed work took in this interval (lpm-trie-*), else 0 */
+	unsigned long duration_ns;
 	/* operations that failed inside the benchmark (e.g. map updates) */
 	long fails;
 	/* the benchmark's own counts, for its metrics (bpf_ma's frees and timings, kmallocs) */
 	long aux[8];
-	/* ns the benchmark's timed work took in this interval (lpm-trie-*), else 0 */
-	long busy_ns;
 	/* bytes charged to the benchmark's cgroup now, -1 when unavailable */
 	long long mem_bytes;
 	/* where they go (cgroup_helpers.h's fields: slab, percpu, ...), -1: absent */
@@ -372,6 +396,25 @@ void bench_producer_fail(int err, const char *fmt, ...) __attribute__((format(pr
 void bench_print_iter_prefix(int iter, long delta_ns);
 void hits_drops_report_progress(int iter, struct bench_res *res, long delta_ns);
 void hits_drops_report_final(struct bench_res res[], int res_cnt);
+/* upstream's others, its lines from the named counts (rates per measured interval) */
+void false_hits_report_progress(int iter, struct bench_res *res, long delta_ns);
+void false_hits_report_final(struct bench_res res[], int res_cnt);
+void ops_report_progress(int iter, struct bench_res *res, long delta_ns);
+void ops_report_final(struct bench_res res[], int res_cnt);
+void local_storage_report_progress(int iter, struct bench_res *res, long delta_ns);
+void local_storage_report_final(struct bench_res res[], int res_cnt);
+
+/* one figure over samples: mean and sample standard deviation */
+struct basic_stats {
+	double mean;
+	double stddev;
+};
+
+/* us per grace period (gp_ns / gp_ct), and the kthread's ticks per grace period */
+void grace_period_latency_basic_stats(struct bench_res res[], int res_cnt,
+				      struct basic_stats *gp_stat);
+void grace_period_ticks_basic_stats(struct bench_res res[], int res_cnt,
+				    struct basic_stats *gp_stat);
 extern const struct bench_metric hits_drops_metrics[];
 
 /*
@@ -428,6 +471,12 @@ static inline long bench_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* upstream's name of the same clock */
+static inline __u64 get_time_ns(void)
+{
+	return bench_now_ns();
 }
 
 /* per-sample rate helpers: counters normalised by the measured interval */

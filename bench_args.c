@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdarg.h>
 #include <sysexits.h>
+#include <sys/sysinfo.h>
 
 #include "bench_args.h"
 #include "bench_version.h"
@@ -96,6 +97,8 @@ static const struct argp_option opts[] = {
 	{ "verbose", 'v', NULL, 0, "Verbose debug output (libbpf debug messages)" },
 	{ "affinity", 'a', NULL, 0, "Pin consumer/producer threads to CPUs" },
 	{ "quiet", 'q', NULL, 0, "Print only the final results" },
+	{ "stacktrace", 's', NULL, 0,
+	  "Set env.stacktrace, for benchmarks written for upstream's runner that read it" },
 	{ "prod-affinity", ARG_PROD_AFFINITY_SET, "CPUSET", 0,
 	  "CPUs for producer threads, e.g. 0-3,5 (implies -a)" },
 	{ "cons-affinity", ARG_CONS_AFFINITY_SET, "CPUSET", 0,
@@ -230,6 +233,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'q':
 		env.quiet = true;
+		break;
+	case 's':
+		env.stacktrace = true;
 		break;
 	case 'a':
 		env.affinity = true;
@@ -598,6 +604,7 @@ int bench_args_parse(int argc, char **argv, const struct bench *const *table, si
 	int err;
 
 	*benchp = NULL;
+	env.nr_cpus = get_nprocs();
 	tbl = table;
 	tbl_n = n < BENCH_MAX_BENCHS ? n : BENCH_MAX_BENCHS;
 	/*

@@ -166,3 +166,26 @@ void cg_setup_self(struct bench_cgroup *cg, const char *prefix);
 int cg_setup_self_v2(struct bench_cgroup *cg, const char *prefix);
 
 #endif /* __CGROUP_HELPERS_H */
+
+/*
+ * Upstream's cgroup_helpers API, for benchmarks written against it
+ * (cgroup_upstream.c).  Paths are relative to the environment's work
+ * directory, a cgroup v2 one: the run's own memory cgroup where that is v2
+ * (so that what a benchmark's cgroup is charged adds up in the run's), else
+ * a directory of its own under the process's v2 cgroup.  Failures return
+ * what upstream's do, after one line on stderr.
+ */
+/* what the runner's memory cgroup is (NULL: none, or not v2), before set-up */
+void cg_upstream_base(const struct bench_cgroup *run_cg);
+/* 0, or 1 when no cgroup v2 directory could be had */
+int setup_cgroup_environment(void);
+/* leave and remove every cgroup the environment made; idempotent */
+void cleanup_cgroup_environment(void);
+/* mkdir (an existing one is fine) and open: the directory's fd, or -1 */
+int create_and_get_cgroup(const char *relative_path);
+/* move the process into it: 0, or 1 */
+int join_cgroup(const char *relative_path);
+/* all three: the cgroup's fd, or a negative errno (the environment cleaned up) */
+int cgroup_setup_and_join(const char *relative_path);
+/* its cgroup id, as bpf_get_current_cgroup_id() returns it; 0 on failure */
+unsigned long long get_cgroup_id(const char *relative_path);

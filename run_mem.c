@@ -82,6 +82,8 @@ void run_mem_setup(struct bench_run *run, const char *bench_name)
 		fprintf(stderr, "memory usage unavailable: %s\n", cg.why);
 		return;
 	}
+	/* upstream's cgroup_helpers make their cgroups in it, where it is v2 */
+	cg_upstream_base(&cg);
 	if (cg_mem_files(cg.kind, &cur_name, &peak_name))
 		return;
 	run->mem.cgroup = cg.kind == CG_MEM_V2 ? "v2" : "v1";

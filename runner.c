@@ -21,6 +21,7 @@
 
 #include "bench_api.h"
 #include "bench_args.h"
+#include "cgroup_helpers.h"
 #include "kernel_env.h"
 #include "output_file.h"
 #include "per_producer.h"
@@ -451,6 +452,8 @@ too_many:
 
 static void release_needs(void)
 {
+	/* an upstream-style benchmark's cgroups, inside the run's: first */
+	cleanup_cgroup_environment();
 	run_mem_destroy();
 	release_tracefs();
 }

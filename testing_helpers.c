@@ -192,3 +192,26 @@ int read_first_line(const char *path, char *buf, size_t sz)
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
+
+int parse_num_list(const char *s, bool **set, int *set_len)
+{
+	struct cpu_list l;
+	int i, max = -1, err;
+
+	err = parse_cpu_list(s, &l);
+	if (err)
+		return err;
+	for (i = 0; i < l.cnt; i++)
+		if (l.cpus[i] > max)
+			max = l.cpus[i];
+	*set = calloc(max + 1, sizeof(**set));
+	if (!*set) {
+		cpu_list_free(&l);
+		return -ENOMEM;
+	}
+	for (i = 0; i < l.cnt; i++)
+		(*set)[l.cpus[i]] = true;
+	*set_len = max + 1;
+	cpu_list_free(&l);
+	return 0;
+}

@@ -28,6 +28,13 @@ int allowed_cpu_list(struct cpu_list *out);
 /* first CPU of l not in allowed, or -1 when all are allowed */
 int cpu_list_first_not_in(const struct cpu_list *l, const struct cpu_list *allowed);
 
+/*
+ * upstream's: the numbers of a list such as "0-3,5" as a set, (*set)[n]
+ * true for each, *set_len one past the largest; *set malloc'ed.  0, or
+ * -EINVAL, -ERANGE, -ENOMEM as parse_cpu_list().
+ */
+int parse_num_list(const char *s, bool **set, int *set_len);
+
 /* first line of a file, newline stripped ("" for an empty file); 0 or -errno */
 int read_first_line(const char *path, char *buf, size_t sz);
 

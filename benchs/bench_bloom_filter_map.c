@@ -38,9 +38,6 @@
 #define BLOOM_FILL_CHUNK 4096
 #define BLOOM_FILL_THREADS_MAX 16
 
-/* res->aux[] */
-enum { AUX_FALSE_HITS };
-
 enum bloom_prog { PROG_LOOKUP, PROG_UPDATE, PROG_HASHMAP };
 
 /* what one of the five benchmarks sets up */
@@ -400,7 +397,7 @@ static int bloom_measure(struct bench_res *res)
 	drops = errs[ctx.skel->rodata->drop_key];
 	false_hits = errs[ctx.skel->rodata->false_hit_key];
 	res->drops = (long)(drops - ctx.prev_drops);
-	res->aux[AUX_FALSE_HITS] = (long)(false_hits - ctx.prev_false_hits);
+	res->false_hits = (long)(false_hits - ctx.prev_false_hits);
 	ctx.prev_drops = drops;
 	ctx.prev_false_hits = false_hits;
 	return 0;
@@ -430,9 +427,9 @@ static double m_total(const struct bench_res *r)
 /* false hits in percent of all counts, as upstream's Iter line; NaN for none */
 static double m_false_positive(const struct bench_res *r)
 {
-	long total = r->aux[AUX_FALSE_HITS] + r->hits + r->drops;
+	long total = r->false_hits + r->hits + r->drops;
 
-	return total ? 100.0 * r->aux[AUX_FALSE_HITS] / total : NAN;
+	return total ? 100.0 * r->false_hits / total : NAN;
 }
 
 static const struct bench_metric bloom_metrics[] = {
@@ -458,7 +455,7 @@ static void sum_counts(struct bench_res res[], int res_cnt, long *hits, long *dr
 	for (i = 0; i < res_cnt; i++) {
 		*hits += res[i].hits;
 		*drops += res[i].drops;
-		*false_hits += res[i].aux[AUX_FALSE_HITS];
+		*false_hits += res[i].false_hits;
 	}
 	/* --repeat: the counts of every repeat */
 	ctx.hits += *hits;
@@ -475,27 +472,13 @@ static int bloom_report_final(struct bench_res res[], int res_cnt)
 	return 0;
 }
 
-/*
- * Upstream's lines: its total counts a false hit twice (it is also a
- * drop), and the Summary is the ratio of the sums, not a mean of ratios.
- */
-static void false_hits_report_progress(int iter, struct bench_res *res, long delta_ns)
+/* upstream's lines (reporters.c); the counts of every repeat kept for JSON */
+static int bloom_false_hits_final(struct bench_res res[], int res_cnt)
 {
-	long total = res->aux[AUX_FALSE_HITS] + res->hits + res->drops;
-
-	bench_print_iter_prefix(iter, delta_ns);
-	printf("%ld false hits of %ld total operations. Percentage = %2.2f %%\n",
-	       res->aux[AUX_FALSE_HITS], total, m_false_positive(res));
-}
-
-static int false_hits_report_final(struct bench_res res[], int res_cnt)
-{
-	long hits, drops, false_hits, total;
+	long hits, drops, false_hits;
 
 	sum_counts(res, res_cnt, &hits, &drops, &false_hits);
-	total = hits + drops + false_hits;
-	printf("Summary: %ld false hits of %ld total operations. ", false_hits, total);
-	printf("Percentage =  %2.2f %%\n", total ? 100.0 * false_hits / total : NAN);
+	false_hits_report_final(res, res_cnt);
 	return 0;
 }
 
@@ -558,7 +541,7 @@ BLOOM_BENCH(bench_bloom_update, "bloom-update",
 	    bloom_update_setup, hits_drops_report_progress, bloom_report_final, bloom_metrics);
 BLOOM_BENCH(bench_bloom_false_positive, "bloom-false-positive",
 	    "bloom filter false positive rate over 1024 random-key lookups per getpgid()",
-	    false_positive_setup, false_hits_report_progress, false_hits_report_final,
+	    false_positive_setup, false_hits_report_progress, bloom_false_hits_final,
 	    false_positive_metrics);
 BLOOM_BENCH(bench_hashmap_without_bloom, "hashmap-without-bloom",
 	    "1024 random-key hash map lookups per getpgid()",

@@ -380,7 +380,7 @@ static int ls_measure(struct bench_res *res)
 
 	bench_producers_collect(&ctx.prod, res);
 	bench_producers_errs(&ctx.prod, errs);
-	res->aux[0] = (long)(errs[LS_IMPORTANT_HITS] - ctx.prev_errs[LS_IMPORTANT_HITS]);
+	res->important_hits = (long)(errs[LS_IMPORTANT_HITS] - ctx.prev_errs[LS_IMPORTANT_HITS]);
 	res->fails = (long)(errs[LS_GET_ERRS] - ctx.prev_errs[LS_GET_ERRS]);
 	memcpy(ctx.prev_errs, errs, sizeof(errs));
 	return 0;
@@ -393,7 +393,7 @@ static double m_hits(const struct bench_res *r)
 
 static double m_important_hits(const struct bench_res *r)
 {
-	return rate_per_sec(r->aux[0], r->delta_ns) / 1e6;
+	return rate_per_sec(r->important_hits, r->delta_ns) / 1e6;
 }
 
 /* upstream's "hits latency": ns per get at the sample's rate */
@@ -409,16 +409,8 @@ static const struct bench_metric ls_metrics[] = {
 	{},
 };
 
-static void ls_report_progress(int iter, struct bench_res *res, long delta_ns)
-{
-	bench_print_iter_prefix(iter, delta_ns);
-	printf("hits %8.3lfM/s ", m_hits(res));
-	printf("important_hits %8.3lfM/s\n", m_important_hits(res));
-}
-
 static int ls_report_final(struct bench_res res[], int res_cnt)
 {
-	struct stats hits, important;
 	long errs = 0;
 	int i;
 
@@ -430,12 +422,7 @@ static int ls_report_final(struct bench_res res[], int res_cnt)
 			env.bench_name, errs);
 		return -EIO;
 	}
-	metric_stats(&ls_metrics[0], res, res_cnt, &hits);
-	metric_stats(&ls_metrics[1], res, res_cnt, &important);
-	printf("Summary: hits throughput %8.3lf \u00B1 %5.3lf M ops/s, ", hits.mean, hits.stddev);
-	printf("hits latency %8.3lf ns/op, ", 1000.0 / hits.mean);
-	printf("important_hits throughput %8.3lf \u00B1 %5.3lf M ops/s\n", important.mean,
-	       important.stddev);
+	local_storage_report_final(res, res_cnt);
 	return 0;
 }
 
@@ -459,7 +446,7 @@ static void ls_describe_opts(struct bench_opts_out *out)
 		.ext.setup = ls_setup,					\
 		.producer_thread = ls_producer,				\
 		.ext.measure = ls_measure,					\
-		.report_progress = ls_report_progress,			\
+		.report_progress = local_storage_report_progress,	\
 		.ext.report_final = ls_report_final,			\
 		.teardown = ls_teardown,				\
 		.metrics = ls_metrics,					\

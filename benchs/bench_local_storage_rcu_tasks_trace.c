@@ -93,8 +93,8 @@ const struct argp bench_local_storage_rcu_tasks_trace_argp = {
 	.parser = parse_arg,
 };
 
-/* res->aux[] */
-enum { AUX_GP_CT, AUX_GP_NS, AUX_STIME };
+/* res->aux[]: the kthread's ticks, -1 where unreadable (upstream's unsigned stime cannot say so) */
+enum { AUX_STIME };
 
 static struct {
 	struct local_storage_rcu_tasks_trace_bench *skel;
@@ -370,8 +370,8 @@ static int lstt_measure(struct bench_res *res)
 	bench_producers_errs(&ctx.prod, errs);
 	res->fails = (long)(errs[LSTT_GET_ERRS] - ctx.prev_errs[LSTT_GET_ERRS]);
 	memcpy(ctx.prev_errs, errs, sizeof(errs));
-	res->aux[AUX_GP_CT] = atomic_swap((long *)&ctx.skel->bss->gp_hits, 0);
-	res->aux[AUX_GP_NS] = atomic_swap((long *)&ctx.skel->bss->gp_times, 0);
+	res->gp_ct = atomic_swap((long *)&ctx.skel->bss->gp_hits, 0);
+	res->gp_ns = atomic_swap((long *)&ctx.skel->bss->gp_times, 0);
 	res->aux[AUX_STIME] = -1;
 	if (args.kthread_pid) {
 		stime = kthread_stime();
@@ -396,18 +396,17 @@ static double m_hits(const struct bench_res *r)
 
 static double m_gp_latency(const struct bench_res *r)
 {
-	return r->aux[AUX_GP_CT] ? r->aux[AUX_GP_NS] / 1000.0 / r->aux[AUX_GP_CT] : NAN;
+	return r->gp_ct ? r->gp_ns / 1000.0 / r->gp_ct : NAN;
 }
 
 static double m_gp_ticks(const struct bench_res *r)
 {
-	return r->aux[AUX_GP_CT] && r->aux[AUX_STIME] >= 0 ?
-		       r->aux[AUX_STIME] / (double)r->aux[AUX_GP_CT] : NAN;
+	return r->gp_ct && r->aux[AUX_STIME] >= 0 ? r->aux[AUX_STIME] / (double)r->gp_ct : NAN;
 }
 
 static double m_gps(const struct bench_res *r)
 {
-	return ctx.gp ? rate_per_sec(r->aux[AUX_GP_CT], r->delta_ns) : NAN;
+	return ctx.gp ? rate_per_sec(r->gp_ct, r->delta_ns) : NAN;
 }
 
 static double m_kthread_ticks(const struct bench_res *r)

@@ -670,7 +670,7 @@ static int lpm_measure(struct bench_res *res)
 		busy += __atomic_load_n(&ctx.stats[i].busy_ns, __ATOMIC_RELAXED);
 		fails += __atomic_load_n(&ctx.stats[i].fails, __ATOMIC_RELAXED);
 	}
-	res->busy_ns = (long)(busy - ctx.prev_busy_ns);
+	res->duration_ns = busy - ctx.prev_busy_ns;
 	res->fails = (long)(fails - ctx.prev_fails);
 	ctx.prev_busy_ns = busy;
 	ctx.prev_fails = fails;
@@ -688,9 +688,9 @@ static double m_throughput(const struct bench_res *r)
 {
 	if (!ctx.op->passes)
 		return rate_per_sec(r->hits, r->delta_ns) / ctx.op->rate_div;
-	if (!r->hits || r->busy_ns <= 0)
+	if (!r->hits || !r->duration_ns)
 		return NAN;
-	return rate_per_sec(r->hits, r->busy_ns) / ctx.op->rate_div;
+	return rate_per_sec(r->hits, (long)r->duration_ns) / ctx.op->rate_div;
 }
 
 static double m_throughput_per_prod(const struct bench_res *r)
@@ -705,13 +705,13 @@ static double m_latency(const struct bench_res *r)
 		return NAN;
 	if (!ctx.op->passes)
 		return env.producer_cnt * (double)r->delta_ns / r->hits;
-	return (double)r->busy_ns / r->hits / ctx.op->lat_div / env.producer_cnt;
+	return (double)r->duration_ns / r->hits / ctx.op->lat_div / env.producer_cnt;
 }
 
 /* time per operation inside BPF, harness left out (the same as latency where that is timed) */
 static double m_bpf_ns_per_op(const struct bench_res *r)
 {
-	return r->hits ? (double)r->busy_ns / r->hits : NAN;
+	return r->hits ? (double)r->duration_ns / r->hits : NAN;
 }
 
 static double m_failures(const struct bench_res *r)

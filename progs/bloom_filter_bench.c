@@ -23,7 +23,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "bench_producer.h"
-#include "bench_syscall.h"
+#include "bpf_misc.h"
 
 #ifndef ENOENT
 #define ENOENT 2

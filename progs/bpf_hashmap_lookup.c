@@ -8,7 +8,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "bench_producer.h"
-#include "bench_syscall.h"
+#include "bpf_misc.h"
 #include "lookup_shared.h"
 #include "latency.h"
 

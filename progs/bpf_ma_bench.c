@@ -20,26 +20,11 @@
 #include <bpf/bpf_core_read.h>
 
 #include "bench_producer.h"
+#include "bpf_experimental.h"
 #include "bpf_ma_bench.h"
 #include "latency.h"
 
 char _license[] SEC("license") = "GPL";
-
-/* libbpf 1.1's bpf_helpers.h has __kptr; per-CPU kptrs came later */
-#ifndef __kptr
-#define __kptr __attribute__((btf_type_tag("kptr")))
-#endif
-#define __percpu_kptr __attribute__((btf_type_tag("percpu_kptr")))
-
-/*
- * Declared here: bpftool's vmlinux.h has no kfunc prototypes.  Weak, so
- * that an object using one the kernel lacks still loads its other
- * programs; userspace refuses such a kernel before loading anything.
- */
-extern void *bpf_obj_new_impl(__u64 local_type_id, void *meta) __ksym __weak;
-extern void bpf_obj_drop_impl(void *kptr, void *meta) __ksym __weak;
-extern void *bpf_percpu_obj_new_impl(__u64 local_type_id, void *meta) __ksym __weak;
-extern void bpf_percpu_obj_drop_impl(void *kptr, void *meta) __ksym __weak;
 
 /* set before load */
 const volatile __u32 batch_size = BPF_MA_BATCH_DEFAULT;

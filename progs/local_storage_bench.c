@@ -17,7 +17,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "bench_producer.h"
-#include "bench_syscall.h"
+#include "bpf_misc.h"
 #include "local_storage_bench.h"
 
 char _license[] SEC("license") = "GPL";

@@ -16,7 +16,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "bench_producer.h"
-#include "bench_syscall.h"
+#include "bpf_misc.h"
 
 char _license[] SEC("license") = "GPL";
 

@@ -65,6 +65,9 @@ extern const struct bench bench_bloom_lookup, bench_bloom_update, bench_bloom_fa
 extern const struct bench bench_local_storage_cache_seq_get, bench_local_storage_cache_interleaved_get,
 	bench_local_storage_cache_hashmap_control, bench_local_storage_tasks_trace;
 extern const struct bench bench_rb_libbpf, bench_rb_custom, bench_pb_libbpf, bench_pb_custom;
+/* written only against upstream's API, in its style: keeps the API whole */
+extern const struct bench bench_upstream_api_hits, bench_upstream_api_false_hits,
+	bench_upstream_api_local_storage, bench_upstream_api_ops;
 
 static const struct bench *const benchs[] = {
 	&bench_count_global,
@@ -90,6 +93,8 @@ static const struct bench *const benchs[] = {
 	&bench_local_storage_cache_seq_get, &bench_local_storage_cache_interleaved_get,
 	&bench_local_storage_cache_hashmap_control, &bench_local_storage_tasks_trace,
 	&bench_rb_libbpf, &bench_rb_custom, &bench_pb_libbpf, &bench_pb_custom,
+	&bench_upstream_api_hits, &bench_upstream_api_false_hits,
+	&bench_upstream_api_local_storage, &bench_upstream_api_ops,
 };
 
 _Static_assert(ARRAY_SIZE(benchs) <= BENCH_MAX_BENCHS, "raise BENCH_MAX_BENCHS");

@@ -41,13 +41,16 @@ extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym __weak;
 /*
  * for (i = start; i < end; i++), as an open-coded iterator: the verifier
  * checks one iteration, not every one, so end need not be a constant.
- * The iterator is destroyed however the loop is left (cleanup attribute).
+ * The iterator is destroyed however the loop is left (cleanup attribute);
+ * naming bpf_iter_num_destroy as a value too makes clang emit its BTF,
+ * which a call from a cleanup attribute alone does not (clang 14).
  */
 #define bpf_for(i, start, end)							\
 	for (struct bpf_iter_num __bpf_for_it					\
 		__attribute__((aligned(8), cleanup(bpf_iter_num_destroy))),	\
 	     *__bpf_for_once __attribute__((unused)) =				\
-		(bpf_iter_num_new(&__bpf_for_it, (start), (end)), (void *)0);	\
+		(bpf_iter_num_new(&__bpf_for_it, (start), (end)),		\
+		 (void)bpf_iter_num_destroy, (void *)0);			\
 	     ({									\
 		int *__bpf_for_v = bpf_iter_num_next(&__bpf_for_it);		\
 		__bpf_for_v ? ((i) = *__bpf_for_v, 1) : 0;			\
@@ -58,7 +61,8 @@ extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym __weak;
 	for (struct bpf_iter_num __bpf_for_it					\
 		__attribute__((aligned(8), cleanup(bpf_iter_num_destroy))),	\
 	     *__bpf_for_once __attribute__((unused)) =				\
-		(bpf_iter_num_new(&__bpf_for_it, 0, (n)), (void *)0);		\
+		(bpf_iter_num_new(&__bpf_for_it, 0, (n)),			\
+		 (void)bpf_iter_num_destroy, (void *)0);			\
 	     bpf_iter_num_next(&__bpf_for_it);)
 
 #endif /* __BPF_EXPERIMENTAL__ */

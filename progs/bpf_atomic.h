@@ -13,7 +13,9 @@
  */
 #include <bpf/bpf_helpers.h>
 
+#ifndef barrier
 #define barrier() __asm__ __volatile__("" : : : "memory")
+#endif
 
 /* one access the compiler may neither tear, merge nor move out of a loop */
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))

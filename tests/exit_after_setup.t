@@ -17,7 +17,7 @@ fi
 source "$(dirname "$0")/lib.sh"
 require_bpf
 
-PROGS='bench_ringbuf[a-z_]*|bench_perfbuf[a-z_]*|hashmap_lookup|htab_mem_[a-z_]*|hash_lookup|array_lookup|pcpu_hash_lkup|pcpu_array_lkup|lru_hash_lookup|mp_[a-z_]*|full_update_[a-z]*|bloom_[a-z_]*|get_(local|hash)_[a-z]*|pregp_step|postgp'
+PROGS='count_getpgid[a-z_]*|alloc_batch|bench_ringbuf[a-z_]*|bench_perfbuf[a-z_]*|hashmap_lookup|htab_mem_[a-z_]*|hash_lookup|array_lookup|pcpu_hash_lkup|pcpu_array_lkup|lru_hash_lookup|mp_[a-z_]*|full_update_[a-z]*|bloom_[a-z_]*|get_(local|hash)_[a-z]*|pregp_step|postgp'
 CG_PARENT=$(own_mem_cgroup)
 TRACEFS_BEFORE=$(tracefs_mounts)
 cmp_ok "$TRACEFS_BEFORE" -ge 0 "tracefs mounts at the start, counted"

@@ -41,6 +41,7 @@
  */
 #define _GNU_SOURCE
 #include <argp.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -59,6 +60,7 @@
 #include "bench_args.h"
 #include "cli_json.h"
 #include "latency.h"
+#include "output_file.h"
 #include "result_file.h"
 #include "sequential.h"
 #include "stats.h"
@@ -153,6 +155,8 @@ struct ab_run {
 	int unchecked;
 	/* invalid invocations kept: the metric is timed inside BPF (op_ns, latency_*) */
 	int kept_starved;
+	/* the invalid invocation's reason, said once its block is left out */
+	char invalid_why[256];
 	struct seq_test seq;
 	struct timespec start;
 	struct ab_look look;
@@ -515,16 +519,44 @@ static int check_budget(void)
 }
 
 /*
- * The result directory: new, or existing without results.  0, or a
+ * An existing --out must be empty: ab's files (pair-*, invalid-pair-*,
+ * ab.txt) and its bench compare hint's globs must be this run's alone.
+ * 0, or a negative errno after one line.
+ */
+static int check_dir_empty(const char *dir)
+{
+	struct dirent *e;
+	int err = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "invalid --out '%s': failed to read it: %s\n", dir, strerror(errno));
+		return -EINVAL;
+	}
+	while (!err && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		fprintf(stderr, "invalid --out '%s': not empty (it holds %s): ab's result files and the globs of its bench compare hint must be this run's alone; give a new or empty directory\n",
+			dir, e->d_name);
+		err = -EEXIST;
+	}
+	closedir(d);
+	return err;
+}
+
+/*
+ * The result directory: new, or existing and empty, and writable (a full
+ * file system is refused here, not after the first invocation).  0, or a
  * negative errno after one line: the directory refused.
  */
 static int make_dir(struct ab_run *r)
 {
-	char name[64];
-	struct tm tm;
+	char name[64], probe[PATH_MAX + 32];
 	time_t now = time(NULL);
 	struct stat st;
-	char probe[PATH_MAX + 32];
+	struct tm tm;
+	int err;
 
 	if (!aopts.dir) {
 		/* not the current directory, which is often the source tree */
@@ -543,21 +575,26 @@ static int make_dir(struct ab_run *r)
 			fprintf(stderr, "failed to allocate ab state: %s\n", strerror(ENOMEM));
 			return -ENOMEM;
 		}
+	} else if (mkdir(aopts.dir, 0777)) {
+		if (errno != EEXIST) {
+			fprintf(stderr, "invalid --out '%s': failed to create it: %s\n", aopts.dir,
+				strerror(errno));
+			return -errno;
+		}
+		err = check_dir_empty(aopts.dir);
+		if (err)
+			return err;
 	}
-	if (mkdir(aopts.dir, 0777) && errno != EEXIST) {
-		fprintf(stderr, "invalid --out '%s': failed to create it: %s\n", aopts.dir,
-			strerror(errno));
-		return -errno;
-	}
-	if (stat(aopts.dir, &st) || !S_ISDIR(st.st_mode) || access(aopts.dir, W_OK)) {
-		fprintf(stderr, "invalid --out '%s': not a writable directory\n", aopts.dir);
+	if (stat(aopts.dir, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "invalid --out '%s': not a directory\n", aopts.dir);
 		return -EINVAL;
 	}
-	snprintf(probe, sizeof(probe), "%s/pair-001-A.json", aopts.dir);
-	if (!access(probe, F_OK)) {
-		fprintf(stderr, "invalid --out '%s': it already holds results (pair-001-A.json): give a new directory\n",
-			aopts.dir);
-		return -EEXIST;
+	snprintf(probe, sizeof(probe), "%s/ab.txt", aopts.dir);
+	err = output_file_check(probe);
+	if (err) {
+		fprintf(stderr, "invalid --out '%s': cannot write there: %s\n", aopts.dir,
+			strerror(-err));
+		return err;
 	}
 	if (!realpath(aopts.dir, r->dir)) {
 		fprintf(stderr, "invalid --out '%s': failed to resolve it: %s\n", aopts.dir,
@@ -658,20 +695,29 @@ static int wait_side(pid_t pid)
 	return passed || ab_signal ? -EINTR : status;
 }
 
-/* the last lines of a failed invocation's output, on stderr */
-static void print_log_tail(const char *log)
+/*
+ * The last lines of a failed invocation's output, on stderr; for an empty
+ * one, why the directory may have kept nothing (a full file system)
+ */
+static void print_log_tail(const struct ab_run *r, const char *log)
 {
-	char line[512], tail[3][512] = {};
+	char line[512], tail[3][512] = {}, probe[PATH_MAX + 16];
 	FILE *f = fopen(log, "r");
-	int n = 0, i;
+	int n = 0, i, err;
 
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		snprintf(tail[n++ % 3], sizeof(tail[0]), "%s", line);
-	fclose(f);
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			snprintf(tail[n++ % 3], sizeof(tail[0]), "%s", line);
+		fclose(f);
+	}
 	for (i = n > 3 ? n - 3 : 0; i < n; i++)
 		fprintf(stderr, "  | %s%s", tail[i % 3], strchr(tail[i % 3], '\n') ? "" : "\n");
+	if (n)
+		return;
+	snprintf(probe, sizeof(probe), "%s/ab.txt", r->dir);
+	err = output_file_check(probe);
+	fprintf(stderr, "  (nothing: %s%s)\n", err ? "the directory cannot be written: " : "it printed nothing",
+		err ? strerror(-err) : "");
 }
 
 /* the metric ab tests: --metric, or the first one measured per sample */
@@ -743,7 +789,8 @@ static int invocation_value(struct ab_run *r, const char *json, double *value, d
 				json, rf.invalid_reason, r->metric);
 	}
 	if (rf.invalid && !metric_timed_in_bpf(r->metric)) {
-		result_file_left_out(&rf, "ab");
+		/* said once its file has the name it keeps: leave_out_block() */
+		snprintf(r->invalid_why, sizeof(r->invalid_why), "%s", rf.invalid_reason);
 		ret = -EAGAIN;
 	} else if (!m) {
 		char names[512] = "";
@@ -796,11 +843,35 @@ static int run_side(struct ab_run *r, int pair, int side, double *value, double 
 			'A' + side, pair + 1, status >= 0 && WIFSIGNALED(status) ? "signal" : "exit",
 			status < 0 ? status : WIFSIGNALED(status) ? WTERMSIG(status) :
 			WEXITSTATUS(status), log);
-		print_log_tail(log);
+		print_log_tail(r, log);
 		return -EIO;
 	}
 	status = invocation_value(r, json, value, ref);
 	return status == -EAGAIN || status == -ENOENT ? status : status ? -EIO : 0;
+}
+
+/*
+ * An invocation's files (pair 0-based) renamed PREFIX-pair-NNN-X.json and
+ * .log, out of the pair-*-A.json and pair-*-B.json that were tested; the
+ * new JSON path into to, when given
+ */
+static void set_aside(const struct ab_run *r, int pair, int side, const char *prefix, char *to,
+		      size_t sz)
+{
+	static const char *const ext[2] = { "json", "log" };
+	char from[PATH_MAX + 32], dest[PATH_MAX + 48];
+	int e;
+
+	for (e = 0; e < 2; e++) {
+		snprintf(from, sizeof(from), "%s/pair-%03d-%c.%s", r->dir, pair + 1, 'A' + side,
+			 ext[e]);
+		snprintf(dest, sizeof(dest), "%s/%s-pair-%03d-%c.%s", r->dir, prefix, pair + 1,
+			 'A' + side, ext[e]);
+		if (rename(from, dest) && errno != ENOENT)
+			fprintf(stderr, "failed to rename %s: %s\n", from, strerror(errno));
+		if (!e && to)
+			snprintf(to, sz, "%s", dest);
+	}
 }
 
 /*
@@ -811,20 +882,11 @@ static int run_side(struct ab_run *r, int pair, int side, double *value, double 
  */
 static void leave_out_block(struct ab_run *r, int first_pair, int *count, const char *why)
 {
-	static const char *const ext[2] = { "json", "log" };
-	char from[PATH_MAX + 32], to[PATH_MAX + 40];
-	int pair, side, e;
+	int pair, side;
 
 	for (pair = first_pair; pair < first_pair + 2; pair++)
 		for (side = 0; side < 2; side++)
-			for (e = 0; e < 2; e++) {
-				snprintf(from, sizeof(from), "%s/pair-%03d-%c.%s", r->dir, pair + 1,
-					 'A' + side, ext[e]);
-				snprintf(to, sizeof(to), "%s/invalid-pair-%03d-%c.%s", r->dir,
-					 pair + 1, 'A' + side, ext[e]);
-				if (rename(from, to) && errno != ENOENT)
-					fprintf(stderr, "failed to rename %s: %s\n", from, strerror(errno));
-			}
+			set_aside(r, pair, side, "invalid", NULL, 0);
 	(*count)++;
 	fprintf(stderr, "ab: block of pairs %d-%d left out: %s; the block runs again\n",
 		first_pair + 1, first_pair + 2, why);
@@ -1042,6 +1104,22 @@ static void print_speed_check(FILE *f, const struct ab_run *r)
 			r->unchecked, r->unchecked == 1 ? "" : "s");
 }
 
+/*
+ * Where the files are, and a bench compare of the pairs when there are
+ * pairs: its globs match exactly the r->pairs pairs tested (the files set
+ * aside have other names)
+ */
+static void print_files(FILE *f, const struct ab_run *r)
+{
+	if (!r->pairs) {
+		fprintf(f, "files: %s (no pair finished: nothing for bench compare)\n", r->dir);
+		return;
+	}
+	fprintf(f, "files: %s (bench compare --paired%s --force '%s'/pair-*-A.json -- '%s'/pair-*-B.json: the same test on the pairs rather than the blocks)\n",
+		r->dir, aopts.stat == SEQ_STAT_RANK ? " --rank" :
+		aopts.stat == SEQ_STAT_TRIMMED ? " --trimmed" : "", r->dir, r->dir);
+}
+
 static void print_report(FILE *f, const struct ab_run *r)
 {
 	const struct ab_look *lk = &r->look;
@@ -1107,9 +1185,7 @@ static void print_report(FILE *f, const struct ab_run *r)
 			r->left_out, r->left_out == 1 ? "" : "s", r->dir);
 	print_speed_check(f, r);
 	print_detectable(f, r, d);
-	fprintf(f, "files: %s (bench compare --paired%s --force %s/pair-*-A.json -- %s/pair-*-B.json: the same test on the pairs rather than the blocks)\n",
-		r->dir, aopts.stat == SEQ_STAT_RANK ? " --rank" :
-		aopts.stat == SEQ_STAT_TRIMMED ? " --trimmed" : "", r->dir, r->dir);
+	print_files(f, r);
 }
 
 /* a side as its report line gives it: the shell command, or bench's options */
@@ -1166,35 +1242,55 @@ static json_t *report_json(const struct ab_run *r)
 	return o;
 }
 
-/* the report on stdout (text, or --json), and both into the directory with the files */
-static void report(const struct ab_run *r)
+/* a report file beside the result files, whole or not at all: 0, or -errno after a line */
+static int write_report_file(const struct ab_run *r, const char *name, const char *text)
 {
-	char path[PATH_MAX + 16], *text;
+	char path[PATH_MAX + 16];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	err = output_file_write(path, text, strlen(text));
+	if (err)
+		fprintf(stderr, "failed to write %s: %s\n", path, strerror(-err));
+	return err;
+}
+
+/*
+ * The report on stdout (text, or --json; main checks stdout), and both
+ * into the directory as ab.txt and ab.json: 0, or -errno after a line
+ */
+static int report(const struct ab_run *r)
+{
+	char *text = NULL, *js = NULL, *line = NULL;
 	json_t *o = report_json(r);
+	size_t len = 0;
 	FILE *f;
+	int err;
 
-	if (!aopts.json)
-		print_report(stdout, r);
-	snprintf(path, sizeof(path), "%s/ab.txt", r->dir);
-	f = fopen(path, "w");
-	if (!f || (print_report(f, r), fclose(f)))
-		fprintf(stderr, "failed to write %s: %s\n", path, strerror(errno));
-	text = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
-	snprintf(path, sizeof(path), "%s/ab.json", r->dir);
-	f = text ? fopen(path, "w") : NULL;
-	if (!f) {
-		fprintf(stderr, "failed to write %s: %s\n", path, strerror(text ? errno : ENOMEM));
-	} else {
-		bool bad = fprintf(f, "%s\n", text) < 0;
-
-		if (fclose(f) || bad)
-			fprintf(stderr, "failed to write %s: %s\n", path, strerror(EIO));
+	f = open_memstream(&text, &len);
+	if (f) {
+		print_report(f, r);
+		if (fclose(f))
+			text = (free(text), NULL);
 	}
+	js = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
+	json_decref(o);
+	if (text && js && asprintf(&line, "%s\n", js) < 0)
+		line = NULL;
+	if (!line) {
+		fprintf(stderr, "failed to render the report: %s\n", strerror(ENOMEM));
+		err = -ENOMEM;
+		goto out;
+	}
+	fputs(aopts.json ? line : text, stdout);
+	err = write_report_file(r, "ab.txt", text);
+	if (!err)
+		err = write_report_file(r, "ab.json", line);
+out:
 	free(text);
-	if (aopts.json && cli_json_print(o))
-		fprintf(stderr, "failed to render the JSON report: %s\n", strerror(ENOMEM));
-	else if (!aopts.json)
-		json_decref(o);
+	free(js);
+	free(line);
+	return err;
 }
 
 /* one block, A B B A; 0, -EAGAIN (left out), -EINTR or -EIO */
@@ -1207,9 +1303,12 @@ static int run_block(struct ab_run *r)
 		side = block_order[slot];
 		pair = 2 * r->blocks + slot / 2;
 		err = run_side(r, r->file_pairs + slot / 2, side, &v, &r->ref[slot / 2][side]);
-		if (err == -EAGAIN)
+		if (err == -EAGAIN) {
+			fprintf(stderr, "ab: left out %s/invalid-pair-%03d-%c.json: invalid run: %s\n",
+				r->dir, r->file_pairs + slot / 2 + 1, 'A' + side, r->invalid_why);
 			leave_out_block(r, r->file_pairs, &r->left_out,
 					"an invocation's producers were starved");
+		}
 		else if (!err && slot % 2)
 			err = check_pair_speed(r, r->file_pairs + slot / 2, r->ref[slot / 2][0],
 					       r->ref[slot / 2][1]);
@@ -1347,7 +1446,8 @@ int bench_ab_main(int argc, char **argv)
 		r->dir);
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
 	err = run_blocks(r);
-	report(r);
+	if (report(r) && !err)
+		err = -EIO;
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	free(r);

@@ -257,7 +257,7 @@ par_wait "$TEST_TMP/starved"
 is $? 0 "a starved invocation: exit 0"
 is "$(tr '\n' ' ' <"$TEST_TMP/starved.blocks")" "A1 B1 B1 A1 A2 B2 B2 A2 A3 B3 B3 A3 A4 B4 B4 A4 " \
 	"BENCH_AB_BLOCK: the four invocations of a block share its number; the re-run block gets a new one"
-like "$TEST_TMP/starved.err" "^ab: left out $TEST_TMP/starved.d/pair-002-A.json: invalid run: producers starved" \
+like "$TEST_TMP/starved.err" "^ab: left out $TEST_TMP/starved.d/invalid-pair-002-A.json: invalid run: producers starved" \
 	"ab names the invalid file and why"
 like "$TEST_TMP/starved.err" '^ab: block of pairs 1-2 left out: .*; the block runs again$' "and leaves its block out"
 like "$TEST_TMP/starved" '^left out: 1 block with an invalid invocation' "the report says so"

@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench ab under faults, on stand-ins (tests/ab_standin.sh): its result
+# directory and its report always agree (a file named exists, a reused
+# directory is refused, a full disk leaves no empty report and says why).
+
+# a full tmpfs, mounted in a private mount namespace gone with us (before
+# lib.sh, whose temporary directory exec would leak)
+if [ -z "${AB_FAULTS_T_MNTNS:-}" ] && [ "$(id -u)" -eq 0 ] &&
+   unshare --mount --propagation private true 2>/dev/null; then
+	export AB_FAULTS_T_MNTNS=1
+	exec unshare --mount --propagation private "$BASH" "$0" "$@"
+fi
+
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+cd "$TEST_TMP" || exit 1
+STANDIN=$TESTS_DIR/ab_standin.sh
+
+# rates <name>: a stand-in's list, 100 to 140, its count reset
+rates() {
+	seq 100 140 >"$1"
+	rm -f "$1.pos"
+}
+
+# standin_ab <out> <bench ab args...>: A and B stand-ins on rate files
+# <out>-a and <out>-b; stdout in <out>, stderr in <out>.err
+standin_ab() {
+	local out=$1
+
+	shift
+	rates "$out-a"
+	rates "$out-b"
+	"$BENCH" ab "$@" --cmd-a "exec $STANDIN $TEST_TMP/$out-a" \
+		--cmd-b "exec $STANDIN $TEST_TMP/$out-b" >"$out" 2>"$out.err"
+}
+
+# ---- every file named exists; the compare hint matches only the pairs ----
+# A's first call is starved: its block is left out, its files renamed
+STANDIN_INVALID=1 standin_ab left --alpha 0.25 --blocks 3 -o left.d
+is $? 0 "a starved first invocation: exit 0"
+# (B's first call too, in the block after)
+named=$(sed -n 's/^ab: left out \([^:]*\): invalid run: .*/\1/p' left.err | tr '\n' ' ')
+is "$named" "$TEST_TMP/left.d/invalid-pair-001-A.json $TEST_TMP/left.d/invalid-pair-003-B.json " \
+	"the left-out files are named by the names they keep"
+for f in $named; do
+	assert "the file named exists: $f" [ -f "$f" ]
+done
+assert "no pair-001-A.json is left" [ ! -e left.d/pair-001-A.json ]
+hint=$(sed -n "s/^files: .*(bench compare \(.*\): the same test .*/\1/p" left)
+ok "$([ -n "$hint" ]; echo $?)" "the report gives a bench compare of the pairs: $hint"
+eval "set -- $hint"
+is "$(($# - 4))" 12 "its globs match the 6 pairs tested, 12 files"
+# every invocation starved: too many blocks left out, no pair
+rates none-a
+rates none-b
+for side in a b; do
+	# every call of this stand-in is starved (its $(...) for the stand-in's shell)
+	# shellcheck disable=SC2016
+	printf '#!/bin/bash\nSTANDIN_INVALID=$(( $(cat "%s.pos" 2>/dev/null || echo 0) + 1 )) exec %s %s\n' \
+		"$TEST_TMP/none-$side" "$STANDIN" "$TEST_TMP/none-$side" >"none-$side.sh"
+	chmod +x "none-$side.sh"
+done
+"$BENCH" ab --alpha 0.25 --blocks 3 -o none.d --cmd-a "exec $TEST_TMP/none-a.sh" \
+	--cmd-b "exec $TEST_TMP/none-b.sh" >none 2>none.err
+is $? 1 "every invocation starved: exit 1"
+like none '^files: .* \(no pair finished: nothing for bench compare\)$' \
+	"no pair: no bench compare hint whose globs match nothing"
+is "$(find none.d -name 'pair-*' | wc -l)" 0 "and there is no pair-* file"
+
+# ---- a reused -o: refused unless empty ----
+standin_ab reuse -o left.d
+is $? 2 "-o of an earlier run's directory: exit 2"
+like reuse.err "^invalid --out 'left\.d': not empty \(it holds [^)]*\): .*give a new or empty directory$" \
+	"it says why, naming a file there"
+mkdir empty.d
+standin_ab empty --alpha 0.25 --blocks 3 -o empty.d
+is $? 0 "-o of an empty directory: exit 0"
+
+# ---- a full file system ----
+if [ -n "${AB_FAULTS_T_MNTNS:-}" ]; then
+	mkdir full.d
+	mount -t tmpfs -o size=64k tmpfs full.d
+	head -c $((64 * 1024)) /dev/zero >full.d/filler 2>/dev/null
+	mkdir full.d/run
+	standin_ab full0 --alpha 0.25 --blocks 3 -o full.d/run
+	is $? 2 "a full file system from the start: exit 2"
+	like full0.err "^invalid --out 'full\.d/run': cannot write there: No space left on device$" \
+		"it says so, with ENOSPC"
+	is "$(find full.d/run -mindepth 1 | wc -l)" 0 "nothing written"
+	# room for a few invocations' files, then full: an invocation fails
+	rm full.d/filler
+	head -c $((40 * 1024)) /dev/zero >full.d/filler 2>/dev/null
+	standin_ab fullrun --alpha 0.25 --blocks 3 -o full.d/run
+	is $? 1 "the disk full during the run: exit 1"
+	like fullrun.err '^  \(nothing: the directory cannot be written: No space left on device\)$' \
+		"the failed invocation's empty log: ab says the directory is full"
+	like fullrun.err "^failed to write $TEST_TMP/full\.d/run/ab\.txt: No space left on device$" \
+		"the report that cannot be written: said, with ENOSPC"
+	assert "no empty ab.txt is left" [ ! -e full.d/run/ab.txt ]
+	assert "no empty ab.json is left" [ ! -e full.d/run/ab.json ]
+	is "$(find full.d -name '*.tmp.*' | wc -l)" 0 "no temporary file is left"
+	umount full.d
+else
+	skip "needs root and a private mount namespace" "bench ab on a full file system"
+fi
+
+done_testing

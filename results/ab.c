@@ -51,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -95,12 +96,24 @@
 /* the slots of a block: A B B A */
 static const int block_order[4] = { 0, 1, 1, 0 };
 
-static volatile sig_atomic_t ab_signal;
+/*
+ * --budget is a hard bound too: an invocation still running at this
+ * multiple of it is stopped (a hung one would hold ab for ever)
+ */
+#define AB_HARD_END 1.25
+#define AB_STR_(x) #x
+#define AB_STR(x) AB_STR_(x)
+/* seconds from the signal that stops an invocation to SIGKILL of its process group */
+#define AB_KILL_GRACE 5.0
+
+/* the first signal that ended ab, and how many came */
+static volatile sig_atomic_t ab_signal, ab_signals;
 
 static void ab_on_signal(int sig)
 {
 	if (!ab_signal)
 		ab_signal = sig;
+	ab_signals++;
 }
 
 /* one side: a shell command, or options for this bench binary */
@@ -135,6 +148,7 @@ struct ab_look {
 };
 
 struct ab_run {
+	pid_t pid;		/* ab's own: its invocations' parent */
 	char dir[PATH_MAX];
 	char self[PATH_MAX];
 	/* the metric, from the first file */
@@ -157,6 +171,8 @@ struct ab_run {
 	int kept_starved;
 	/* the invalid invocation's reason, said once its block is left out */
 	char invalid_why[256];
+	/* invocations set aside: failed, stopped unfinished, finished but unused */
+	int failed, stopped_inv, unused;
 	struct seq_test seq;
 	struct timespec start;
 	struct ab_look look;
@@ -236,7 +252,7 @@ enum { ARG_BLOCKS = 1000, ARG_SPENDING, ARG_NO_EARLY_STOP, ARG_CMD_A, ARG_CMD_B,
 
 static const struct argp_option ab_options[] = {
 	{ "budget", 'b', "TIME", 0,
-	  "Machine time at most, e.g. 300, 90s, 5m, 1h30m (default 5m); a block starts only if it is expected to fit" },
+	  "Machine time at most, e.g. 300, 90s, 5m, 1h30m (default 5m); a block starts only if it is expected to fit, and an invocation still running at " AB_STR(AB_HARD_END) " x TIME is stopped" },
 	{ "blocks", ARG_BLOCKS, "N", 0,
 	  "At most N blocks (A B B A each); the information fraction is then blocks / N instead of the share of the budget" },
 	{ "out", 'o', "DIR", 0,
@@ -378,8 +394,10 @@ static const struct argp ab_argp = {
 	       "           --cmd-b './bench -w1 -d2 count-local --json \"$BENCH_AB_JSON\"'\n"
 	       "  benchs/run_kernel_ab.sh -k KERNEL_A -k KERNEL_B -b 30m -- -w1 -d2 -p2 -a htab-mem\n"
 	       "  bench compare --paired --force DIR/pair-*-A.json -- DIR/pair-*-B.json\n"
-	       "Exit status: 0 when it ran (any verdict); 1 when an invocation failed; 2 on "
-	       "bad arguments; 128 + N after signal N (what it had is printed, the files stay).",
+	       "Exit status: 0 when it ran (any verdict); 1 when an invocation failed or hung, or "
+	       "the report could not be written; 2 on bad arguments or a directory refused; 128 + N "
+	       "after signal N (what it had is printed, the files stay; a second signal kills the "
+	       "running invocation at once).",
 };
 
 /*
@@ -636,6 +654,9 @@ static void __attribute__((noreturn)) exec_side(const struct ab_run *r, int pair
 	int fd, i;
 
 	setpgid(0, 0);
+	/* ab killed by SIGKILL, which it cannot pass on: the invocation is told too */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != r->pid)
+		_exit(126);
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 		_exit(126);
@@ -668,31 +689,58 @@ static void __attribute__((noreturn)) exec_side(const struct ab_run *r, int pair
 	_exit(127);
 }
 
+static bool past_hard_end(const struct ab_run *r)
+{
+	return elapsed(r) > aopts.budget * AB_HARD_END;
+}
+
+/* the signal that stops an invocation: ab's own, passed on, or SIGTERM at the hard end */
+static int stop_signal(void)
+{
+	return ab_signal == SIGHUP || ab_signal == SIGINT ? ab_signal : SIGTERM;
+}
+
 /*
- * Wait for the child, polling so that a signal to us is seen at once: it
- * is passed on to the child's process group (a shell's children too),
- * and the child is reaped.  The wait status, or -EINTR after a signal.
+ * Wait for the child, polling so that a signal to us, or the budget's
+ * hard end, is seen at once.  Either stops it: its process group (a
+ * shell's children too) gets stop_signal(), then SIGKILL AB_KILL_GRACE s
+ * later or at a second signal to ab.  A stopped child's group is swept
+ * with SIGKILL once it has exited, while its zombie still holds the
+ * group's id, then it is reaped.  The wait status, or -errno; *stopped:
+ * whether ab stopped it.
  */
-static int wait_side(pid_t pid)
+static int wait_side(const struct ab_run *r, pid_t pid, bool *stopped)
 {
 	const struct timespec tick = { 0, 10 * 1000 * 1000 };
-	bool passed = false;
-	int status;
-	pid_t w;
+	double kill_at = INFINITY;
+	int status, seen = 0;
+	siginfo_t si;
 
+	*stopped = false;
 	for (;;) {
-		w = waitpid(pid, &status, WNOHANG);
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR)
+		si.si_pid = 0;
+		if (waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) && errno != EINTR)
 			return -errno;
-		if (ab_signal && !passed) {
-			kill(-pid, ab_signal == SIGHUP ? SIGHUP : ab_signal == SIGTERM ? SIGTERM : SIGINT);
-			passed = true;
+		if (si.si_pid == pid)
+			break;
+		if (!*stopped && (ab_signal || past_hard_end(r))) {
+			kill(-pid, stop_signal());
+			*stopped = true;
+			seen = ab_signals;
+			kill_at = elapsed(r) + AB_KILL_GRACE;
+		} else if (*stopped && (elapsed(r) >= kill_at || ab_signals > seen)) {
+			kill(-pid, SIGKILL);
+			kill_at = INFINITY;
+			seen = ab_signals;
 		}
 		nanosleep(&tick, NULL);
 	}
-	return passed || ab_signal ? -EINTR : status;
+	if (*stopped)
+		kill(-pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return status;
 }
 
 /*
@@ -768,9 +816,13 @@ static double invocation_figure(const struct result_file *rf, const struct resul
 
 /*
  * The invocation's figure: its mean of repeat means (op_ns: above), which
- * must be positive; and its machine-speed reference (NaN: none)
+ * must be positive; and its machine-speed reference (NaN: none).  0;
+ * -EAGAIN for an invalid run (r->invalid_why says why); else -ENOENT (no
+ * such metric) or -EINVAL, after a line if say: run_side() asks again,
+ * saying it, once the file has the name it keeps.
  */
-static int invocation_value(struct ab_run *r, const char *json, double *value, double *ref)
+static int invocation_value(struct ab_run *r, const char *json, bool say, double *value,
+			    double *ref)
 {
 	const struct result_metric *m;
 	struct result_file rf;
@@ -778,7 +830,8 @@ static int invocation_value(struct ab_run *r, const char *json, double *value, d
 	int ret = 0;
 
 	if (result_file_load(json, &rf, err, sizeof(err))) {
-		fprintf(stderr, "ab: %s\n", err);
+		if (say)
+			fprintf(stderr, "ab: %s\n", err);
 		return -EINVAL;
 	}
 	m = pick_metric(r, &rf);
@@ -799,13 +852,15 @@ static int invocation_value(struct ab_run *r, const char *json, double *value, d
 		for (i = 0; i < rf.nmetrics && strlen(names) < sizeof(names) - 64; i++)
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 				 i ? ", " : "", rf.metrics[i].name);
-		fprintf(stderr, "invalid --metric '%s': %s has no such metric; it has: %s\n",
-			r->metric[0] ? r->metric : aopts.metric ? aopts.metric : "?", json,
-			*names ? names : "none");
+		if (say)
+			fprintf(stderr, "invalid --metric '%s': %s has no such metric; it has: %s\n",
+				r->metric[0] ? r->metric : aopts.metric ? aopts.metric : "?", json,
+				*names ? names : "none");
 		ret = -ENOENT;
 	} else if (!(m->tl.mean > 0) || !isfinite(m->tl.mean)) {
-		fprintf(stderr, "ab: %s: summary.metrics.%s: mean %g: a ratio needs a positive figure\n",
-			json, m->name, m->tl.mean);
+		if (say)
+			fprintf(stderr, "ab: %s: summary.metrics.%s: mean %g: a ratio needs a positive figure\n",
+				json, m->name, m->tl.mean);
 		ret = -EINVAL;
 	} else {
 		*value = invocation_figure(&rf, m);
@@ -813,41 +868,6 @@ static int invocation_value(struct ab_run *r, const char *json, double *value, d
 	}
 	result_file_free(&rf);
 	return ret;
-}
-
-/* run one invocation of side for pair (0-based); 0, -EINTR, or -EIO after a line */
-static int run_side(struct ab_run *r, int pair, int side, double *value, double *ref)
-{
-	char json[PATH_MAX + 32], log[PATH_MAX + 32];
-	int status;
-	pid_t pid;
-
-	snprintf(json, sizeof(json), "%s/pair-%03d-%c.json", r->dir, pair + 1, 'A' + side);
-	snprintf(log, sizeof(log), "%s/pair-%03d-%c.log", r->dir, pair + 1, 'A' + side);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "failed to start invocation %c of pair %d: %s\n", 'A' + side,
-			pair + 1, strerror(errno));
-		return -EIO;
-	}
-	if (!pid)
-		exec_side(r, pair, side, json, log);
-	setpgid(pid, pid);
-	status = wait_side(pid);
-	if (status == -EINTR)
-		return status;
-	r->invocations++;
-	if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "ab: %c of pair %d failed (%s %d); its output, %s, ends:\n",
-			'A' + side, pair + 1, status >= 0 && WIFSIGNALED(status) ? "signal" : "exit",
-			status < 0 ? status : WIFSIGNALED(status) ? WTERMSIG(status) :
-			WEXITSTATUS(status), log);
-		print_log_tail(r, log);
-		return -EIO;
-	}
-	status = invocation_value(r, json, value, ref);
-	return status == -EAGAIN || status == -ENOENT ? status : status ? -EIO : 0;
 }
 
 /*
@@ -872,6 +892,83 @@ static void set_aside(const struct ab_run *r, int pair, int side, const char *pr
 		if (!e && to)
 			snprintf(to, sz, "%s", dest);
 	}
+}
+
+/* a finished invocation that failed: its files set aside, its output's end shown */
+static void say_failed(struct ab_run *r, int pair, int side, int status)
+{
+	char json[PATH_MAX + 48], log[PATH_MAX + 48];
+
+	r->failed++;
+	set_aside(r, pair, side, "failed", json, sizeof(json));
+	snprintf(log, sizeof(log), "%.*s.log", (int)(strlen(json) - 5), json);
+	fprintf(stderr, "ab: %c of pair %d failed (%s %d); its output, %s, ends:\n", 'A' + side,
+		pair + 1, WIFSIGNALED(status) ? "signal" : "exit",
+		WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), log);
+	print_log_tail(r, log);
+}
+
+/* an invocation ab stopped before it finished: its files set aside, said */
+static void say_stopped(struct ab_run *r, int pair, int side)
+{
+	char json[PATH_MAX + 48];
+
+	r->stopped_inv++;
+	set_aside(r, pair, side, "stopped", json, sizeof(json));
+	if (!ab_signal)
+		fprintf(stderr, "ab: %c of pair %d was still running at the budget's hard end (%.4g s, %g x --budget): stopped; its output is %.*s.log\n",
+			'A' + side, pair + 1, aopts.budget * AB_HARD_END, AB_HARD_END,
+			(int)(strlen(json) - 5), json);
+}
+
+/*
+ * Run one invocation of side for pair (0-based).  0; -EAGAIN (invalid,
+ * its block to be left out); -EINTR (a signal) or -ETIME (the budget's
+ * hard end) when ab stopped it unfinished; -ENOENT (no such metric) or
+ * -EIO after a line.  One that finished is counted, whatever ab was
+ * doing meanwhile; its files keep their pair-* names only when usable.
+ */
+static int run_side(struct ab_run *r, int pair, int side, double *value, double *ref)
+{
+	char json[PATH_MAX + 48], log[PATH_MAX + 32];
+	bool stopped;
+	int status;
+	pid_t pid;
+
+	snprintf(json, sizeof(json), "%s/pair-%03d-%c.json", r->dir, pair + 1, 'A' + side);
+	snprintf(log, sizeof(log), "%s/pair-%03d-%c.log", r->dir, pair + 1, 'A' + side);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "failed to start invocation %c of pair %d: %s\n", 'A' + side,
+			pair + 1, strerror(errno));
+		return -EIO;
+	}
+	if (!pid)
+		exec_side(r, pair, side, json, log);
+	setpgid(pid, pid);
+	status = wait_side(r, pid, &stopped);
+	if (status < 0) {
+		fprintf(stderr, "failed to wait for invocation %c of pair %d: %s\n", 'A' + side,
+			pair + 1, strerror(-status));
+		return -EIO;
+	}
+	if (stopped && !(WIFEXITED(status) && !WEXITSTATUS(status))) {
+		say_stopped(r, pair, side);
+		return ab_signal ? -EINTR : -ETIME;
+	}
+	r->invocations++;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		say_failed(r, pair, side, status);
+		return -EIO;
+	}
+	status = invocation_value(r, json, false, value, ref);
+	if (!status || status == -EAGAIN)
+		return status;
+	r->unused++;
+	set_aside(r, pair, side, "unused", json, sizeof(json));
+	invocation_value(r, json, true, value, ref);
+	return status == -ENOENT ? status : -EIO;
 }
 
 /*
@@ -1177,6 +1274,9 @@ static void print_report(FILE *f, const struct ab_run *r)
 	if (unused > 0)
 		fprintf(f, "  (%d pair%s of the unfinished block not used)\n", unused,
 			unused == 1 ? "" : "s");
+	if (r->failed || r->stopped_inv || r->unused)
+		fprintf(f, "set aside, out of the pairs: %d failed, %d stopped unfinished, %d finished without a usable pair; their files are %s/{failed,stopped,unused}-pair-*\n",
+			r->failed, r->stopped_inv, r->unused, r->dir);
 	if (r->kept_starved)
 		fprintf(f, "kept: %d invocation%s whose producers were starved: %s is timed inside BPF, which a producer off its CPU does not move\n",
 			r->kept_starved, r->kept_starved == 1 ? "" : "s", r->metric);
@@ -1227,6 +1327,8 @@ static json_t *report_json(const struct ab_run *r)
 	json_object_update_new(o, json_pack("{s:b, s:i, s:i}",
 		"speed_check", speed_checked(r), "left_out_speed_blocks", r->left_out_speed,
 		"speed_unchecked_pairs", r->unchecked));
+	json_object_update_new(o, json_pack("{s:i, s:i, s:i}", "failed_invocations", r->failed,
+		"stopped_invocations", r->stopped_inv, "unused_invocations", r->unused));
 	json_object_update_new(o, json_pack("{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:s}",
 		"blocks", r->blocks, "pairs", r->pairs, "invocations", r->invocations,
 		"left_out_blocks", r->left_out, "kept_starved", r->kept_starved,
@@ -1293,28 +1395,48 @@ out:
 	return err;
 }
 
-/* one block, A B B A; 0, -EAGAIN (left out), -EINTR or -EIO */
+/* before an invocation: -EINTR after a signal, -ETIME past the budget's hard end, else 0 */
+static int must_stop(const struct ab_run *r)
+{
+	if (ab_signal)
+		return -EINTR;
+	return past_hard_end(r) ? -ETIME : 0;
+}
+
+/*
+ * One block, A B B A: 0, -EAGAIN (left out), or run_side()'s error.  A
+ * block that ends early keeps its whole pair; the finished half of a pair
+ * is set aside as unused, so that pair-*-A.json and pair-*-B.json stay
+ * the r->pairs pairs.
+ */
 static int run_block(struct ab_run *r)
 {
-	int slot, side, pair, err;
+	int slot, side, pair, file_pair, err;
 	double v, d[2];
 
 	for (slot = 0; slot < 4; slot++) {
 		side = block_order[slot];
 		pair = 2 * r->blocks + slot / 2;
-		err = run_side(r, r->file_pairs + slot / 2, side, &v, &r->ref[slot / 2][side]);
+		file_pair = r->file_pairs + slot / 2;
+		err = must_stop(r);
+		if (!err)
+			err = run_side(r, file_pair, side, &v, &r->ref[slot / 2][side]);
 		if (err == -EAGAIN) {
 			fprintf(stderr, "ab: left out %s/invalid-pair-%03d-%c.json: invalid run: %s\n",
-				r->dir, r->file_pairs + slot / 2 + 1, 'A' + side, r->invalid_why);
+				r->dir, file_pair + 1, 'A' + side, r->invalid_why);
 			leave_out_block(r, r->file_pairs, &r->left_out,
 					"an invocation's producers were starved");
+		} else if (!err && slot % 2) {
+			err = check_pair_speed(r, file_pair, r->ref[slot / 2][0], r->ref[slot / 2][1]);
 		}
-		else if (!err && slot % 2)
-			err = check_pair_speed(r, r->file_pairs + slot / 2, r->ref[slot / 2][0],
-					       r->ref[slot / 2][1]);
 		if (err == -EAGAIN) {
 			r->file_pairs += 2;
 			r->pairs = 2 * r->blocks;
+			return err;
+		}
+		if (err && slot % 2) {
+			r->unused++;
+			set_aside(r, file_pair, block_order[slot - 1], "unused", NULL, 0);
 		}
 		if (err)
 			return err;
@@ -1366,6 +1488,10 @@ static int run_blocks(struct ab_run *r)
 		if (err == -EINTR) {
 			r->stopped = ab_signal == SIGTERM ? "interrupted by SIGTERM" :
 				     ab_signal == SIGHUP ? "interrupted by SIGHUP" : "interrupted by SIGINT";
+			return err;
+		}
+		if (err == -ETIME) {
+			r->stopped = "the budget's hard end: an invocation still running was stopped";
 			return err;
 		}
 		if (err == -ENOENT) {
@@ -1426,6 +1552,7 @@ int bench_ab_main(int argc, char **argv)
 		return BENCH_EXIT_FAILED;
 	}
 	r->stopped = "not started";
+	r->pid = getpid();
 	len = readlink("/proc/self/exe", r->self, sizeof(r->self) - 1);
 	if (len <= 0) {
 		fprintf(stderr, "failed to find this bench binary (/proc/self/exe): %s\n",

@@ -9,7 +9,8 @@
  * in drift-cancelling blocks, paired log ratios, and a group-sequential
  * test that stops as soon as the answer is decided, within a time budget.
  * Exit status: 0 when it ran (whatever the verdict), 1 when an invocation
- * failed, 2 on bad arguments, 128 + N after signal N.
+ * failed or hung or the report could not be written, 2 on bad arguments
+ * or a directory refused, 128 + N after signal N.
  */
 int bench_ab_main(int argc, char **argv);
 

@@ -393,7 +393,7 @@ rates b $(seq 100 140)
 STANDIN_FAIL=2 ab "$TEST_TMP/fail" -o "$TEST_TMP/fail.d" \
 	--cmd-a "exec $STANDIN $TEST_TMP/a" --cmd-b "exec $STANDIN $TEST_TMP/b"
 is $? 1 "a failed invocation: exit 1"
-like "$TEST_TMP/fail.err" "^ab: B of pair 2 failed \(exit 3\); its output, .*/pair-002-B\.log, ends:$" \
+like "$TEST_TMP/fail.err" "^ab: B of pair 2 failed \(exit 3\); its output, .*/failed-pair-002-B\.log, ends:$" \
 	"it names the invocation and its log"
 like "$TEST_TMP/fail.err" 'failing call 2 as asked' "and shows the log's tail"
 

@@ -106,4 +106,90 @@ else
 	skip "needs root and a private mount namespace" "bench ab on a full file system"
 fi
 
+# ---- a hung invocation: --budget bounds it ----
+# B never returns: at 1.25 x the budget it gets SIGTERM (then SIGKILL),
+# its process group with it; ab says so and exits 1 (an invocation that
+# did not finish), its directory holding no pair
+SLEEPER="sleep 300.$$"
+rates hung-a
+timeout -k 5 60 "$BENCH" ab --budget 1s -o hung.d --cmd-a "exec $STANDIN $TEST_TMP/hung-a" \
+	--cmd-b "$SLEEPER; true" >hung 2>hung.err
+is $? 1 "a hung invocation at the budget's hard end: exit 1 (not killed by the watchdog)"
+like hung.err "^ab: B of pair 1 was still running at the budget's hard end \(1\.25 s, 1\.25 x --budget\): stopped; its output is $TEST_TMP/hung\.d/stopped-pair-001-B\.log$" \
+	"it says which invocation, when, and where its output is"
+like hung "^used: 0 blocks, 0 pairs, 1 invocations, .*; stopped: the budget's hard end" \
+	"the report counts the invocation that finished, and why it stopped"
+is "$(jq -r '[.pairs, .invocations, .stopped_invocations, .unused_invocations] | join(" ")' hung.d/ab.json)" \
+	"0 1 1 1" "ab.json: no pair, A counted, B stopped, A set aside"
+is "$(cd hung.d && echo *)" "ab.json ab.txt stopped-pair-001-B.log unused-pair-001-A.json unused-pair-001-A.log" \
+	"the directory holds what the report says"
+is "$(pgrep -fc "$SLEEPER")" 0 "the hung invocation's process group is gone"
+
+# ---- signals: passed on, then SIGKILL to the process group ----
+# wait_for <file>: until it exists (an invocation started), at most 20 s
+wait_for() {
+	local i
+
+	for ((i = 0; i < 400; i++)); do
+		[ -e "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# sig_ab <case> <signals...>: ab with a B that ignores INT, TERM and HUP;
+# once B runs, each signal in turn (0.3 s apart); ab's status in SIG_RC
+# and the time it took after the first signal in SIG_SECS
+sig_ab() {
+	local name=$1 start sig pid
+
+	shift
+	rates "$name-a"
+	"${SIG_DEFAULT[@]}" "$BENCH" ab --budget 10m -o "$name.d" \
+		--cmd-a "exec $STANDIN $TEST_TMP/$name-a" \
+		--cmd-b "trap '' INT TERM HUP; $SLEEPER; true" >"$name" 2>"$name.err" &
+	pid=$!
+	wait_for "$name.d/pair-001-B.log" || diag "$name: B never started"
+	start=$SECONDS
+	for sig in "$@"; do
+		kill -s "$sig" "$pid"
+		sleep 0.3
+	done
+	# an ab that does not end fails the checks below rather than hang the test
+	timeout 30 tail --pid="$pid" -f /dev/null || kill -KILL "$pid"
+	wait "$pid"
+	SIG_RC=$?
+	SIG_SECS=$((SECONDS - start))
+}
+
+# Ctrl-C twice: the second escalates to SIGKILL at once
+sig_ab int2 INT INT
+is "$SIG_RC" 130 "SIGINT twice, B ignoring signals: ab ends, 130"
+cmp_ok "$SIG_SECS" -le 3 "at once, not after the grace ($SIG_SECS s)"
+is "$(pgrep -fc "$SLEEPER")" 0 "B and its sleep are gone"
+like int2 '; stopped: interrupted by SIGINT$' "the report says it was interrupted"
+assert "B's output is set aside as stopped" [ -f int2.d/stopped-pair-001-B.log ]
+# one SIGTERM: SIGKILL follows after the grace (5 s)
+sig_ab term TERM
+is "$SIG_RC" 143 "one SIGTERM, B ignoring it: ab ends after the grace, 143"
+is "$(pgrep -fc "$SLEEPER")" 0 "B and its sleep are gone"
+
+# ---- an invocation that finishes as ab is interrupted is counted ----
+# B ignores SIGINT and finishes its second of sleep: its file is whole,
+# and pair 1 is a pair the report and ab.json count
+rates fin-a
+rates fin-b
+"${SIG_DEFAULT[@]}" "$BENCH" ab --budget 10m -o fin.d --cmd-a "exec $STANDIN $TEST_TMP/fin-a" \
+	--cmd-b "trap '' INT; STANDIN_SLEEP=1 exec $STANDIN $TEST_TMP/fin-b" >fin 2>fin.err &
+pid=$!
+wait_for fin.d/pair-001-B.log || diag "fin: B never started"
+kill -INT "$pid"
+wait "$pid"
+is $? 130 "SIGINT while B finishes: 130"
+is "$(jq -r '[.pairs, .invocations, .stopped_invocations] | join(" ")' fin.d/ab.json)" "1 2 0" \
+	"ab.json: the finished B is counted, its pair too"
+like fin '^used: 0 blocks, 1 pairs, 2 invocations' "the report counts it"
+is "$(cd fin.d && echo pair-*.json)" "pair-001-A.json pair-001-B.json" "beside the pair's two files"
+like fin "^files: .*bench compare " "and its compare hint matches them"
+
 done_testing

@@ -104,7 +104,7 @@ static const struct bench_command commands[] = {
 	{ "ab", "did B move the number? A and B run in blocks of A B B A", bench_ab_main,
 	  BENCH_EXIT_FAILED },
 	{ "compare", "compare result files: change, 95% interval, verdict", bench_compare_main,
-	  BENCH_EXIT_BAD_INPUT },
+	  BENCH_EXIT_COMPARE_TROUBLE },
 	{ "plot", "draw result files: timeline, scaling, compare, latency, history",
 	  bench_plot_main, BENCH_EXIT_FAILED },
 	{ "export", "result files as one KernelCI KCIDB report", bench_export_main,

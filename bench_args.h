@@ -26,8 +26,8 @@ struct bench_command {
 	int (*main)(int argc, char **argv);
 	/*
 	 * the status of an output that could not be written (README's table):
-	 * BENCH_EXIT_FAILED, or compare's BENCH_EXIT_BAD_INPUT, its 1 being a
-	 * regression; bench.c applies it, the command does not
+	 * BENCH_EXIT_FAILED, or compare's BENCH_EXIT_COMPARE_TROUBLE; bench.c
+	 * applies it, the command does not
 	 */
 	int out_failed;
 };
@@ -50,16 +50,21 @@ enum bench_exit {
 	 * The runner: it parses but cannot run, a set-up or a run failed, an
 	 * output could not be written.  A subcommand: it failed (its output
 	 * could not be built or written, an invocation failed); compare
-	 * --fail-on-regression: a metric got worse (so compare's output that
-	 * could not be written is BENCH_EXIT_BAD_INPUT: struct bench_command).
+	 * --fail-on-regression: a metric got worse (so compare's failures are
+	 * BENCH_EXIT_COMPARE_TROUBLE).
 	 */
 	BENCH_EXIT_FAILED = 1,
 	/*
 	 * A subcommand: a bad option, value or file, a combination refused;
-	 * argp's status for every subcommand (bench.c sets it once); compare:
-	 * also its output could not be written (as diff's 2, "trouble").
+	 * argp's status for every subcommand (bench.c sets it once).
 	 */
 	BENCH_EXIT_BAD_INPUT = 2,
+	/*
+	 * compare: it could not compare (a bad option or file, out of memory,
+	 * an output that could not be written), as diff's 2: its 1 is a
+	 * regression's, so never a failure's
+	 */
+	BENCH_EXIT_COMPARE_TROUBLE = BENCH_EXIT_BAD_INPUT,
 	/* the runner: the command line does not parse (EX_USAGE, as upstream's argp_usage()) */
 	BENCH_EXIT_USAGE = 64,
 	/* + N: signal N ended the run */

@@ -305,5 +305,5 @@ int bench_compare_main(int argc, char **argv)
 	}
 	free_side(&a);
 	free_side(&b);
-	return err ? bench_exit_status(err) : regression_status(worse);
+	return err ? BENCH_EXIT_COMPARE_TROUBLE : regression_status(worse);
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "results/sequential.h"
 #include "stats.h"
@@ -466,6 +467,92 @@ static void test_duality(void)
 	   "duality: both verdicts were tried: %d significant of %d tests", nsig, ntested);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Hodges-Lehmann's sets are ranked without being stored: checked against
+ * the definition (every difference sorted) on values with ties, and on
+ * the longest runs there are (86,400 samples a side: 7.5e9 differences,
+ * which as an array failed "Cannot allocate memory" after 13 s)
+ */
+static void test_rank_long(void)
+{
+	enum { M = 37, N = 53, LONG = 86400 };
+	double a[M], b[N], d[M * N], *la, *lb, mid, lo, hi;
+	struct signed_rank sr;
+	struct rank_test r;
+	int i, j, k = 0, lf, ll, hf, hl;
+
+	for (i = 0; i < M; i++)
+		a[i] = (i * 7) % 11;
+	for (j = 0; j < N; j++)
+		b[j] = (j * 5) % 13 + 0.5 * (j % 2);
+	for (i = 0; i < M; i++)
+		for (j = 0; j < N; j++)
+			d[k++] = b[j] - a[i];
+	qsort(d, M * N, sizeof(*d), cmp_dbl);
+	/* (M N - 1) / 2 = 980: the 981st of 1961, no interpolation */
+	mid = d[980];
+	is_int(rank_test(a, M, b, N, 0.05, &r), 0, "rank, 37 + 53 with ties: computed");
+	is_near(r.shift, mid, 0, "rank: the shift is the median of the sorted differences");
+	/*
+	 * Moses' interval: the k-th smallest and the k-th largest difference,
+	 * for one k.  The 0-based places of lo's value in d are [lf, ll], of
+	 * hi's [hf, hl]: some k has k - 1 in the first and M N - k in the
+	 * second.
+	 */
+	for (lf = 0; lf < M * N && d[lf] < r.lo; lf++)
+		;
+	for (ll = lf; ll + 1 < M * N && d[ll + 1] == r.lo; ll++)
+		;
+	for (hl = M * N - 1; hl >= 0 && d[hl] > r.hi; hl--)
+		;
+	for (hf = hl; hf > 0 && d[hf - 1] == r.hi; hf--)
+		;
+	ok(lf < M * N && d[lf] == r.lo && hl >= 0 && d[hl] == r.hi,
+	   "rank: the interval's ends are differences");
+	ok(fmax(lf + 1, M * N - hl) <= fmin(ll + 1, M * N - hf),
+	   "rank: the k-th smallest and the k-th largest, for one k");
+	ok(r.lo <= r.shift && r.shift <= r.hi, "rank: the interval holds the shift");
+
+	la = malloc(LONG * sizeof(*la));
+	lb = malloc(LONG * sizeof(*lb));
+	if (!la || !lb) {
+		ok(0, "rank, 86400 + 86400: memory for the values");
+		free(la);
+		free(lb);
+		return;
+	}
+	/*
+	 * b = a + 0.5: the differences are j - i + 0.5, symmetric about 0.5,
+	 * and b[j] > a[i] exactly when j >= i: U = n (n + 1) / 2
+	 */
+	for (i = 0; i < LONG; i++) {
+		la[i] = i;
+		lb[i] = i + 0.5;
+	}
+	is_int(rank_test(la, LONG, lb, LONG, 0.05, &r), 0, "rank, 86400 + 86400: computed");
+	is_near(r.u, (double)LONG * (LONG + 1) / 2, 0, "rank, 86400 + 86400: U = n (n + 1) / 2");
+	is_near(r.shift, 0.5, 0, "rank, 86400 + 86400: the shift is 0.5");
+	lo = r.lo;
+	hi = r.hi;
+	ok(lo < 0.5 && hi > 0.5 && lo + hi == 1.0, "rank, 86400 + 86400: the interval is symmetric about it");
+	ok(r.p > 0.05, "rank, 86400 + 86400: no shift of 0.5 in a spread of 86400 is significant");
+	/* the one-sample set: Walsh averages of -43199.5 .. 43199.5, median 0 */
+	for (i = 0; i < LONG; i++)
+		la[i] = i - (LONG - 1) / 2.0;
+	is_int(signed_rank_test(la, LONG, 0.05, &sr), 0, "signed rank, 86400 values: computed");
+	is_near(sr.shift, 0, 0, "signed rank, 86400 values: the median Walsh average is 0");
+	ok(sr.lo == -sr.hi && sr.hi > 0, "signed rank, 86400 values: a symmetric interval");
+	free(la);
+	free(lb);
+}
+
 int main(void)
 {
 	test_robust();
@@ -474,6 +561,7 @@ int main(void)
 	test_sequential();
 	test_paired();
 	test_signed_rank();
+	test_rank_long();
 	test_log_change();
 	test_duality();
 	return done_testing();

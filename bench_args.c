@@ -494,12 +494,13 @@ static void refuse_unknown(const char *name)
 }
 
 /* the benchmarks that have every cap in caps, from the table: no list to keep in step */
-static void print_caps(FILE *f, unsigned int caps)
+/* the benchmarks with every cap of caps (and --latency, when latency), from the table */
+static void print_caps(FILE *f, unsigned int caps, bool latency)
 {
 	size_t i;
 
 	for (i = 0; i < tbl_n; i++)
-		if ((tbl[i]->caps & caps) == caps)
+		if ((tbl[i]->caps & caps) == caps && (!latency || tbl[i]->latency))
 			fprintf(f, " %s", tbl[i]->name);
 }
 
@@ -531,9 +532,16 @@ static const struct bench *find_bench(void)
 static int check_caps(const struct bench *bench)
 {
 	if (env.zero_seed && !(bench->caps & BENCH_CAP_ZERO_SEED)) {
-		fprintf(stderr, "--zero-seed does not apply to benchmark '%s': it measures no hash map; accepted by:",
+		fprintf(stderr, "--zero-seed does not apply to benchmark '%s': it does not create the map it measures with BPF_F_ZERO_SEED; accepted by:",
 			bench->name);
-		print_caps(stderr, BENCH_CAP_ZERO_SEED);
+		print_caps(stderr, BENCH_CAP_ZERO_SEED, false);
+		fputc('\n', stderr);
+		return -EINVAL;
+	}
+	if (env.latency && !bench->latency) {
+		fprintf(stderr, "invalid --latency for benchmark '%s': its BPF program does not time its map operations per trigger; accepted by:",
+			bench->name);
+		print_caps(stderr, 0, true);
 		fputc('\n', stderr);
 		return -EINVAL;
 	}

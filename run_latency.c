@@ -88,15 +88,6 @@ const struct bench_metric op_ns_metric = {
 	"op_ns", "ns", false, m_op_ns, NULL,
 };
 
-int run_latency_check(const struct bench *bench)
-{
-	if (bench->latency)
-		return 0;
-	fprintf(stderr, "invalid --latency for benchmark '%s': it does no map operations per trigger to time (supported by htab-mem, the *-lookup benchmarks and bpf-hashmap-lookup)\n",
-		bench->name);
-	return -EINVAL;
-}
-
 int bench_latency_register(int map_fd, unsigned int ops_per_trigger)
 {
 	lst.map_fd = map_fd;

@@ -16,8 +16,6 @@ extern const struct bench_metric lat_p99_metric;
 /* the robust per-op cost: each sample's median per-op time, interpolated in its bucket */
 extern const struct bench_metric op_ns_metric;
 
-/* refuse --latency for a benchmark without per-trigger map work */
-int run_latency_check(const struct bench *bench);
 /* after setup(): the map was handed over; calibrate the timer */
 int run_latency_start(struct bench_run *run);
 /*

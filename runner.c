@@ -864,8 +864,6 @@ static int check_options(const struct bench *bench)
 		return -EINVAL;
 	}
 	err = validate_affinity();
-	if (!err && env.latency)
-		err = run_latency_check(bench);
 	if (!err && env.json_path)
 		err = result_json_precheck(env.json_path);
 	if (err)

@@ -506,8 +506,10 @@ int bench_plot_main(int argc, char **argv)
 		err = plot_scaling_table(&cli.o, runs, nruns, stdout);
 	else if (!err)
 		err = build(runs, nruns, &script);
-	/* before gnuplot, -EINVAL is the input's; gnuplot's and the writing's failures the plot's */
-	ret = err ? bench_exit_status(err) : script && draw(script) ? BENCH_EXIT_FAILED : BENCH_EXIT_OK;
+	if (!err && script)
+		err = draw(script);
+	/* -EINVAL is the input's (a bad BENCH_GNUPLOT_TIMEOUT too); gnuplot's and the writing's failures the plot's */
+	ret = bench_exit_status(err);
 	for (i = 0; i < nruns; i++)
 		result_file_free(&runs[i].rf);
 	free(runs);

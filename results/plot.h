@@ -56,7 +56,11 @@ int plot_build_script(const struct plot_opts *o, struct plot_run *runs, int n, c
  */
 int plot_scaling_table(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f);
 
-/* run gnuplot on script; its output in *out (malloc'ed), 0 or -errno after one line */
+/*
+ * run gnuplot on script, under a UTF-8 locale and BENCH_GNUPLOT_TIMEOUT;
+ * its output in *out (malloc'ed), its warnings on stderr.  0, or -errno
+ * after one line: -EINVAL for a bad BENCH_GNUPLOT_TIMEOUT alone.
+ */
 int plot_run_gnuplot(const char *script, char **out, size_t *len);
 
 /* the format -o FILE asks for (NULL or "-": text); -EINVAL after one line */

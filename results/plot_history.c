@@ -284,9 +284,11 @@ int bench_plot_history_main(int argc, char **argv)
 	if (err)
 		return bench_exit_status(err);	/* as history show's */
 	err = build(&o, &rows, &script);
-	if (!err && (plot_run_gnuplot(script, &img, &img_len) ||
-		     plot_write_output(pcli.output ? pcli.output : "-", img, img_len)))
-		err = -EIO;	/* the plot's failure, said by gnuplot's runner or the writer */
+	/* the plot's failure, said by gnuplot's runner or the writer: -EINVAL its input's */
+	if (!err)
+		err = plot_run_gnuplot(script, &img, &img_len);
+	if (!err)
+		err = plot_write_output(pcli.output ? pcli.output : "-", img, img_len);
 	history_rows_free(&rows);
 	free(script);
 	free(img);

@@ -146,8 +146,8 @@ int history_cli_open(struct history *h, bool create)
 	err = history_open(h, hcli.db, create, hcli.db_is_default);
 	if (err && h->err[0])
 		fprintf(stderr, "%s\n", h->err);
-	/* whatever the reason, the database named is refused: the command's bad input */
-	return err ? -EINVAL : 0;
+	/* -EINVAL: the database named is refused (bad input); else it could not be read or written */
+	return err;
 }
 
 int history_cli_parse(const char *cmd, const struct argp *opts, const char *args_doc,
@@ -408,10 +408,11 @@ int history_cli_select_trend(struct history_rows *rows)
 {
 	struct history h;
 	const struct history_row *first = NULL;
-	int i, kept = 0;
+	int i, kept = 0, err;
 
-	if (history_cli_open(&h, false))
-		return -EINVAL;
+	err = history_cli_open(&h, false);
+	if (err)
+		return err;
 	if (history_query(&h, &hcli.sel, rows)) {
 		history_close(&h);
 		return -EIO;

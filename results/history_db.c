@@ -112,10 +112,77 @@ refuse(struct history *h, int err, const char *fmt, ...)
 	return err;
 }
 
+/*
+ * BENCH_HISTORY_LOCK_TIMEOUT, seconds (default 60): how long a command
+ * waits for another's lock; -1 after one line when it is not 0..86400
+ */
+static int lock_timeout_ms(void)
+{
+	const char *s = getenv("BENCH_HISTORY_LOCK_TIMEOUT");
+	long sec;
+
+	if (!s)
+		return HISTORY_BUSY_MS;
+	if (parse_long(s, 0, 86400, &sec)) {
+		fprintf(stderr, "invalid BENCH_HISTORY_LOCK_TIMEOUT '%s': expected seconds in 0..86400\n", s);
+		return -1;
+	}
+	return sec * 1000;
+}
+
+/*
+ * The database's last failure (sqlite result code rc) as -errno, which
+ * the exit status follows: -EINVAL for a file that is not a database or
+ * is damaged (refused), else a read or write that failed: locked
+ * (-EBUSY), read-only, out of room, or the system's own error.
+ */
+static int db_errno(struct history *h, int rc)
+{
+	int sys = sqlite3_system_errno(h->db);
+
+	switch (rc & 0xff) {
+	case SQLITE_NOTADB:
+	case SQLITE_CORRUPT:
+		return -EINVAL;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_READONLY:
+		return -EROFS;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	default:
+		return sys > 0 ? -sys : -EIO;
+	}
+}
+
+/* sqlite's message, and its cause: the system's error, or whose lock it waited for */
+static void db_cause(struct history *h, int rc, char *buf, size_t sz)
+{
+	int sys = sqlite3_system_errno(h->db);
+
+	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+		snprintf(buf, sz, "%s: still held by another process after %d s (BENCH_HISTORY_LOCK_TIMEOUT)",
+			 sqlite3_errstr(rc), lock_timeout_ms() / 1000);
+	else if ((rc & 0xff) == SQLITE_READONLY)
+		snprintf(buf, sz, "%s (the file, or its file system, is read-only)", sqlite3_errmsg(h->db));
+	else if (sys > 0 && (rc & 0xff) != SQLITE_NOTADB && (rc & 0xff) != SQLITE_CORRUPT)
+		snprintf(buf, sz, "%s: %s", sqlite3_errmsg(h->db), strerror(sys));
+	else
+		snprintf(buf, sz, "%s", sqlite3_errmsg(h->db));
+}
+
+/* a failed statement, said with its cause: its -errno (db_errno()) */
 static int db_fail(struct history *h, const char *what)
 {
-	fprintf(stderr, "history: failed to %s in %s: %s\n", what, h->path, sqlite3_errmsg(h->db));
-	return -EIO;
+	int rc = sqlite3_extended_errcode(h->db);
+	char cause[256];
+
+	db_cause(h, rc, cause, sizeof(cause));
+	fprintf(stderr, "history: failed to %s in %s: %s\n", what, h->path, cause);
+	return db_errno(h, rc);
 }
 
 static int exec(struct history *h, const char *sql, const char *what)
@@ -123,18 +190,20 @@ static int exec(struct history *h, const char *sql, const char *what)
 	return sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : db_fail(h, what);
 }
 
-/* one integer from a query; -1 on error, with the message in h->db */
-static long long query_int(struct history *h, const char *sql)
+/* one integer from a query into *v: SQLITE_OK, or the failure's result code */
+static int query_int(struct history *h, const char *sql, long long *v)
 {
 	sqlite3_stmt *st;
-	long long v = -1;
+	int rc;
 
-	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
+	rc = sqlite3_prepare_v2(h->db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*v = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	return v;
+	return rc == SQLITE_ROW ? SQLITE_OK : rc == SQLITE_DONE ? SQLITE_ERROR : rc;
 }
 
 int history_default_path(char *buf, size_t sz)
@@ -183,39 +252,64 @@ fail:
 	return refuse(h, -errno, "history: failed to create directory %s: %s", dir, strerror(errno));
 }
 
+/*
+ * A read of the database that failed (sqlite result code rc): a file that
+ * is not a database is refused (-EINVAL), any other failure (locked,
+ * unreadable) is the read's, with its cause
+ */
+static int read_failed(struct history *h, int rc)
+{
+	char cause[256];
+
+	if (db_errno(h, rc) == -EINVAL)
+		return refuse(h, -EINVAL, "history: %s: not a bench history database (%s): refusing to touch it",
+			      h->path, sqlite3_errmsg(h->db));
+	db_cause(h, rc, cause, sizeof(cause));
+	return refuse(h, db_errno(h, rc), "history: failed to read %s: %s", h->path, cause);
+}
+
+/* PRAGMA quick_check: 0, -EINVAL for a damaged database, or read_failed()'s */
+static int check_intact(struct history *h)
+{
+	const char *res = NULL;
+	sqlite3_stmt *st;
+	int rc, err = 0;
+
+	rc = sqlite3_prepare_v2(h->db, "PRAGMA quick_check", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			res = (const char *)sqlite3_column_text(st, 0);
+		if (res && strcmp(res, "ok"))
+			err = refuse(h, -EINVAL, "history: %s: the database is damaged (%s): refusing to touch it",
+				     h->path, res);
+		sqlite3_finalize(st);
+	}
+	if (!err && !res)
+		err = rc == SQLITE_DONE ? -EINVAL : read_failed(h, rc);
+	return err;
+}
+
 /* the refusals: before anything is written, nothing is */
 static int check_db(struct history *h, long long *version)
 {
 	long long app, tables;
-	sqlite3_stmt *st;
-	const char *res = NULL;
-	int ok = 0;
+	int rc;
 
-	app = query_int(h, "PRAGMA application_id");
-	*version = query_int(h, "PRAGMA user_version");
-	tables = query_int(h, "SELECT count(*) FROM sqlite_master");
-	if (app < 0 || *version < 0 || tables < 0)
-		return refuse(h, -EINVAL, "history: %s: not a bench history database (%s): refusing to touch it",
-			      h->path, sqlite3_errmsg(h->db));
+	rc = query_int(h, "PRAGMA application_id", &app);
+	if (!rc)
+		rc = query_int(h, "PRAGMA user_version", version);
+	if (!rc)
+		rc = query_int(h, "SELECT count(*) FROM sqlite_master", &tables);
+	if (rc)
+		return read_failed(h, rc);
 	if (app != HISTORY_APP_ID && (app || tables || *version))
 		return refuse(h, -EINVAL, "history: %s: not a bench history database (application id %#llx, %lld tables): refusing to touch it",
 			      h->path, app, tables);
 	if (*version > HISTORY_SCHEMA_VERSION)
 		return refuse(h, -EINVAL, "history: %s: schema version %lld is newer than this bench reads (%d): refusing to touch it; use the bench that wrote it",
 			      h->path, *version, HISTORY_SCHEMA_VERSION);
-	if (sqlite3_prepare_v2(h->db, "PRAGMA quick_check", -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			res = (const char *)sqlite3_column_text(st, 0);
-		ok = res && !strcmp(res, "ok");
-		if (!ok)
-			refuse(h, -EINVAL, "history: %s: the database is damaged (%s): refusing to touch it",
-			       h->path, res ? res : sqlite3_errmsg(h->db));
-		sqlite3_finalize(st);
-	} else {
-		refuse(h, -EINVAL, "history: %s: the database is damaged (%s): refusing to touch it",
-		       h->path, sqlite3_errmsg(h->db));
-	}
-	return ok ? 0 : -EINVAL;
+	return check_intact(h);
 }
 
 /* every stored run's document through fill, in id order */
@@ -278,12 +372,45 @@ static int migrate(struct history *h)
 }
 
 /*
+ * An older layout that cannot be written here (a read-only file or file
+ * system) is read through an up-to-date copy in memory, said once; the
+ * file itself is brought up to date where it can be written (history add)
+ */
+static int migrate_copy(struct history *h, long long version)
+{
+	sqlite3_backup *b;
+	sqlite3 *mem;
+	int rc;
+
+	rc = sqlite3_open(":memory:", &mem);
+	if (rc != SQLITE_OK) {
+		sqlite3_close(mem);
+		fprintf(stderr, "history: failed to copy %s into memory: %s\n", h->path, sqlite3_errstr(rc));
+		return -ENOMEM;
+	}
+	b = sqlite3_backup_init(mem, "main", h->db, "main");
+	rc = b ? sqlite3_backup_step(b, -1) : sqlite3_errcode(mem);
+	if (b)
+		rc = sqlite3_backup_finish(b) == SQLITE_OK && rc == SQLITE_DONE ? SQLITE_OK : rc;
+	if (rc != SQLITE_OK) {
+		sqlite3_close(mem);
+		return read_failed(h, rc);
+	}
+	sqlite3_close(h->db);
+	h->db = mem;
+	fprintf(stderr, "history: %s has layout %lld, older than this bench's %d, and cannot be written here: it is read through an up-to-date copy in memory (bench history add where it can be written updates it)\n",
+		h->path, version, HISTORY_SCHEMA_VERSION);
+	return migrate(h);
+}
+
+/*
  * The checks in one read transaction: the application id, the version and
  * the tables are read from one state of the file, never from both sides
  * of another writer's migration (which read apart said "application id 0,
- * 5 tables" of a database being created), then the migration if needed.
+ * 5 tables" of a database being created), then the migration if needed:
+ * of a copy when the file is read-only and only read (!create).
  */
-static int check_and_migrate(struct history *h)
+static int check_and_migrate(struct history *h, bool create)
 {
 	long long version;
 	int err;
@@ -293,9 +420,30 @@ static int check_and_migrate(struct history *h)
 		return err;
 	err = check_db(h, &version);
 	history_rollback(h);	/* it read, and wrote nothing */
-	if (!err && version < HISTORY_SCHEMA_VERSION)
-		err = migrate(h);
-	return err;
+	if (err || version >= HISTORY_SCHEMA_VERSION)
+		return err;
+	if (!create && sqlite3_db_readonly(h->db, "main") == 1)
+		return migrate_copy(h, version);
+	return migrate(h);
+}
+
+/* open path as sqlite: 0, or -errno with h->err saying why */
+static int open_db(struct history *h, const char *path, int flags)
+{
+	int rc = sqlite3_open_v2(path, &h->db, flags, NULL), timeout = lock_timeout_ms();
+	char cause[256];
+
+	if (rc != SQLITE_OK) {
+		if (!h->db)
+			return refuse(h, -ENOMEM, "history: failed to open %s: %s", path,
+				      strerror(ENOMEM));
+		db_cause(h, rc, cause, sizeof(cause));
+		return refuse(h, db_errno(h, rc), "history: failed to open %s: %s", path, cause);
+	}
+	if (timeout < 0)
+		return -EINVAL;
+	sqlite3_busy_timeout(h->db, timeout);
+	return 0;
 }
 
 int history_open(struct history *h, const char *path, bool create, bool default_path)
@@ -307,23 +455,21 @@ int history_open(struct history *h, const char *path, bool create, bool default_
 	h->path = path;
 	h->err[0] = '\0';
 	if (stat(path, &st)) {
-		if (errno != ENOENT || !create)
-			return refuse(h, -errno, "history: no database at %s%s", path,
-				      errno == ENOENT ? " (bench history add creates it)" : "");
+		/* a database that is not there is refused; one that cannot be reached, not read */
+		if (errno != ENOENT)
+			return refuse(h, -errno, "history: failed to read %s: %s", path, strerror(errno));
+		if (!create)
+			return refuse(h, -EINVAL, "history: no database at %s (bench history add creates it)",
+				      path);
 		if (default_path && (err = make_parent(h, path)))
 			return err;
 		flags |= SQLITE_OPEN_CREATE;
 	} else if (!S_ISREG(st.st_mode)) {
 		return refuse(h, -EINVAL, "history: %s: not a regular file: refusing to touch it", path);
 	}
-	if (sqlite3_open_v2(path, &h->db, flags, NULL) != SQLITE_OK) {
-		refuse(h, -EIO, "history: failed to open %s: %s", path,
-		       h->db ? sqlite3_errmsg(h->db) : strerror(ENOMEM));
-		history_close(h);
-		return -EIO;
-	}
-	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
-	err = check_and_migrate(h);
+	err = open_db(h, path, flags);
+	if (!err)
+		err = check_and_migrate(h, create);
 	if (err)
 		history_close(h);
 	return err;

@@ -7,7 +7,8 @@
 # make run        install what is missing, build, run the main benchmark
 # make man        the manual pages, from --help (help2man), in OUTPUT/man
 # make install    the binary, the wrapper scripts, the manual pages and the
-#                 bash completion under DESTDIR/PREFIX
+#                 bash completion under DESTDIR/PREFIX (spaces allowed)
+# make uninstall  what make install wrote there (its manifest, in LIBEXECDIR)
 # make clean      remove everything generated
 #
 # OUTPUT=dir      where generated files go (default .output)
@@ -120,7 +121,7 @@ UNIT_SRCS := $(wildcard $(SRCDIR)/tests/unit_*.c)
 UNIT_TESTS := $(patsubst $(SRCDIR)/tests/%.c,$(OUTPUT)/tests/%.t,$(UNIT_SRCS))
 VMLINUX := $(OUTPUT)/vmlinux.h
 
-.PHONY: all clean deps run test vmtest unit-tests help man install FORCE
+.PHONY: all clean deps run test vmtest unit-tests help man install uninstall FORCE
 all: $(BENCH_BIN)
 
 $(OUTPUT) $(OUTPUT)/benchs $(OUTPUT)/results $(OUTPUT)/tests:
@@ -216,17 +217,41 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # scripts/vmtest.sh, installed where it looks for it, as in the tree.
 WRAPPERS := $(filter-out %/run_common.sh,$(wildcard $(SRCDIR)/benchs/run_*.sh))
 WRAPPER_LIBS := $(SRCDIR)/benchs/run_common.sh $(SRCDIR)/benchs/paired_ratio.awk
+# A make value as one shell word, whatever it holds: PREFIX="/opt/my stuff"
+# and DESTDIR with spaces or quotes install where they say, not into ./stuff
+shq = '$(subst ','\'',$(1))'
+# every path make install writes, one a line without DESTDIR, for uninstall
+MANIFEST = $(LIBEXECDIR)/installed-files
 install: all $(MAN_STAMP)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
-	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/benchs \
-		$(DESTDIR)$(LIBEXECDIR)/scripts $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
-	$(Q)install -m 755 $(BENCH_BIN) $(DESTDIR)$(BINDIR)/bench
-	$(Q)install -m 755 $(WRAPPERS) $(DESTDIR)$(LIBEXECDIR)/benchs/
-	$(Q)install -m 644 $(WRAPPER_LIBS) $(DESTDIR)$(LIBEXECDIR)/benchs/
-	$(Q)install -m 755 $(SRCDIR)/scripts/vmtest.sh $(DESTDIR)$(LIBEXECDIR)/scripts/
-	$(Q)ln -sfn $(shell realpath -m --relative-to=$(LIBEXECDIR) $(BINDIR))/bench $(DESTDIR)$(LIBEXECDIR)/bench
-	$(Q)install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(MANDIR)/man1/
-	$(Q)install -m 644 $(SRCDIR)/scripts/bench-completion.bash $(DESTDIR)$(BASHCOMPDIR)/bench
+	$(Q)install -d $(call shq,$(DESTDIR)$(BINDIR)) $(call shq,$(DESTDIR)$(LIBEXECDIR)/benchs) \
+		$(call shq,$(DESTDIR)$(LIBEXECDIR)/scripts) $(call shq,$(DESTDIR)$(MANDIR)/man1) \
+		$(call shq,$(DESTDIR)$(BASHCOMPDIR))
+	$(Q)install -m 755 $(BENCH_BIN) $(call shq,$(DESTDIR)$(BINDIR)/bench)
+	$(Q)install -m 755 $(WRAPPERS) $(call shq,$(DESTDIR)$(LIBEXECDIR)/benchs/)
+	$(Q)install -m 644 $(WRAPPER_LIBS) $(call shq,$(DESTDIR)$(LIBEXECDIR)/benchs/)
+	$(Q)install -m 755 $(SRCDIR)/scripts/vmtest.sh $(call shq,$(DESTDIR)$(LIBEXECDIR)/scripts/)
+	$(Q)ln -sfn "$$(realpath -m --relative-to=$(call shq,$(LIBEXECDIR)) $(call shq,$(BINDIR)))/bench" \
+		$(call shq,$(DESTDIR)$(LIBEXECDIR)/bench)
+	$(Q)install -m 644 $(MAN_DIR)/*.1 $(call shq,$(DESTDIR)$(MANDIR)/man1/)
+	$(Q)install -m 644 $(SRCDIR)/scripts/bench-completion.bash $(call shq,$(DESTDIR)$(BASHCOMPDIR)/bench)
+	$(Q){ printf '%s\n' $(call shq,$(BINDIR)/bench) $(call shq,$(LIBEXECDIR)/bench) \
+		$(call shq,$(LIBEXECDIR)/scripts/vmtest.sh) $(call shq,$(BASHCOMPDIR)/bench); \
+	  for f in $(notdir $(WRAPPERS) $(WRAPPER_LIBS)); do \
+		printf '%s\n' $(call shq,$(LIBEXECDIR)/benchs)/"$$f"; done; \
+	  for f in $(MAN_DIR)/*.1; do printf '%s\n' $(call shq,$(MANDIR)/man1)/"$${f##*/}"; done; \
+	  printf '%s\n' $(call shq,$(MANIFEST)); } >$(call shq,$(DESTDIR)$(MANIFEST))
+
+# What make install wrote, as its manifest lists it, and the directories of
+# LIBEXECDIR it made once empty; the shared ones (bin, man1) stay
+uninstall:
+	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)test -f $(call shq,$(DESTDIR)$(MANIFEST)) || \
+		{ echo "nothing to uninstall: no $(DESTDIR)$(MANIFEST) (make install writes it)" >&2; exit 1; }
+	$(Q)while IFS= read -r f; do rm -f -- $(call shq,$(DESTDIR))"$$f" || exit 1; done \
+		<$(call shq,$(DESTDIR)$(MANIFEST))
+	$(Q)rmdir --ignore-fail-on-non-empty $(call shq,$(DESTDIR)$(LIBEXECDIR)/benchs) \
+		$(call shq,$(DESTDIR)$(LIBEXECDIR)/scripts) $(call shq,$(DESTDIR)$(LIBEXECDIR))
 
 # The set-up the README promises: install what is missing, then build.
 deps:

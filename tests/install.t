@@ -91,6 +91,33 @@ assert "PREFIX: the pages under it" test -s "$TEST_TMP/root2/opt/bench/share/man
 is "$(find "$TEST_TMP/root2" -type f -not -path "$TEST_TMP/root2/opt/bench/*" | wc -l)" 0 \
 	"PREFIX: nothing outside it"
 
+# spaces in PREFIX and DESTDIR: everything where they say (once, PREFIX's
+# second word made ./stuff in the source tree and make exited 2); an
+# installed wrapper runs from there; make uninstall removes what make
+# install wrote, by its manifest, and leaves the shared directories
+SP="$TEST_TMP/dest dir"
+install_to "$SP" PREFIX="/opt/my stuff"
+is $? 0 "make install with spaces in PREFIX and DESTDIR: exit 0"
+[ "$TAP_LAST_FAILED" -eq 0 ] || diag "$(tail -20 "$TEST_TMP/make")"
+assert "spaces: bin/bench under them" test -x "$SP/opt/my stuff/bin/bench"
+assert "spaces: the pages under them" test -s "$SP/opt/my stuff/share/man/man1/bench-ab.1"
+is "$(readlink "$SP/opt/my stuff/libexec/bench/bench")" "../../bin/bench" "spaces: the wrappers' ./bench link"
+is "$(find "$ROOT" -maxdepth 1 -name stuff | wc -l)" 0 "spaces: nothing made in the source tree"
+RUN_BENCH="./bench -w0 -d1" "$SP/opt/my stuff/libexec/bench/benchs/run_bench_scaling.sh" -P 2 \
+	-o "$TEST_TMP/sweep sp" count-local >"$TEST_TMP/sweepsp.out" 2>"$TEST_TMP/sweepsp.err"
+is $? 0 "spaces: an installed wrapper runs"
+[ "$TAP_LAST_FAILED" -eq 0 ] || diag "$(cat "$TEST_TMP/sweepsp.err")"
+make -s -C "$ROOT" OUTPUT="$OUT" BENCH_BIN="$BENCH" DESTDIR="$SP" PREFIX="/opt/my stuff" uninstall \
+	>"$TEST_TMP/make" 2>&1
+is $? 0 "make uninstall with the same spaces: exit 0"
+is "$(find "$SP" -type f -o -type l | wc -l)" 0 "make uninstall: every file make install wrote is gone"
+assert "make uninstall: the shared bin/ stays" test -d "$SP/opt/my stuff/bin"
+assert "make uninstall: libexec/bench/ is gone" test ! -e "$SP/opt/my stuff/libexec/bench"
+make -s -C "$ROOT" OUTPUT="$OUT" BENCH_BIN="$BENCH" DESTDIR="$SP" PREFIX="/opt/my stuff" uninstall \
+	>"$TEST_TMP/make" 2>&1
+isnt $? 0 "make uninstall of nothing installed: fails"
+like "$TEST_TMP/make" "^nothing to uninstall: no $SP/opt/my stuff/libexec/bench/installed-files" "and says why"
+
 # ---- the completion, as installed ----
 # complete <words...>: the candidates for the last word, sorted, one line
 complete_words() {

@@ -459,7 +459,9 @@ const char *bench_run_cgroup_v2(void);
 /*
  * A metric whose values do not come from the per-second samples (e.g. the
  * per-CPU lookup timings of bpf-hashmap-lookup): summarised in JSON with
- * its values, so `bench compare` can test it like any other.
+ * its values, so `bench compare` can test it like any other.  Added again
+ * under the same name, it takes the new values (one per repeat, built up
+ * by report_final()).
  */
 int bench_add_extra_metric(const char *name, const char *unit, bool higher_is_better,
 			   const double *values, int n);

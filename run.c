@@ -48,21 +48,31 @@ int run_add_extra_metric(struct bench_run *run, const char *name, const char *un
 			   const double *values, int n)
 {
 	struct run_extra_metric *e;
+	double *v;
+	int i;
 
-	if (run->extra_cnt == RUN_MAX_EXTRA_METRICS)
+	/* a name added again takes its new values (a metric built up repeat by repeat) */
+	for (i = 0; i < run->extra_cnt && strcmp(run->extras[i].name, name); i++)
+		;
+	if (i == RUN_MAX_EXTRA_METRICS)
 		return -E2BIG;
-	e = &run->extras[run->extra_cnt];
-	e->name = strdup(name);
-	e->values = malloc((n ? n : 1) * sizeof(*values));
-	if (!e->name || !e->values) {
-		free(e->name);
-		free(e->values);
+	e = &run->extras[i];
+	v = malloc((n ? n : 1) * sizeof(*values));
+	if (!v)
 		return -ENOMEM;
+	if (i == run->extra_cnt) {
+		e->name = strdup(name);
+		if (!e->name) {
+			free(v);
+			return -ENOMEM;
+		}
+		run->extra_cnt++;
 	}
-	memcpy(e->values, values, n * sizeof(*values));
+	memcpy(v, values, n * sizeof(*values));
+	free(e->values);
+	e->values = v;
 	e->n = n;
 	e->unit = unit;
 	e->higher_is_better = higher_is_better;
-	run->extra_cnt++;
 	return 0;
 }

@@ -122,6 +122,26 @@ jq -e '.options.benchmark == {"nr_maps": 17, "hook": .options.benchmark.hook}' \
 	"$TEST_TMP/int-get_--nr_maps_17.json" >/dev/null
 ok $? "int-get: its options in the JSON, defaults included"
 
+# hits latency is one figure: the Summary's, upstream's 1000 / the mean
+# of hits, is the JSON's (which was the mean of each second's 1000 / hits,
+# 2% above it on a noisy run); three seconds, so that they could differ
+if host_only "hits latency: the Summary's figure in the JSON"; then
+	out=$TEST_TMP/latency
+	"$BENCH" -w0 -d3 --nr_maps 1 --json "$out.json" local-storage-cache-seq-get >"$out" 2>"$out.err" &
+	RUN_PID=$!
+	watchdog "$RUN_PID"
+	reap "$RUN_PID"
+	is $? 0 "a three-second run: exit 0"
+	jq -e '.summary.metrics as $m | ($m.hits_latency.mean / (1000 / $m.hits.mean) - 1 | fabs) < 1e-9' \
+		"$out.json" >/dev/null
+	ok $? "the JSON's hits_latency is 1000 / the mean of hits"
+	[ "$TAP_LAST_FAILED" -eq 0 ] || diag "$(jq -c '.summary.metrics | [.hits.mean, .hits_latency.mean]' "$out.json")"
+	is "$(sed -n 's/.*hits latency *\([0-9.]*\) ns\/op.*/\1/p' "$out")" \
+		"$(jq -r '.summary.metrics.hits_latency.mean' "$out.json" | awk '{ printf "%.3f", $1 }')" \
+		"the Summary prints the JSON's figure"
+	check_clean "the three-second run"
+fi
+
 # its figures as lkp-tests and KCIDB read them (userspace alone)
 if host_only "int-get's figures through lkp-tests' parse and export kcidb"; then
 	j=$TEST_TMP/int-get_--nr_maps_17.json

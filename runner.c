@@ -290,28 +290,49 @@ bool bench_consumers_joined(void)
 }
 
 /*
- * Before teardown, whatever ended the run: a consumer may be waiting in
- * epoll for records that will never come once the program is detached,
- * and teardown frees what it reads.  It waits BENCH_CONSUMER_WAIT_MS at
- * most, so it sees the flag; one that does not return in
- * CONSUMER_JOIN_MS is a bug of its benchmark, said and failed.
+ * Before the reports, and before teardown whatever ended the run: a
+ * consumer may be waiting in epoll for records that will never come once
+ * the program is detached, and teardown frees what it reads.  It waits
+ * BENCH_CONSUMER_WAIT_MS at most, so it sees the flag; one that does not
+ * return in CONSUMER_JOIN_MS (BENCH_TEST_CONSUMER_JOIN_MS in tests) is a
+ * bug of its benchmark, said and failed, and the run reports nothing.
+ * Once all are joined, a second call does nothing.
  */
 #define CONSUMER_JOIN_MS 2000
+
+static long consumer_join_ms(void)
+{
+	const char *s = getenv("BENCH_TEST_CONSUMER_JOIN_MS");
+	long ms;
+
+	return s && !parse_long(s, 0, CONSUMER_JOIN_MS, &ms) ? ms : CONSUMER_JOIN_MS;
+}
 
 static int stop_consumers(void)
 {
 	int i, n = nr_consumers_started(), err;
+	long ms = consumer_join_ms();
 	struct timespec deadline;
+	static int stuck;
 
+	/* said once: a second call would only wait for it again */
+	if (stuck)
+		return stuck;
 	__atomic_store_n(&state.consumers_stop, 1, __ATOMIC_RELEASE);
 	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += CONSUMER_JOIN_MS / 1000;
-	for (i = 0; i < n; i++) {
+	deadline.tv_sec += ms / 1000;
+	deadline.tv_nsec += ms % 1000 * 1000000;
+	if (deadline.tv_nsec >= 1000000000) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000;
+	}
+	for (i = state.nr_joined; i < n; i++) {
 		err = pthread_timedjoin_np(state.consumers[i], NULL, &deadline);
 		if (err) {
-			fprintf(stderr, "failed to stop consumer thread #%d within %d ms: %s\n", i,
-				CONSUMER_JOIN_MS, strerror(err));
-			return -err;
+			fprintf(stderr, "failed to stop consumer thread #%d within %ld ms: %s: the run is void, nothing is reported\n",
+				i, ms, strerror(err));
+			stuck = -err;
+			return stuck;
 		}
 		state.nr_joined++;
 	}
@@ -977,7 +998,10 @@ static void measure(const struct bench *bench, const sigset_t *sigs, struct run_
 	if (run_ended(end))
 		return;
 	run.res_cnt = (run.repeat_warmup + run.repeat_len) * run.repeat_cnt;
-	end->err = report(bench, json_text, &end->out_err);
+	/* a consumer that cannot be stopped voids the run: no Summary that looks valid */
+	end->err = stop_consumers() ? -ETIMEDOUT : 0;
+	if (!end->err)
+		end->err = report(bench, json_text, &end->out_err);
 }
 
 /* after teardown: a FIFO waiting for its reader holds nothing else */

@@ -56,6 +56,10 @@ if [ "$IN_VM" != 1 ]; then
 	# a consumer never woken, below
 	par_watched "$TEST_TMP/asleep" "$BENCH" -w0 -d1 -c1 --json "$TEST_TMP/asleep.json" rb-libbpf \
 		--rb-sampled --rb-sample-rate 1000000
+	# a consumer that is not stopped in time (it waits in epoll, and the
+	# join waits 0 ms), below
+	par_watched "$TEST_TMP/stuck" env BENCH_TEST_CONSUMER_JOIN_MS=0 "$BENCH" -w0 -d1 -c1 \
+		--json "$TEST_TMP/stuck.json" rb-libbpf --rb-sampled --rb-sample-rate 1000000
 	# --rb-bench-producer --rb-overwrite, below
 	par_watched "$TEST_TMP/overwrite" "$BENCH" -q -w0 -d1 -p1 rb-libbpf --rb-bench-producer --rb-overwrite
 fi
@@ -139,6 +143,21 @@ if host_only "a consumer never woken"; then
 	ok $? "a consumer never woken: drops only, 'measured nothing', no JSON, the consumer stopped"
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(cat "$out" "$out.err")"
 	check_clean "a consumer never woken"
+fi
+
+# a consumer that cannot be stopped voids the run: it is said, and no
+# Summary that looks valid comes before the failure (once the Summary was
+# printed, then "failed to stop consumer thread #0", exit 1)
+if host_only "a consumer not stopped in time"; then
+	out=$TEST_TMP/stuck
+	is "${PAR_STATUS[$out]-}" 1 "a consumer not stopped in time: exit status 1"
+	like "$out.err" '^failed to stop consumer thread #0 within 0 ms: .*: the run is void, nothing is reported$' \
+		"a consumer not stopped in time: said once, with what it means"
+	is "$(grep -c 'failed to stop consumer' "$out.err")" 1 "... once"
+	grep -q '^Summary' "$out"
+	is $? 1 "a consumer not stopped in time: no Summary"
+	assert "a consumer not stopped in time: no result file" [ ! -e "$out.json" ]
+	check_clean "a consumer not stopped in time"
 fi
 
 # a signal mid-run, with the consumer busy and with it blocked in epoll:

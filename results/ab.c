@@ -111,6 +111,9 @@ static volatile sig_atomic_t ab_signal, ab_signals;
 
 static void ab_on_signal(int sig)
 {
+	/* a reader gone raises SIGPIPE at every write after it: no second signal */
+	if (sig == SIGPIPE && ab_signal)
+		return;
 	if (!ab_signal)
 		ab_signal = sig;
 	ab_signals++;
@@ -1487,7 +1490,9 @@ static int run_blocks(struct ab_run *r)
 		}
 		if (err == -EINTR) {
 			r->stopped = ab_signal == SIGTERM ? "interrupted by SIGTERM" :
-				     ab_signal == SIGHUP ? "interrupted by SIGHUP" : "interrupted by SIGINT";
+				     ab_signal == SIGHUP ? "interrupted by SIGHUP" :
+				     ab_signal == SIGPIPE ? "a reader of its output went away (SIGPIPE)" :
+				     "interrupted by SIGINT";
 			return err;
 		}
 		if (err == -ETIME) {
@@ -1532,8 +1537,9 @@ static int run_blocks(struct ab_run *r)
 
 int bench_ab_main(int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = ab_on_signal }, old[3];
-	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	/* SIGPIPE too: stderr's reader gone must not kill ab under a running invocation */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa = { .sa_handler = ab_on_signal }, old[ARRAY_SIZE(sigs)];
 	struct ab_run *r;
 	ssize_t len;
 	int err, i;
@@ -1567,7 +1573,7 @@ int bench_ab_main(int argc, char **argv)
 	}
 	seq_init(&r->seq, aopts.spending, aopts.alpha);
 	/* the handler only sets a flag: the wait loop passes it on to the child */
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < (int)ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, &old[i]);
 	fprintf(aopts.json ? stderr : stdout, "ab: A and B in blocks of A B B A, result files in %s\n",
 		r->dir);
@@ -1575,7 +1581,7 @@ int bench_ab_main(int argc, char **argv)
 	err = run_blocks(r);
 	if (report(r) && !err)
 		err = -EIO;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < (int)ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &old[i], NULL);
 	free(r);
 	if (err == -EINTR)

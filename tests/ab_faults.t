@@ -192,4 +192,18 @@ like fin '^used: 0 blocks, 1 pairs, 2 invocations' "the report counts it"
 is "$(cd fin.d && echo pair-*.json)" "pair-001-A.json pair-001-B.json" "beside the pair's two files"
 like fin "^files: .*bench compare " "and its compare hint matches them"
 
+# ---- a reader of its output gone: SIGPIPE stops it like a signal ----
+# stdout and stderr into a pipe whose reader leaves after the first line:
+# the next progress line raises SIGPIPE, which ends ab as its other
+# signals do (the report kept in ab.txt, 141), where it once died there
+# without a report
+rates pipe-a
+rates pipe-b
+{ "${SIG_DEFAULT[@]}" "$BENCH" ab --budget 10m -o pipe.d \
+	--cmd-a "exec $STANDIN $TEST_TMP/pipe-a" --cmd-b "exec $STANDIN $TEST_TMP/pipe-b" 2>&1
+  echo $? >pipe.rc; } | head -n 1 >/dev/null
+is "$(cat pipe.rc)" 141 "its output's reader gone: 141"
+like pipe.d/ab.txt '; stopped: a reader of its output went away \(SIGPIPE\)$' \
+	"the report is kept in ab.txt, saying why it stopped"
+
 done_testing

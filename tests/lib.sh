@@ -4,6 +4,16 @@
 # Minimal TAP producer for the integration tests.  Source it, then call
 # the assertions; done_testing prints the plan.
 
+# PRIVATE_MOUNTS=1 before sourcing: the test file runs again, as root, in
+# a mount namespace of its own (mounts it makes, a full or read-only
+# tmpfs, go with it), BENCH_TEST_MNTNS=1 saying so; here, before the
+# temporary directory below, which the exec would leak
+if [ -n "${PRIVATE_MOUNTS:-}" ] && [ -z "${BENCH_TEST_MNTNS:-}" ] && [ "$(id -u)" -eq 0 ] &&
+   unshare --mount --propagation private true 2>/dev/null; then
+	export BENCH_TEST_MNTNS=1
+	exec unshare --mount --propagation private "$BASH" "$0" "$@"
+fi
+
 # this directory and the tree's top, absolute (a test may cd later), found
 # once: a test file starts a few hundred processes, and on a busy machine
 # each costs milliseconds (docs/testing.md)

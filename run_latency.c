@@ -96,18 +96,34 @@ int bench_latency_register(int map_fd, unsigned int ops_per_trigger)
 	return 0;
 }
 
-/* sum every CPU's histogram of entry key (LAT_KEY_*) into out */
-static int read_hist(__u32 key, __u64 *out)
+/* sum every CPU's histogram of entry key (LAT_KEY_*) into out, through buffer percpu */
+static int read_hist_with(__u32 key, struct lat_hist *percpu, __u64 *out)
 {
 	int cpu, i;
 
-	if (bpf_map_lookup_elem(lst.map_fd, &key, lst.percpu))
+	if (bpf_map_lookup_elem(lst.map_fd, &key, percpu))
 		return -errno;
 	memset(out, 0, sizeof(__u64) * LAT_NR_BUCKETS);
 	for (cpu = 0; cpu < lst.nr_cpus; cpu++)
 		for (i = 0; i < LAT_NR_BUCKETS; i++)
-			out[i] += lst.percpu[cpu].counts[i];
+			out[i] += percpu[cpu].counts[i];
 	return 0;
+}
+
+/* the sampler's reads */
+static int read_hist(__u32 key, __u64 *out)
+{
+	return read_hist_with(key, lst.percpu, out);
+}
+
+int run_latency_nr_cpus(void)
+{
+	return lst.nr_cpus;
+}
+
+int run_latency_read_batches(struct lat_hist *percpu, __u64 *out)
+{
+	return read_hist_with(LAT_KEY_BATCH, percpu, out);
 }
 
 /*

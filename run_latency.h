@@ -32,5 +32,14 @@ int run_latency_before_measure(struct bench_run *run);
 /* res->lat_* from this interval's histogram */
 int run_latency_sample(struct bench_run *run, struct bench_res *res, bool measured);
 void run_latency_free(struct bench_run *run);
+/*
+ * For a thread other than the sampler (an interleaved run's slicer, which
+ * reads the histogram at every slice's end): the batches' histogram
+ * summed over CPUs into out, read through its own buffer percpu of
+ * run_latency_nr_cpus() entries.  After run_latency_start(); 0, or a
+ * negative errno.
+ */
+int run_latency_nr_cpus(void);
+int run_latency_read_batches(struct lat_hist *percpu, __u64 *out);
 
 #endif /* __RUN_LATENCY_H */

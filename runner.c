@@ -31,6 +31,7 @@
 #include "run_contention.h"
 #include "run_latency.h"
 #include "run_mem.h"
+#include "run_slices.h"
 #include "runner.h"
 
 static struct bench_run run = {
@@ -155,8 +156,11 @@ static void *thread_start(void *arg)
 	/* this thread's own nice value (a thread id for PRIO_PROCESS); raising it cannot fail */
 	if (env.thread_nice)
 		setpriority(PRIO_PROCESS, syscall(SYS_gettid), env.thread_nice);
-	if (a->producer)
+	if (a->producer) {
 		run_contention_thread(&run, a->idx);
+		/* an interleaved side: held until its first slice */
+		run_slices_hold_first();
+	}
 	return a->fn((void *)a->idx);
 }
 
@@ -835,7 +839,13 @@ static int report(const struct bench *bench, char **json_text, int *out_err)
 		lat_print_summary(run.lat);
 	if (env.stats)
 		print_stats();
-	run_contention_judge(&run);
+	/* a side's producers are held half the time by design: its own verdict */
+	if (run_slices_on())
+		err = run_slices_judge(&run);
+	else
+		run_contention_judge(&run);
+	if (err)
+		return err;
 	run_check_noise(&run);
 	if (env.per_producer)
 		per_producer_report(&run);
@@ -887,6 +897,8 @@ static int check_options(const struct bench *bench)
 	err = validate_affinity();
 	if (!err && env.json_path)
 		err = result_json_precheck(env.json_path);
+	if (!err)
+		err = run_slices_open(&run);
 	if (err)
 		return err;
 	/* stdout carries the JSON document alone: the rest goes to stderr */
@@ -976,9 +988,18 @@ static void measure(const struct bench *bench, const sigset_t *sigs, struct run_
 			strerror(-end->err));
 		return;
 	}
+	end->err = run_slices_arm();
+	if (end->err)
+		return;
 	clock_gettime(CLOCK_REALTIME, &run.start_time);
 	end->err = start_threads(bench);
-	if (end->err)
+	if (!end->err)
+		end->err = run_slices_start(&run, state.producers, run.producer_cnt);
+	if (end->err == -EINTR) {
+		end->err = 0;
+		end->status = pending_stop(sigs);
+	}
+	if (run_ended(end))
 		return;
 	if (!env.quiet)
 		printf("Benchmark '%s' started.\n", bench->name);
@@ -994,6 +1015,8 @@ static void measure(const struct bench *bench, const sigset_t *sigs, struct run_
 		if (!end->err && !end->out_err && sig)
 			end->status = stopped_by(sig);
 	}
+	/* an interleaved side takes no more turns: its producers stay held */
+	run_slices_stop();
 	clock_gettime(CLOCK_REALTIME, &run.end_time);
 	if (run_ended(end))
 		return;
@@ -1048,6 +1071,7 @@ int runner_run(const struct bench *bench)
 	set_up(bench, &sigs, &end, &setup_called);
 	if (!run_ended(&end) && !exit_after_setup())
 		measure(bench, &sigs, &end, &json_text);
+	run_slices_stop();
 	if (stop_consumers() && !run_ended(&end))
 		end.err = -ETIMEDOUT;
 	if (bench->caps & BENCH_CAP_PARK_THREADS)

@@ -58,6 +58,7 @@
 #include <unistd.h>
 
 #include "ab.h"
+#include "ab_interleaved.h"
 #include "bench_args.h"
 #include "cli_json.h"
 #include "latency.h"
@@ -85,6 +86,16 @@
  * busy machine.
  */
 #define AB_SPEED_TOL 0.25
+/*
+ * --interleave's slice: long enough for 20 or more batches of htab-mem
+ * (12-15 us a trigger on this project's VM) and a switch (50-70 us) to
+ * cost a few percent; short enough that a vCPU speed change, which lasts
+ * from tens of microseconds to hundreds of milliseconds here, mostly
+ * covers both slices of a pair
+ */
+#define AB_SLICE_DEFAULT_US 2000
+#define AB_SLICE_MIN_MS 0.5
+#define AB_SLICE_MAX_MS 100
 #define AB_POWER 0.80
 #define AB_MAX_BUDGET (7 * 86400.0)
 /*
@@ -138,6 +149,8 @@ static struct ab_opts {
 	enum seq_stat stat;	/* --test */
 	bool json;		/* --json: stdout carries the report as JSON */
 	bool no_speed_check;	/* --no-speed-check */
+	bool interleave;	/* --interleave: A and B in one pair of invocations, slice by slice */
+	unsigned int slice_us;	/* --slice */
 	struct ab_side side[2];
 } aopts;
 
@@ -251,7 +264,7 @@ int ab_parse_duration(const char *s, double *sec)
 /* ---- the command line ---- */
 
 enum { ARG_BLOCKS = 1000, ARG_SPENDING, ARG_NO_EARLY_STOP, ARG_CMD_A, ARG_CMD_B, ARG_METRIC,
-       ARG_TEST, ARG_JSON, ARG_NO_SPEED_CHECK };
+       ARG_TEST, ARG_JSON, ARG_NO_SPEED_CHECK, ARG_INTERLEAVE, ARG_SLICE };
 
 static const struct argp_option ab_options[] = {
 	{ "budget", 'b', "TIME", 0,
@@ -276,6 +289,10 @@ static const struct argp_option ab_options[] = {
 	{ "cmd-a", ARG_CMD_A, "COMMAND", 0,
 	  "A as a shell command that writes its result to \"$BENCH_AB_JSON\" (another bench binary, a VM boot)" },
 	{ "cmd-b", ARG_CMD_B, "COMMAND", 0, "B as a shell command, likewise" },
+	{ "interleave", ARG_INTERLEAVE, NULL, 0,
+	  "Run A and B at once, taking turns on the producers' CPUs in slices of a few milliseconds, so that both see one machine state; each pair of invocations is one observation (op_ns and latency_* only; one benchmark, the same runner options)" },
+	{ "slice", ARG_SLICE, "MS", 0,
+	  "With --interleave: a slice's length in milliseconds, 0.5..100 (default 2)" },
 	{ "json", ARG_JSON, NULL, 0,
 	  "Print the report as JSON (the bench-cli envelope, docs/results-and-json.md, \"JSON of the commands\") instead of text; ab.json beside ab.txt holds it either way" },
 	{},
@@ -342,6 +359,16 @@ static error_t ab_parse(int key, char *arg, struct argp_state *state)
 	case ARG_NO_SPEED_CHECK:
 		aopts.no_speed_check = true;
 		break;
+	case ARG_INTERLEAVE:
+		aopts.interleave = true;
+		break;
+	case ARG_SLICE:
+		errno = 0;
+		v = strtod(arg, &end);
+		if (!*arg || *end || errno || !(v >= AB_SLICE_MIN_MS && v <= AB_SLICE_MAX_MS))
+			return bad_arg("--slice", arg, "milliseconds in 0.5..100");
+		aopts.slice_us = lround(v * 1000);
+		break;
 	case ARG_TEST:
 		if (!strcmp(arg, "t"))
 			aopts.stat = SEQ_STAT_T;
@@ -381,7 +408,10 @@ static const struct argp ab_argp = {
 	       "cannot move by its size: --test), stopping as soon as "
 	       "the interval of the change leaves out 0 (significant), or lies within "
 	       "±threshold, or the budget is spent; the interval and the verdict come "
-	       "from one test on the log ratios.  Where the options go: ab's own options (below) come "
+	       "from one test on the log ratios.  With --interleave, A and B of one benchmark on "
+	       "this kernel run at once instead, taking turns on the producers' CPUs every few "
+	       "milliseconds so that both see one machine state, and each pair of invocations "
+	       "is one observation (op_ns, latency_*).  Where the options go: ab's own options (below) come "
 	       "first; the runs' options (-w, -d, -p, -a, the benchmark and its options) go "
 	       "after '--', A's, then after a second '--', B's.  A-OPTIONS and B-OPTIONS "
 	       "are options of this bench binary (it adds --json FILE); --cmd-a and --cmd-b take any shell command "
@@ -393,6 +423,8 @@ static const struct argp ab_argp = {
 	       "\vEXAMPLES:\n"
 	       "  bench ab --budget 5m -- -w1 -d2 -p2 -a htab-mem --value-size 8 \\\n"
 	       "           -- -w1 -d2 -p2 -a htab-mem --value-size 16\n"
+	       "  bench ab --interleave --budget 2m -- -w1 -d2 -p1 htab-mem --preallocated \\\n"
+	       "           -- -w1 -d2 -p1 htab-mem\n"
 	       "  bench ab --cmd-a './bench-old -w1 -d2 count-local --json \"$BENCH_AB_JSON\"' \\\n"
 	       "           --cmd-b './bench -w1 -d2 count-local --json \"$BENCH_AB_JSON\"'\n"
 	       "  benchs/run_kernel_ab.sh -k KERNEL_A -k KERNEL_B -b 30m -- -w1 -d2 -p2 -a htab-mem\n"
@@ -523,7 +555,8 @@ static int blocks_needed(void)
 static int check_budget(void)
 {
 	double inv = fmax(side_min_secs(&aopts.side[0]), side_min_secs(&aopts.side[1]));
-	int need = blocks_needed();
+	/* a block is 4 invocations one after another, or one interleaved pair at once */
+	int need = blocks_needed(), per = aopts.interleave ? 1 : 4;
 	char b[32];
 
 	if (aopts.max_blocks && aopts.max_blocks < need) {
@@ -531,11 +564,12 @@ static int check_budget(void)
 			aopts.max_blocks, aopts.alpha, need);
 		return -EINVAL;
 	}
-	if (isnan(inv) || aopts.budget >= need * 4 * inv)
+	if (isnan(inv) || aopts.budget >= need * per * inv)
 		return 0;
 	fmt_time(aopts.budget, b, sizeof(b));
-	fprintf(stderr, "invalid --budget %s: too short for the first look that can decide: %d blocks of 4 invocations of at least %g s each (repeats x (-w + -d)) need %.0f s and their set-up; give --budget %.0fs or more\n",
-		b, need, inv, need * 4 * inv, ceil(need * 4 * inv * 1.25));
+	fprintf(stderr, "invalid --budget %s: too short for the first look that can decide: %d %s of at least %g s each (repeats x (-w + -d)) need %.0f s and their set-up; give --budget %.0fs or more\n",
+		b, need, aopts.interleave ? "interleaved pairs of invocations" :
+		"blocks of 4 invocations", inv, need * per * inv, ceil(need * per * inv * 1.25));
 	return -EINVAL;
 }
 
@@ -1007,7 +1041,8 @@ bool ab_speed_changed(double ref_a, double ref_b, double tol)
 /* is the metric one whose pairs the speed check applies to */
 static bool speed_checked(const struct ab_run *r)
 {
-	return !aopts.no_speed_check && metric_timed_in_bpf(r->metric);
+	/* interleaved slices take turns within milliseconds: no pair spans two speeds */
+	return !aopts.no_speed_check && !aopts.interleave && metric_timed_in_bpf(r->metric);
 }
 
 /*
@@ -1186,11 +1221,38 @@ static void print_side(FILE *f, int side)
 	fprintf(f, "\n");
 }
 
+/* which design ran, as the report's design line starts */
+static const char *design_words(void)
+{
+	static char buf[256];
+
+	if (!aopts.interleave)
+		return "blocks of A B B A, each block's mean log(B/A) one observation";
+	snprintf(buf, sizeof(buf), "interleaved: A and B at once, taking turns in %g-ms slices, each pair of invocations' 20%% trimmed mean of its neighbouring slices' log(B/A) one observation",
+		 aopts.slice_us / 1000.0);
+	return buf;
+}
+
+/* what one figure of the metric is */
+static const char *metric_words(const struct ab_run *r)
+{
+	if (aopts.interleave)
+		return !strcmp(r->metric, "op_ns") ? "slice's median batch, per op" :
+		       "slice's percentile of its batches, per op";
+	return !strcmp(r->metric, "op_ns") ? "invocation's median batch of all its measured seconds, per op" :
+	       "invocation's mean of its repeat means";
+}
+
 /* the speed check's line (BPF-timed metrics only): what it left out, or why it did not check */
 static void print_speed_check(FILE *f, const struct ab_run *r)
 {
 	if (!metric_timed_in_bpf(r->metric))
 		return;
+	if (aopts.interleave) {
+		fprintf(f, "speed check: none needed: A's and B's slices alternated every %g ms, so each pair of slices ran at one machine speed\n",
+			aopts.slice_us / 1000.0);
+		return;
+	}
 	if (aopts.no_speed_check) {
 		fprintf(f, "speed check: off (--no-speed-check): blocks whose A and B ran at different machine speeds are kept\n");
 		return;
@@ -1211,6 +1273,11 @@ static void print_speed_check(FILE *f, const struct ab_run *r)
  */
 static void print_files(FILE *f, const struct ab_run *r)
 {
+	if (aopts.interleave) {
+		fprintf(f, "files: %s (pair-NNN.json: a pair's slices of A and B, their paired differences and its estimate; pair-NNN-A.json, -B.json: the sides' result files, whose rates count their own slices only)\n",
+			r->dir);
+		return;
+	}
 	if (!r->pairs) {
 		fprintf(f, "files: %s (no pair finished: nothing for bench compare)\n", r->dir);
 		return;
@@ -1232,12 +1299,10 @@ static void print_report(FILE *f, const struct ab_run *r)
 	if (!r->metric[0])
 		fprintf(f, "metric: %s: not in the result files\n", aopts.metric ? aopts.metric : "?");
 	else
-		fprintf(f, "metric: %s (%s, %s is better): each invocation's %s\n", r->metric,
-			r->unit, r->higher_is_better ? "higher" : "lower",
-			!strcmp(r->metric, "op_ns") ? "median batch of all its measured seconds, per op" :
-			"mean of its repeat means");
-	fprintf(f, "design: blocks of A B B A, each block's mean log(B/A) one observation; %s; %s, %s; two-sided alpha %g; information: %s\n",
-		stat_test(), aopts.spending == SEQ_POCOCK ? "Pocock-type alpha spending" :
+		fprintf(f, "metric: %s (%s, %s is better): each %s\n", r->metric,
+			r->unit, r->higher_is_better ? "higher" : "lower", metric_words(r));
+	fprintf(f, "design: %s; %s; %s, %s; two-sided alpha %g; information: %s\n",
+		design_words(), stat_test(), aopts.spending == SEQ_POCOCK ? "Pocock-type alpha spending" :
 		"O'Brien-Fleming-type alpha spending (Lan-DeMets)",
 		aopts.fixed ? "one look, at the end (--no-early-stop)" :
 		"a look after every block from the 3rd",
@@ -1283,7 +1348,10 @@ static void print_report(FILE *f, const struct ab_run *r)
 	if (r->kept_starved)
 		fprintf(f, "kept: %d invocation%s whose producers were starved: %s is timed inside BPF, which a producer off its CPU does not move\n",
 			r->kept_starved, r->kept_starved == 1 ? "" : "s", r->metric);
-	if (r->left_out)
+	if (r->left_out && aopts.interleave)
+		fprintf(f, "left out: %d pair%s of invocations without neighbouring slices of A and B of %d batches each (the producers hardly ran)\n",
+			r->left_out, r->left_out == 1 ? "" : "s", AB_IL_MIN_TRIGGERS);
+	else if (r->left_out)
 		fprintf(f, "left out: %d block%s with an invalid invocation (producers starved: the machine was busy); their files are %s/invalid-pair-*\n",
 			r->left_out, r->left_out == 1 ? "" : "s", r->dir);
 	print_speed_check(f, r);
@@ -1327,6 +1395,9 @@ static json_t *report_json(const struct ab_run *r)
 		"metric", r->metric[0] ? r->metric : "", "unit", r->unit,
 		"higher_is_better", r->higher_is_better, "test", seq_stat_name(aopts.stat),
 		"alpha", aopts.alpha, "threshold_pct", aopts.threshold_pct));
+	json_object_update_new(o, json_pack("{s:s, s:o}",
+		"design", aopts.interleave ? "interleaved" : "blocks",
+		"slice_ms", aopts.interleave ? json_real(aopts.slice_us / 1000.0) : json_null()));
 	json_object_update_new(o, json_pack("{s:b, s:i, s:i}",
 		"speed_check", speed_checked(r), "left_out_speed_blocks", r->left_out_speed,
 		"speed_unchecked_pairs", r->unchecked));
@@ -1456,6 +1527,154 @@ static int run_block(struct ab_run *r)
 	return 0;
 }
 
+/* ---- --interleave: a pair of invocations at once, slice by slice ---- */
+
+/*
+ * --interleave's conditions, before anything runs: two option sets of
+ * this binary (its runner takes the turns) and a metric every slice has
+ * (op_ns by default).  0, or -EINVAL after one line.
+ */
+static int check_interleave(void)
+{
+	if (!aopts.interleave) {
+		if (!aopts.slice_us)
+			return 0;
+		fprintf(stderr, "invalid --slice without --interleave: slices are the interleaved design's\n");
+		return -EINVAL;
+	}
+	if (aopts.side[0].shell || aopts.side[1].shell) {
+		fprintf(stderr, "invalid --interleave with --cmd-a/--cmd-b: A and B take turns through this bench binary's runner; give them as -- A-OPTIONS -- B-OPTIONS (two kernels: blocks, or benchs/run_kernel_ab.sh)\n");
+		return -EINVAL;
+	}
+	if (!aopts.metric)
+		aopts.metric = "op_ns";
+	if (!ab_il_metric_ok(aopts.metric)) {
+		fprintf(stderr, "invalid --metric '%s' with --interleave: a slice has op_ns, latency_p50 and latency_p99, the figures timed in BPF; a side's rates and memory count its own slices (leave --interleave out for them)\n",
+			aopts.metric);
+		return -EINVAL;
+	}
+	if (!aopts.slice_us)
+		aopts.slice_us = AB_SLICE_DEFAULT_US;
+	return 0;
+}
+
+/* ab's stop policy for an interleaved pair: run_side()'s (wait_side()) */
+static int interleaved_stop(void *ctx)
+{
+	return ab_signal || past_hard_end(ctx) ? stop_signal() : 0;
+}
+
+/* in the child of an interleaved pair: the side, as run_side() starts it */
+static void exec_interleaved(void *ctx, int pair, int side, const char *json, const char *log)
+{
+	/* a pair is its own block: BENCH_AB_BLOCK is pair + 1 */
+	exec_side(ctx, 2 * pair, side, json, log);
+}
+
+/* "producers 1 vs 2, warmup_sec 1 vs 2": the runner options two files differ in */
+static int runner_diff(json_t *a, json_t *b, char *out, size_t sz)
+{
+	json_t *ra = json_object_get(json_object_get(a, "options"), "runner");
+	json_t *rb = json_object_get(json_object_get(b, "options"), "runner");
+	const char *key;
+	char *va, *vb;
+	json_t *v;
+	int n = 0;
+
+	out[0] = '\0';
+	json_object_foreach(ra, key, v) {
+		if (json_equal(v, json_object_get(rb, key)))
+			continue;
+		va = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		vb = json_dumps(json_object_get(rb, key), JSON_ENCODE_ANY | JSON_COMPACT);
+		snprintf(out + strlen(out), sz - strlen(out), "%s%s %s vs %s", n++ ? ", " : "",
+			 key, va ? va : "?", vb ? vb : "none");
+		free(va);
+		free(vb);
+	}
+	return n;
+}
+
+/*
+ * The first pair's files: the metric (its unit, from A's), and one
+ * benchmark with the same runner options on both sides, whose threads
+ * take turns on the same CPUs.  0, -ENOENT (no such metric), or -EINVAL
+ * after one line.
+ */
+static int check_interleaved_files(struct ab_run *r, int pair)
+{
+	struct result_file rf[2];
+	char path[2][PATH_MAX + 32], why[512];
+	const char *const paths[2] = { path[0], path[1] };
+	int loaded, err = 0;
+
+	snprintf(path[0], sizeof(path[0]), "%s/pair-%03d-A.json", r->dir, pair + 1);
+	snprintf(path[1], sizeof(path[1]), "%s/pair-%03d-B.json", r->dir, pair + 1);
+	if (result_files_load("ab", paths, 2, rf, &loaded))
+		err = -EIO;
+	else if (!pick_metric(r, &rf[0])) {
+		fprintf(stderr, "invalid --metric '%s': %s has no such metric\n", aopts.metric,
+			path[0]);
+		err = -ENOENT;
+	} else if (strcmp(rf[0].benchmark, rf[1].benchmark) ||
+		 runner_diff(rf[0].doc, rf[1].doc, why, sizeof(why))) {
+		fprintf(stderr, "invalid --interleave: A and B must run one benchmark with the same runner options (only the benchmark's options may differ): %s\n",
+			strcmp(rf[0].benchmark, rf[1].benchmark) ? "the benchmarks differ" : why);
+		err = -EINVAL;
+	}
+	while (loaded--)
+		result_file_free(&rf[loaded]);
+	return err;
+}
+
+/* a pair whose slices gave no paired difference: left out, as a starved block is */
+static void leave_out_pair(struct ab_run *r, int pair, const struct ab_il_pair *p)
+{
+	r->left_out++;
+	fprintf(stderr, "ab: pair %d left out: no neighbouring slices of A and B with %d batches each (A %d of %d slices short, B %d of %d): the producers hardly ran; another pair runs\n",
+		pair + 1, AB_IL_MIN_TRIGGERS, p->few[0], p->slices[0], p->few[1], p->slices[1]);
+}
+
+/*
+ * One pair of invocations at once, slice by slice (ab_interleaved.c): its
+ * estimate is the block's observation.  Which side goes first alternates.
+ * 0, -EAGAIN (left out), -EINTR, -ENOENT, -EINVAL or -EIO.
+ */
+static int run_interleaved(struct ab_run *r)
+{
+	struct ab_il_spec spec = {
+		.dir = r->dir, .slice_us = aopts.slice_us, .metric = aopts.metric,
+		.secs = fmax(side_min_secs(&aopts.side[0]), side_min_secs(&aopts.side[1])),
+		.exec_side = exec_interleaved, .ctx = r, .stop_now = interleaved_stop,
+		.signal = &ab_signal, .signals = &ab_signals, .kill_grace = AB_KILL_GRACE,
+	};
+	int err, side, pair = r->file_pairs++;
+	struct ab_il_pair p;
+
+	err = ab_il_run_pair(&spec, pair, pair % 2, &p);
+	r->invocations += p.started;
+	if (err == -EIO && p.failed >= 0 && p.status < 0)
+		fprintf(stderr, "failed to wait for %c of pair %d: %s\n", 'A' + p.failed, pair + 1,
+			strerror(-p.status));
+	else if (err == -EIO && p.failed >= 0)
+		say_failed(r, pair, p.failed, p.status);
+	for (side = 0; (err == -EINTR || err == -ETIME) && side < 2; side++)
+		say_stopped(r, pair, side);
+	if (!err && !r->metric[0])
+		err = check_interleaved_files(r, pair);
+	if (err == -ENODATA) {
+		leave_out_pair(r, pair, &p);
+		return -EAGAIN;
+	}
+	if (err)
+		return err;
+	r->rate[0][r->pairs] = p.fig[0];
+	r->rate[1][r->pairs] = p.fig[1];
+	r->pairs++;
+	r->block[r->blocks++] = p.est;
+	return 0;
+}
+
 /* is there room for another block: --blocks, and the budget at the mean block time */
 static bool room_for_block(const struct ab_run *r)
 {
@@ -1473,7 +1692,7 @@ static int run_blocks(struct ab_run *r)
 	int err;
 
 	for (;;) {
-		err = run_block(r);
+		err = aopts.interleave ? run_interleaved(r) : run_block(r);
 		if (err == -EAGAIN && left_out_total(r) > AB_MAX_LEFT_OUT(r->blocks)) {
 			r->stopped = r->left_out_speed > r->left_out ?
 				     "too many blocks left out: the machine's speed keeps changing (--no-speed-check keeps such blocks)" :
@@ -1499,8 +1718,9 @@ static int run_blocks(struct ab_run *r)
 			r->stopped = "the budget's hard end: an invocation still running was stopped";
 			return err;
 		}
-		if (err == -ENOENT) {
-			r->stopped = "no such metric";
+		if (err == -ENOENT || err == -EINVAL) {
+			r->stopped = err == -ENOENT ? "no such metric" :
+				     "A's and B's runner options differ (--interleave)";
 			return err;
 		}
 		if (err) {
@@ -1549,6 +1769,8 @@ int bench_ab_main(int argc, char **argv)
 	ab_signal = 0;
 	err = parse_cmdline(argc, argv);
 	if (!err)
+		err = check_interleave();
+	if (!err)
 		err = check_budget();
 	if (err)
 		return bench_exit_status(err);
@@ -1575,8 +1797,12 @@ int bench_ab_main(int argc, char **argv)
 	/* the handler only sets a flag: the wait loop passes it on to the child */
 	for (i = 0; i < (int)ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, &old[i]);
-	fprintf(aopts.json ? stderr : stdout, "ab: A and B in blocks of A B B A, result files in %s\n",
-		r->dir);
+	if (aopts.interleave)
+		fprintf(aopts.json ? stderr : stdout, "ab: A and B interleaved in %g-ms slices, a pair of invocations at a time, result files in %s\n",
+			aopts.slice_us / 1000.0, r->dir);
+	else
+		fprintf(aopts.json ? stderr : stdout, "ab: A and B in blocks of A B B A, result files in %s\n",
+			r->dir);
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
 	err = run_blocks(r);
 	if (report(r) && !err)
@@ -1586,8 +1812,8 @@ int bench_ab_main(int argc, char **argv)
 	free(r);
 	if (err == -EINTR)
 		return BENCH_EXIT_SIGNAL + ab_signal;
-	/* a --metric or --budget that cannot work is a bad argument, found late */
-	if (err == -ENOENT || err == -E2BIG)
+	/* a --metric, --budget or --interleave that cannot work is a bad argument, found late */
+	if (err == -ENOENT || err == -E2BIG || err == -EINVAL)
 		return BENCH_EXIT_BAD_INPUT;
 	/* anything else that stopped it: an invocation failed */
 	return err ? BENCH_EXIT_FAILED : BENCH_EXIT_OK;

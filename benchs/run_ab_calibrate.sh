@@ -8,7 +8,7 @@
 # the others the power.
 #
 #   benchs/run_ab_calibrate.sh [-o DIR] [-n AA[,CHANGE]] [-b BUDGET]
-#                              [-m METRIC] [-H none|on|toggle] [-L] PCT
+#                              [-m METRIC] [-H none|on|toggle] [-L | -I] PCT
 #
 #   PCT        the change to detect, in percent of a batch's time (0.1..50)
 #   -o DIR     where every run's files go (default: a new directory under $TMPDIR)
@@ -24,10 +24,16 @@
 #              --key-offset, the same for A and B of one ab block and a new
 #              one per block (BENCH_AB_BLOCK x 65536), so the layout, which
 #              moves -p2 runs by 10-15%, cancels inside each block
+#   -I         the interleaved design (bench ab --interleave, slices of SLICE
+#              ms, default ab's): A and B take turns on the producer's CPU;
+#              at the end, what the pairs of invocations say of the
+#              interference: the A/A pairs' mean log ratio (A = B), and
+#              every pair's estimate by the side that went first
 #   BENCH      the bench binary (default ./bench of this tree)
 #   ARGS       the invocation, an htab-mem one (default
 #              "-w1 -d2 -p1 -a htab-mem --use-case overwrite")
 #   PAIRS      interleaved pairs of the size check (default 10)
+#   SLICE      with -I, bench ab's --slice (ms)
 #
 # First the size: the loop's cost per iteration from runs with 0 and 20000
 # iterations, the iterations that make PCT percent of the median batch, and
@@ -61,8 +67,9 @@ BUDGET=2m
 METRIC=op_ns
 HOG=none
 LAYOUT=0
+INTERLEAVE=0
 [ "${1:-}" = --help ] && { usage; exit 0; }
-while getopts ':o:n:b:m:H:Lh' opt; do
+while getopts ':o:n:b:m:H:LIh' opt; do
 	case $opt in
 	o) DIR=$OPTARG ;;
 	n)
@@ -79,9 +86,10 @@ while getopts ':o:n:b:m:H:Lh' opt; do
 		esac
 		;;
 	L) LAYOUT=1 ;;
+	I) INTERLEAVE=1 ;;
 	h) usage; exit 0 ;;
 	:) die_usage "option -$OPTARG needs a value" ;;
-	*) die_usage "unknown option '-$OPTARG' (accepted: -o DIR, -n AA[,CHANGE], -b BUDGET, -m METRIC, -H MODE, -L, -h)" ;;
+	*) die_usage "unknown option '-$OPTARG' (accepted: -o DIR, -n AA[,CHANGE], -b BUDGET, -m METRIC, -H MODE, -L, -I, -h)" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -91,7 +99,10 @@ awk -v p="$PCT" 'BEGIN { exit !(p ~ /^[0-9]+(\.[0-9]+)?$/ && p >= 0.1 && p <= 50
 	die_usage "bad change size '$PCT' (accepted: a percentage in 0.1..50)"
 [[ $PAIRS =~ ^[1-9][0-9]{0,2}$ ]] || die_usage "bad PAIRS '$PAIRS' (accepted: 1..999)"
 [[ $HOG_PERIOD =~ ^[1-9][0-9]{0,3}$ ]] || die_usage "bad HOG_PERIOD '$HOG_PERIOD' (accepted: 1..9999 seconds)"
+[[ ${SLICE:-1} =~ ^[0-9]{1,3}(\.[0-9]{1,3})?$ ]] || die_usage "bad SLICE '$SLICE' (accepted: milliseconds, bench ab's --slice)"
 [ -x "$BENCH" ] || die_usage "no bench at '$BENCH': build it, or set BENCH"
+[ "$LAYOUT$INTERLEAVE" != 11 ] ||
+	die_usage "-L and -I are two designs: -L pairs the bucket layouts of blocks, -I interleaves A and B inside a pair of invocations"
 # shellcheck disable=SC2086
 set -- $ARGS
 case " $ARGS " in *" htab-mem "*) ;; *) die_usage "ARGS must run htab-mem (--extra-work is htab-mem's); got '$ARGS'" ;; esac
@@ -113,6 +124,10 @@ start_hog() {
 	*) return 0 ;;
 	esac
 	hog_pid=$!
+}
+
+design() {	# with -I, bench ab's options of the interleaved design
+	[ "$INTERLEAVE" = 1 ] && echo "--interleave ${SLICE:+--slice $SLICE}"
 }
 
 layout() {	# layout N: with -L, the N-th bucket layout's options
@@ -145,6 +160,7 @@ start_hog
 echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), hog: $HOG${hog_pid:+ (pid $hog_pid, CPU $hog_cpu)}"
 paired=""
 [ "$LAYOUT" = 1 ] && paired="; bucket layouts paired (--zero-seed, --key-offset per block)"
+[ "$INTERLEAVE" = 1 ] && paired="; interleaved (bench ab --interleave${SLICE:+ --slice $SLICE})"
 echo "invocation: bench $ARGS; metric: $METRIC; change: $PCT% of a batch$paired"
 
 # the loop's cost: 0 and 20000 iterations, interleaved, twice
@@ -213,6 +229,36 @@ if [ -n "$resized" ] && [ "$resized" != "$loops" ]; then
 	check "-2" "$loops" "${CHECK_PARGS[@]}"
 fi
 
+# interference DIR: with -I, what the pairs of invocations (pair-NNN.json)
+# say: the A/A ones' mean log(B/A), which A = B puts at 0 unless A and B
+# disturb each other unequally, and every kind's mean by the side that
+# went first, which differs unless the order matters (means as % with a
+# 95% t interval, Cornish-Fisher's t quantile)
+interference() {
+	local kind
+	for kind in aa change; do
+		for f in "$1/$kind"-*/pair-[0-9][0-9][0-9].json; do
+			[ -e "$f" ] && jq -r 'select(.estimate.log_ratio != null) | "\(.first) \(.estimate.log_ratio)"' "$f"
+		done | awk -v kind="$kind" '
+			function tq(df,  z) { z = 1.959964; return z + (z^3 + z) / (4 * df) + (5 * z^5 + 16 * z^3 + 3 * z) / (96 * df^2) }
+			function pct(x) { return 100 * (exp(x) - 1) }
+			function iv(s, ss, n,  m, sd, h) { m = s / n; sd = n > 1 ? sqrt((ss - n * m * m) / (n - 1)) : 0
+				h = n > 1 ? tq(n - 1) * sd / sqrt(n) : 0
+				return sprintf("%+.2f%% (95%% CI %+.2f%% .. %+.2f%%, n %d)", pct(m), pct(m - h), pct(m + h), n) }
+			{ n[$1]++; s[$1] += $2; ss[$1] += $2 * $2; N++; S += $2; SS += $2 * $2 }
+			END {
+				if (!N) exit
+				va = n["A"] > 1 ? (ss["A"] - s["A"]^2 / n["A"]) / (n["A"] - 1) : 0
+				vb = n["B"] > 1 ? (ss["B"] - s["B"]^2 / n["B"]) / (n["B"] - 1) : 0
+				d = (n["A"] && n["B"]) ? s["B"] / n["B"] - s["A"] / n["A"] : 0
+				se = (n["A"] && n["B"]) ? sqrt(va / n["A"] + vb / n["B"]) : 0
+				printf "interference (%s): %d pairs of invocations, mean log(B/A) %s; A first %s, B first %s; B first - A first %+.2f%% (95%% CI %+.2f%% .. %+.2f%%)\n",
+					kind == "aa" ? "A = B" : "A against A plus the change", N, iv(S, SS, N),
+					n["A"] ? iv(s["A"], ss["A"], n["A"]) : "none", n["B"] ? iv(s["B"], ss["B"], n["B"]) : "none",
+					100 * d, 100 * (d - 1.96 * se), 100 * (d + 1.96 * se) }'
+	done
+}
+
 # the rounds: A/A, then A/A+PCT, alternating while both last
 fp=0 found=0 wrong=0
 rounds=$((AA_RUNS > CHANGE_RUNS ? AA_RUNS : CHANGE_RUNS))
@@ -228,8 +274,8 @@ for r in $(seq "$rounds"); do
 			"$BENCH" ab --budget "$BUDGET" --metric "$METRIC" -o "$out" --cmd-a "$cmd" --cmd-b "$cmd $extra" \
 				>"$out.txt" 2>"$out.err"
 		else
-			# shellcheck disable=SC2086
-			"$BENCH" ab --budget "$BUDGET" --metric "$METRIC" -o "$out" -- "$@" -- "$@" $extra \
+			# shellcheck disable=SC2086,SC2046 # $extra and $(design): words, or none
+			"$BENCH" ab --budget "$BUDGET" --metric "$METRIC" -o "$out" $(design) -- "$@" -- "$@" $extra \
 				>"$out.txt" 2>"$out.err"
 		fi
 		v=$(sed -n 's/^verdict: \([a-z]*\).*/\1/p' "$out.txt")
@@ -248,3 +294,6 @@ for r in $(seq "$rounds"); do
 	done
 done
 echo "false positives: $fp of $AA_RUNS A/A runs; found: $found of $CHANGE_RUNS runs of a $PCT% change (wrong direction: $wrong); files: $DIR"
+if [ "$INTERLEAVE" = 1 ]; then
+	interference "$DIR"
+fi

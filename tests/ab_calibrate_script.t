@@ -26,6 +26,8 @@ refuse "a bad hog mode" "bad hog mode 'x' for -H \(accepted: none, on, toggle\)"
 refuse "a bad round count" "bad round count '0' for -n" -n 0 2
 refuse "a bad change round count" "bad round count '3,x' for -n \(accepted: AA or AA,CHANGE" -n 3,x 2
 ARGS="-w0 -d1 count-local" refuse "a benchmark without --extra-work" "ARGS must run htab-mem" 2
+refuse "-L with -I" "-L and -I are two designs" -L -I 2
+SLICE=x refuse "a bad SLICE" "bad SLICE 'x' \(accepted: milliseconds, bench ab's --slice\)" -I 2
 for h in -h --help; do
 	"$SCRIPT" $h >"$TEST_TMP/usage" 2>&1
 	is $? 0 "$h: exit 0"

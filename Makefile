@@ -14,6 +14,9 @@
 # OUTPUT=dir      where generated files go (default .output)
 # VMLINUX_BTF=f   BTF to dump vmlinux.h from (default /sys/kernel/btf/vmlinux)
 # VMLINUX_H=f     use this vmlinux.h instead of dumping one
+# UPSTREAM_BENCHS=DIR  also build DIR/benchs/bench_*.c and DIR/progs/*.c,
+#                 written for upstream's runner, unchanged (scripts/add-upstream-benchmark.sh)
+# UPSTREAM_SEC_MAP='OLD=NEW ...'  rename their programs' sections (hooks this kernel refuses)
 # SANITIZE=1      build with ASan and UBSan
 # OPT=-O0         the optimisation of userspace (default -O2)
 # V=1             show the commands
@@ -188,9 +191,90 @@ $(OUTPUT)/tests/%.t: $(OUTPUT)/tests/%.o $(LIB_OBJS)
 
 $(BENCH_BIN): $(BENCH_OBJS) $(LIB_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(LDFLAGS) $(filter %.o,$^) $(LDLIBS) -o $@
 
 unit-tests: $(UNIT_TESTS)
+
+# ---- benchmarks written for upstream's runner, built unchanged ----
+# UPSTREAM_BENCHS=DIR: DIR/benchs/bench_*.c and DIR/progs/*.c, laid out as
+# upstream's tools/testing/selftests/bpf, built against this tree's
+# upstream API into $(UP_OUT) and linked in as one object whose only
+# global symbols are the table (scripts/upstream-table.sh): their names
+# cannot clash with ours, and a benchmark of theirs replaces ours of the
+# same name at run time.  UPSTREAM_SEC_MAP='OLD=NEW ...' renames program
+# sections in their objects (a hook this kernel refuses), the sources
+# untouched.  scripts/add-upstream-benchmark.sh checks DIR and runs this.
+UP_OUT := $(OUTPUT)/upstream
+UP_STAMP := $(OUTPUT)/upstream.stamp
+UP_DEF := $(abspath $(UPSTREAM_BENCHS)) | $(UPSTREAM_SEC_MAP)
+ifneq ($(shell cat $(UP_STAMP) 2>/dev/null),$(UP_DEF))
+$(UP_STAMP): FORCE
+endif
+$(UP_STAMP): | $(OUTPUT)
+	$(Q)printf '%s\n' '$(UP_DEF)' > $@
+# relinked when the set changes: added, replaced, or gone again
+$(BENCH_BIN): $(UP_STAMP)
+
+ifneq ($(UPSTREAM_BENCHS),)
+UP_DIR := $(abspath $(UPSTREAM_BENCHS))
+UP_BENCH_SRCS := $(wildcard $(UP_DIR)/benchs/bench_*.c)
+UP_BPF_SRCS := $(wildcard $(UP_DIR)/progs/*.c)
+ifeq ($(UP_BENCH_SRCS),)
+$(error UPSTREAM_BENCHS=$(UPSTREAM_BENCHS): no benchs/bench_*.c there)
+endif
+UP_SKELS := $(patsubst $(UP_DIR)/progs/%.c,$(UP_OUT)/%.skel.h,$(UP_BPF_SRCS))
+UP_OBJS := $(patsubst $(UP_DIR)/benchs/%.c,$(UP_OUT)/benchs/%.o,$(UP_BENCH_SRCS)) $(UP_OUT)/table.o
+UP_LINKED := $(UP_OUT)/upstream.o
+# ours first (bench.h, bpf_misc.h ...), then DIR's own (progs/lpm_trie.h)
+UP_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-compare-distinct-pointer-types \
+	-I$(OUTPUT) -I$(SRCDIR)/progs -I$(SRCDIR) -I$(UP_DIR) -I$(UP_DIR)/progs \
+	-idirafter $(UP_OUT)/include $(CLANG_BPF_SYS_INCLUDES)
+UP_CFLAGS := -g $(OPT) -Wall -std=gnu11 -fvisibility=hidden -I$(UP_OUT) -I$(SRCDIR) -I$(SRCDIR)/include \
+	-I$(UP_DIR) $(LIBBPF_CFLAGS)
+
+$(UP_OUT) $(UP_OUT)/benchs:
+	$(Q)mkdir -p $@
+
+# glibc's headers ask for gnu/stubs-32.h when __x86_64__ is not defined, as
+# under clang -target bpf: an empty one (a BPF object uses no libc) for
+# programs that include <errno.h>, as some of upstream's do
+$(UP_OUT)/include/gnu/stubs-32.h: | $(UP_OUT)
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '/* empty: BPF programs link no libc (make UPSTREAM_BENCHS) */' > $@
+
+# through LLVM IR, where UPSTREAM_SEC_MAP renames sections before the BTF
+# (whose function info names them) is made
+$(UP_OUT)/%.bpf.o: $(UP_DIR)/progs/%.c $(VMLINUX) $(wildcard $(UP_DIR)/progs/*.h) $(UP_STAMP) \
+		   $(UP_OUT)/include/gnu/stubs-32.h | $(UP_OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(UP_BPF_CFLAGS) -S -emit-llvm $< -o $(@:.o=.ll)
+	$(Q)sed -i -e '' $(foreach m,$(UPSTREAM_SEC_MAP),-e 's|section "$(word 1,$(subst =, ,$(m)))"|section "$(word 2,$(subst =, ,$(m)))"|g') $(@:.o=.ll)
+	$(Q)$(CLANG) -g -O2 -target bpf -c $(@:.o=.ll) -o $@
+
+$(UP_OUT)/%.skel.h: $(UP_OUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
+
+$(UP_OUT)/benchs/%.o: $(UP_DIR)/benchs/%.c $(UP_SKELS) | $(UP_OUT)/benchs
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(UP_CFLAGS) -MMD -MP -c $< -o $@
+
+$(UP_OUT)/table.c: $(UP_BENCH_SRCS) $(SRCDIR)/scripts/upstream-table.sh $(UP_STAMP) | $(UP_OUT)
+	$(call msg,GEN,$@)
+	$(Q)$(SRCDIR)/scripts/upstream-table.sh $(UP_DIR) > $@
+
+$(UP_OUT)/table.o: $(UP_OUT)/table.c
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(UP_CFLAGS) -c $< -o $@
+
+$(BENCH_BIN): $(UP_LINKED)
+
+# one object, every symbol but the table's made local
+$(UP_LINKED): $(UP_OBJS)
+	$(call msg,LD,$@)
+	$(Q)$(LD) -r -o $@ $^
+	$(Q)objcopy --localize-hidden $@
+endif
 
 # The manual pages: bench(1) and bench-COMMAND(1) for every command, made
 # from --help by help2man (scripts/gen-man.sh), so they say what --help
@@ -343,4 +427,5 @@ FORCE:
 help:
 	@sed -n '2,/^$$/{ s/^# \{0,1\}//p }' $(SRCDIR)/Makefile
 
--include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/benchs/*.d $(OUTPUT)/results/*.d $(OUTPUT)/tests/*.d)
+-include $(wildcard $(OUTPUT)/*.d $(OUTPUT)/benchs/*.d $(OUTPUT)/results/*.d $(OUTPUT)/tests/*.d \
+	$(if $(UPSTREAM_BENCHS),$(OUTPUT)/upstream/benchs/*.d))

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_api.h"
 #include "bench_args.h"
 #include "output_file.h"
 #include "runner.h"
@@ -138,17 +139,17 @@ static void hold_std_fds(void)
 }
 
 /* bench -l --json FILE: every benchmark and command, in cli_json's envelope */
-static int list_json(const char *path)
+static int list_json(const char *path, const struct bench *const *table, size_t n)
 {
 	json_t *o = cli_json_new("list"), *b = json_array(), *c = json_array();
 	char *text = NULL, *line;
 	size_t i;
 	int err;
 
-	for (i = 0; b && i < ARRAY_SIZE(benchs); i++)
-		json_array_append_new(b, json_pack("{s:s, s:s, s:s?}", "name", benchs[i]->name,
-						   "description", benchs[i]->desc ?: "",
-						   "alias", benchs[i]->alias));
+	for (i = 0; b && i < n; i++)
+		json_array_append_new(b, json_pack("{s:s, s:s, s:s?}", "name", table[i]->name,
+						   "description", table[i]->desc ?: "",
+						   "alias", table[i]->alias));
 	for (i = 0; c && i < ARRAY_SIZE(commands); i++)
 		json_array_append_new(c, json_pack("{s:s, s:s}", "name", commands[i].name,
 						   "description", commands[i].desc));
@@ -179,7 +180,9 @@ static int list_json(const char *path)
 
 static int run_benchmark(int argc, char **argv)
 {
+	static const struct bench *table[BENCH_MAX_BENCHS];
 	const struct bench *bench;
+	size_t table_cnt;
 	int err;
 
 	/* argp permutes argv: keep the command line as it was typed, for JSON */
@@ -191,13 +194,15 @@ static int run_benchmark(int argc, char **argv)
 	}
 	memcpy(env.argv, argv, (argc + 1) * sizeof(*argv));
 
-	err = bench_args_parse(argc, argv, benchs, ARRAY_SIZE(benchs), &bench);
+	/* with the benchmarks a build added from upstream's sources, if any */
+	table_cnt = bench_table_build(benchs, ARRAY_SIZE(benchs), table, ARRAY_SIZE(table));
+	err = bench_args_parse(argc, argv, table, table_cnt, &bench);
 	if (err) {
 		err = bench_args_error_status();
 	} else if (!bench && env.json_path) {
-		err = list_json(env.json_path) ? BENCH_EXIT_FAILED : BENCH_EXIT_OK;
+		err = list_json(env.json_path, table, table_cnt) ? BENCH_EXIT_FAILED : BENCH_EXIT_OK;
 	} else if (!bench) {
-		bench_args_list(benchs, ARRAY_SIZE(benchs));
+		bench_args_list(table, table_cnt);
 	} else {
 		err = runner_run(bench);
 	}

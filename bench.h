@@ -249,6 +249,12 @@ enum bench_caps {
 	 * their on-CPU share is recorded but does not invalidate the run
 	 */
 	BENCH_CAP_PRODUCERS_SLEEP = 1 << 5,
+	/*
+	 * the consumers never read bench_consumers_stopping(): they block
+	 * until the process exits, as upstream's runner lets them (its
+	 * rb-libbpf polls with no timeout); the runner does not wait for them
+	 */
+	BENCH_CAP_CONSUMERS_ENDLESS = 1 << 6,
 };
 
 /* what every BPF benchmark needs */

@@ -9,6 +9,9 @@
 #include "bench_api.h"
 #include "kernel_env.h"
 
+/* the benchmarks a build may add (make UPSTREAM_BENCHS=DIR) */
+#define BENCH_ADDED_MAX 64
+
 /* upstream's: the benchmark being run */
 const struct bench *bench;
 
@@ -62,7 +65,7 @@ const struct bench *bench_effective(const struct bench *b)
 		copy = *b;
 		copy.needs = BENCH_NEEDS_TRACEFS | BENCH_NEEDS_MEMCG;
 		/* no Memory: line after its Summary: a side-by-side diff stays clean */
-		copy.caps = BENCH_CAP_UPSTREAM_STDOUT;
+		copy.caps = BENCH_CAP_UPSTREAM_STDOUT | BENCH_CAP_CONSUMERS_ENDLESS;
 		copy.metrics = hits_drops_metrics;
 		b = &copy;
 	}
@@ -103,4 +106,52 @@ void setup_libbpf(void)
 {
 	/* upstream's also sets libbpf's strict mode: libbpf 1.0 made it the only one */
 	libbpf_print_setup(env.verbose);
+}
+
+/* none unless the build added some (make UPSTREAM_BENCHS=DIR) */
+extern const struct bench_added bench_added[] __attribute__((weak));
+extern const int bench_added_cnt __attribute__((weak));
+
+/* an added benchmark as the runner takes it: its argp, a line for --list */
+static const struct bench *added_entry(const struct bench_added *a)
+{
+	static struct bench copies[BENCH_ADDED_MAX];
+	static char descs[BENCH_ADDED_MAX][96];
+	static int n;
+	struct bench *c;
+
+	if (n == BENCH_ADDED_MAX)
+		return a->bench;
+	c = &copies[n];
+	*c = *a->bench;
+	if (!c->argp)
+		c->argp = a->argp;
+	if (!c->desc) {
+		snprintf(descs[n], sizeof(descs[n]), "built from upstream's %s (UPSTREAM_BENCHS)",
+			 a->file);
+		c->desc = descs[n];
+	}
+	n++;
+	return c;
+}
+
+size_t bench_table_build(const struct bench *const *ours, size_t n, const struct bench **out,
+			 size_t room)
+{
+	size_t cnt = 0, i, j;
+	int k;
+
+	for (i = 0; i < n && cnt < room; i++)
+		out[cnt++] = ours[i];
+	for (k = 0; &bench_added_cnt && k < bench_added_cnt; k++) {
+		const struct bench *b = added_entry(&bench_added[k]);
+
+		for (j = 0; j < cnt && strcmp(out[j]->name, b->name); j++)
+			;
+		if (j < cnt)
+			out[j] = b;
+		else if (cnt < room)
+			out[cnt++] = b;
+	}
+	return cnt;
 }

@@ -23,6 +23,21 @@ int bench_call_report_final(const struct bench *b, struct bench_res res[], int r
  * the hits/drops metrics in JSON), and leaves its stdout as upstream's.
  */
 bool bench_upstream_style(const struct bench *b);
+
+/*
+ * A benchmark built in from upstream's sources (make UPSTREAM_BENCHS=DIR,
+ * scripts/upstream-table.sh): its file's argp for one of upstream's older
+ * style that names none, and the file, for --list.
+ */
+struct bench_added {
+	const struct bench *bench;
+	const struct argp *argp;
+	const char *file;
+};
+
+/* ours, then the added ones, each replacing ours of its name: the count */
+size_t bench_table_build(const struct bench *const *ours, size_t n, const struct bench **out,
+			 size_t room);
 /* b, or for an upstream-style b a copy with those defaults; sets `bench` */
 const struct bench *bench_effective(const struct bench *b);
 

@@ -8,7 +8,7 @@
 #include "bench.h"
 
 /* the most benchmarks the table may hold */
-#define BENCH_MAX_BENCHS 64
+#define BENCH_MAX_BENCHS 128
 
 /*
  * Parse the runner's options and every benchmark family's (argp children),

@@ -1021,8 +1021,12 @@ static void measure(const struct bench *bench, const sigset_t *sigs, struct run_
 	if (run_ended(end))
 		return;
 	run.res_cnt = (run.repeat_warmup + run.repeat_len) * run.repeat_cnt;
-	/* a consumer that cannot be stopped voids the run: no Summary that looks valid */
-	end->err = stop_consumers() ? -ETIMEDOUT : 0;
+	/*
+	 * a consumer that cannot be stopped voids the run: no Summary that
+	 * looks valid; an upstream-style one is not asked (it ends with us)
+	 */
+	if (!(bench->caps & BENCH_CAP_CONSUMERS_ENDLESS))
+		end->err = stop_consumers() ? -ETIMEDOUT : 0;
 	if (!end->err)
 		end->err = report(bench, json_text, &end->out_err);
 }
@@ -1072,7 +1076,7 @@ int runner_run(const struct bench *bench)
 	if (!run_ended(&end) && !exit_after_setup())
 		measure(bench, &sigs, &end, &json_text);
 	run_slices_stop();
-	if (stop_consumers() && !run_ended(&end))
+	if (!(bench->caps & BENCH_CAP_CONSUMERS_ENDLESS) && stop_consumers() && !run_ended(&end))
 		end.err = -ETIMEDOUT;
 	if (bench->caps & BENCH_CAP_PARK_THREADS)
 		park_threads();

@@ -8,14 +8,6 @@
 # hook's exit(1) in validate, setup and measure leaving no cgroup, mount or
 # attached program behind.
 
-# a private mount namespace, so "no tracefs mount left" is ours to check
-# (before lib.sh, whose temporary directory exec would leak)
-if [ -z "${UPSTREAM_API_T_MNTNS:-}" ] && [ "$(id -u)" -eq 0 ] &&
-   unshare --mount --propagation private true 2>/dev/null; then
-	export UPSTREAM_API_T_MNTNS=1
-	exec unshare --mount --propagation private "$BASH" "$0" "$@"
-fi
-
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 require_bpf
@@ -25,6 +17,7 @@ NUM='[0-9]+\.[0-9]{3}'
 CG_PARENT=$(own_mem_cgroup)
 V2_ROOT=$(awk '{ for (i = 7; $i != "-"; i++); } $(i + 1) == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 V2_OWN=$V2_ROOT$(awk -F: '$1 == "0" && $2 == "" { print $3 }' /proc/self/cgroup)
+# the runner mounts tracefs in a mount namespace of its own: none appears here
 TRACEFS_BEFORE=$(tracefs_mounts)
 
 # left_behind: run cgroups and upstream-style cgroups still on the machine

@@ -8,9 +8,11 @@
 #define __BENCH_INCLUDE_LINUX_TYPES_H
 
 #include_next <linux/types.h>
+#include <stdint.h>
 
-typedef __u64 u64;
-typedef __s64 s64;
+/* the C library's 64-bit types, as the kernel's tools have them: %lu prints a u64 on LP64 */
+typedef uint64_t u64;
+typedef int64_t s64;
 typedef __u32 u32;
 typedef __s32 s32;
 typedef __u16 u16;

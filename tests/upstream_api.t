@@ -79,7 +79,7 @@ like "$TEST_TMP/ops" '^batches: [0-9.]+ ± [0-9.]+ us each, [0-9.]+ ± [0-9.]+ s
 
 par_wait "$TEST_TMP/cg"
 is $? 0 "--cgroup: exit status 0"
-like "$TEST_TMP/cg" '^Summary: hits +[1-9][0-9.]* ±' \
+cmp_num "$(sed -nE 's/^Summary: hits +([0-9.]+) .*/\1/p' "$TEST_TMP/cg")" '>' 0 \
 	"--cgroup: the program, counting only the cgroup's tasks by get_cgroup_id(), counted them"
 like "$TEST_TMP/cg" '^cgroup /upstream_api: (memory\.current [0-9.]+MiB|no memory\.current .*)$' \
 	"--cgroup: the cgroup's fd from cgroup_setup_and_join() reads its memory where v2 has it"

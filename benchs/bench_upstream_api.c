@@ -14,10 +14,12 @@
  *                               and grace_period_*_basic_stats()
  */
 #include <argp.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <asm/barrier.h>
 #include <linux/time64.h>
 #include <sys/times.h>
+#include <bpf/btf.h>
 #include "bench.h"
 #include "bpf_util.h"
 #include "cgroup_helpers.h"
@@ -117,6 +119,30 @@ static void fail_if_at(const char *stage)
 	}
 }
 
+/*
+ * The programs walk their batches with bpf_for() and time bpf_obj_new():
+ * a kernel without either refuses the whole object at load with the
+ * verifier's log.  Its BTF says first, in one line (Debian's 6.1 has
+ * neither).
+ */
+static void require_kfunc(const char *kfunc, const char *what, const char *since)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int id;
+
+	if (!btf) {
+		fprintf(stderr, "failed to read the kernel's BTF: %s\n", strerror(errno));
+		exit(1);
+	}
+	id = btf__find_by_name_kind(btf, kfunc, BTF_KIND_FUNC);
+	btf__free(btf);
+	if (id > 0)
+		return;
+	fprintf(stderr, "%s: this kernel has no %s: the kfunc %s is not in its BTF (Linux %s and later have it)\n",
+		env.bench_name, what, kfunc, since);
+	exit(1);
+}
+
 static void validate(void)
 {
 	if (env.consumer_cnt != 0) {
@@ -131,6 +157,8 @@ static void validate(void)
 	if (env.stacktrace)
 		fprintf(stderr, "upstream-api: -s has nothing to trace here\n");
 	fail_if_at("validate");
+	require_kfunc("bpf_iter_num_new", "open-coded iterators (bpf_for())", "6.4");
+	require_kfunc("bpf_obj_new_impl", "bpf_obj_new()", "6.2");
 }
 
 /* the process's system time so far, in clock ticks */

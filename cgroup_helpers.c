@@ -9,6 +9,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,20 +245,42 @@ static bool all_digits(const char *s, size_t n)
 	return n > 0;
 }
 
-/* is name "bench-<anything>.<pid>" or "bench-<anything>.<pid>.ns<inode>"? */
-static bool is_run_name(const char *name)
+/*
+ * Is name "bench-<anything>.<pid>" or "bench-<anything>.<pid>.ns<inode>"?
+ * Then *pid and *ns (0 without a namespace part) are its owner's.
+ */
+static bool parse_run_name(const char *name, long *pid, unsigned long *ns)
 {
 	const char *dot = strrchr(name, '.'), *prev;
 
 	if (strncmp(name, "bench-", 6) || !dot || dot <= name + 6)
 		return false;
-	if (all_digits(dot + 1, strlen(dot + 1)))
+	if (all_digits(dot + 1, strlen(dot + 1))) {
+		*pid = strtol(dot + 1, NULL, 10);
+		*ns = 0;
 		return true;
+	}
 	if (strncmp(dot + 1, "ns", 2) || !all_digits(dot + 3, strlen(dot + 3)))
 		return false;
 	for (prev = dot - 1; prev > name + 6 && *prev != '.'; prev--)
 		;
-	return *prev == '.' && all_digits(prev + 1, dot - prev - 1);
+	if (*prev != '.' || !all_digits(prev + 1, dot - prev - 1))
+		return false;
+	*pid = strtol(prev + 1, NULL, 10);
+	*ns = strtoul(dot + 3, NULL, 10);
+	return true;
+}
+
+/*
+ * A run of our own pid namespace whose process is alive: its cgroup is
+ * empty between its mkdir and its join, and must not be swept then.  A
+ * pid of another namespace means nothing here.
+ */
+static bool live_run_here(long pid, unsigned long ns, unsigned long ns_self)
+{
+	if (ns != ns_self || pid <= 0 || pid > INT_MAX)
+		return false;
+	return !kill((pid_t)pid, 0) || errno == EPERM;
 }
 
 /* does dir/cgroup.procs list a process?  A missing file lists none */
@@ -273,14 +297,16 @@ int cg_remove_stale(const char *parent)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
+	unsigned long ns, ns_self = cg_pidns_self();
 	int removed = 0, n;
+	long pid;
 	DIR *d;
 
 	d = opendir(parent);
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		if (!is_run_name(de->d_name))
+		if (!parse_run_name(de->d_name, &pid, &ns) || live_run_here(pid, ns, ns_self))
 			continue;
 		n = snprintf(path, sizeof(path), "%s/%s", parent, de->d_name);
 		if (n < 0 || (size_t)n >= sizeof(path) || has_procs(path))
@@ -464,8 +490,9 @@ static int create_and_join(struct bench_cgroup *cg, const char *prefix)
 				 cg->path, strerror(-err));
 			return err;
 		}
+		/* swept before we joined: gone (v2), or removed while open (v1) */
 		err = cg_join(cg, pid);
-		if (err != -ENOENT)
+		if (err != -ENOENT && err != -ENODEV)
 			break;
 		cg->created = false;
 	}

@@ -53,8 +53,10 @@ int cg_find_own(const struct cg_roots *roots, const char *proc_cgroup, struct be
 
 /*
  * Remove the directories "bench-*.<pid>[.ns<pidns>]" under parent that
- * hold no process: what a run killed with SIGKILL leaves behind.  A pid in
- * the name means nothing here: it may belong to another pid namespace.
+ * hold no process: what a run killed with SIGKILL leaves behind.  A name
+ * of our own pid namespace whose pid is alive is kept: that run is between
+ * creating its cgroup and joining it.  A pid of another namespace means
+ * nothing here: emptiness decides.
  * A cgroup whose cgroup.procs lists a process is skipped, and the kernel
  * refuses to remove one with processes (also those invisible from our
  * namespace, which cgroup.procs does not list).  Returns how many were

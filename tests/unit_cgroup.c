@@ -284,16 +284,33 @@ static void test_none(void)
 	ok(cg_find_own(&r, "/nonexistent/cgroup", &cg) == -ENOENT, "missing /proc file: -ENOENT");
 }
 
+/* a run's cgroup name as cg_create() makes it in pid namespace ns (0: the first) */
+static void run_name(char *buf, size_t sz, pid_t pid, unsigned long ns)
+{
+	if (ns)
+		snprintf(buf, sz, "bench-htab-mem.%d.ns%lu", (int)pid, ns);
+	else
+		snprintf(buf, sz, "bench-htab-mem.%d", (int)pid);
+}
+
 static void test_stale(void)
 {
 	struct bench_cgroup cg = {};
 	pid_t dead = dead_pid(), me = getpid();
-	char base[PATH_MAX];
+	unsigned long ns_self = cg_pidns_self();
+	char base[PATH_MAX], path[PATH_MAX], mine[64], theirs[64];
 
 	snprintf(base, sizeof(base), "%s/stale", tmp);
 	mkdirs("%s/bench-htab-mem.%d", base, dead);
-	/* our pid, but maybe another namespace's run: emptiness decides */
-	mkdirs("%s/bench-htab-mem.%d", base, me);
+	/*
+	 * our pid as our own namespace names it: a live run between its
+	 * mkdir and its join, kept; as another namespace names it: a pid
+	 * that means nothing here, emptiness decides
+	 */
+	run_name(mine, sizeof(mine), me, ns_self);
+	run_name(theirs, sizeof(theirs), me, ns_self ? 0 : 4026532847UL);
+	mkdirs("%s/%s", base, mine);
+	mkdirs("%s/%s", base, theirs);
 	mkdirs("%s/bench-htab-mem.1.ns4026532845", base);
 	/* a live run, whatever its pid means here */
 	mkdirs("%s/bench-htab-mem.2.ns4026532846", base);
@@ -305,8 +322,12 @@ static void test_stale(void)
 
 	is_int(cg_remove_stale(base), 3, "stale: the three empty runs' directories removed");
 	ok(!exists("%s/bench-htab-mem.%d", base, dead), "stale: bench-*.<pid>, empty, is gone");
-	ok(!exists("%s/bench-htab-mem.%d", base, me),
-	   "stale: an empty one is gone even if its pid is alive here (another namespace's pid)");
+	ok(exists("%s/%s", base, mine),
+	   "stale: an empty one named for a live process of our pid namespace is kept (%s)", mine);
+	ok(!exists("%s/%s", base, theirs),
+	   "stale: an empty one named for our pid in another namespace is gone (%s)", theirs);
+	if (snprintf(path, sizeof(path), "%s/%s", base, mine) < (int)sizeof(path))
+		rmdir(path);
 	ok(!exists("%s/bench-htab-mem.1.ns4026532845", base), "stale: bench-*.<pid>.ns<inode>, empty, is gone");
 	ok(exists("%s/bench-htab-mem.2.ns4026532846", base),
 	   "stale: a cgroup whose cgroup.procs lists a process is kept");

@@ -189,12 +189,18 @@ is "$(jq -r '.change_pct * 100 | round / 100' "$j")" "10" "ab.json: the change, 
 jq -e '.interval_pct[0] > 0 and .interval_pct[1] >= .interval_pct[0] and .p < 0.05' "$j" >/dev/null
 is $? 0 "ab.json: an interval above 0 and p below 0.05, as the verdict"
 is "$(jq -r '.a.shell' "$j")" "exec $STANDIN $TEST_TMP/clear-a" "ab.json: A's command"
+# which design ran (the interleaved one's words: tests/ab_interleaved.t)
+like "$TEST_TMP/clear" '^ab: A and B in blocks of A B B A, result files in ' "the first line says the design: blocks"
+like "$TEST_TMP/clear" '^design: blocks of A B B A, each block.s mean log\(B/A\) one observation; ' \
+	"the design line says blocks"
+is "$(jq -r '.design + " " + (.slice_ms | tostring)' "$j")" "blocks null" "ab.json: design blocks, no slice"
 # the same case with --json
 ab_next
 par_wait "$TEST_TMP/clearj"
 is $? 0 "--json: exit 0"
 is "$(wc -l <"$TEST_TMP/clearj")" 1 "--json: stdout is one line"
 is "$(jq -r '.verdict' "$TEST_TMP/clearj")" "better" "--json: the report as JSON"
+is "$(jq -r '.design' "$TEST_TMP/clearj")" "blocks" "--json: the design, blocks"
 like "$TEST_TMP/clearj.err" '^ab: block 6: ' "--json: the progress lines stay on stderr"
 grep -q '^verdict:' "$TEST_TMP/clearj"
 is $? 1 "--json: no text report on stdout"

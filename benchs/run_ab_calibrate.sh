@@ -9,6 +9,7 @@
 #
 #   benchs/run_ab_calibrate.sh [-o DIR] [-n AA[,CHANGE]] [-b BUDGET]
 #                              [-m METRIC] [-H none|on|toggle] [-L | -I] PCT
+#   benchs/run_ab_calibrate.sh -R DIR
 #
 #   PCT        the change to detect, in percent of a batch's time (0.1..50)
 #   -o DIR     where every run's files go (default: a new directory under $TMPDIR)
@@ -27,13 +28,19 @@
 #   -I         the interleaved design (bench ab --interleave, slices of SLICE
 #              ms, default ab's): A and B take turns on the producer's CPU;
 #              at the end, what the pairs of invocations say of the
-#              interference: the A/A pairs' mean log ratio (A = B), and
-#              every pair's estimate by the side that went first
+#              interference: the A/A pairs' mean log ratio (A = B), every
+#              pair's estimate by the side that went first, and the slice
+#              pairs' by their order (A B against B A)
+#   -R DIR     run nothing: read an earlier -I run's files in DIR (its -o)
+#              again and print what they say of the interference
 #   BENCH      the bench binary (default ./bench of this tree)
 #   ARGS       the invocation, an htab-mem one (default
 #              "-w1 -d2 -p1 -a htab-mem --use-case overwrite")
 #   PAIRS      interleaved pairs of the size check (default 10)
 #   SLICE      with -I, bench ab's --slice (ms)
+#   LOOPS      the change's loop count, from an earlier run's size line of
+#              the same ARGS: the size and its check are skipped (they take
+#              a minute or two of the machine each time)
 #
 # First the size: the loop's cost per iteration from runs with 0 and 20000
 # iterations, the iterations that make PCT percent of the median batch, and
@@ -60,6 +67,68 @@ die_usage() {
 	exit 2
 }
 
+# interference DIR: with -I, what the pairs of invocations (pair-NNN.json)
+# say: the A/A ones' mean log(B/A), which A = B puts at 0 unless A and B
+# disturb each other unequally, and every kind's mean by the side that
+# went first, which differs unless the order matters (means as % with a
+# 95% t interval, Cornish-Fisher's t quantile); then the slice order:
+# each pair of invocations' slice pairs A B and B A apart (their 20%
+# trimmed means), whose difference A = B puts at 0 unless a slice carries
+# over into the next one unequally (slice_order, below)
+interference() {
+	local kind
+	for kind in aa change; do
+		for f in "$1/$kind"-*/pair-[0-9][0-9][0-9].json; do
+			[ -e "$f" ] && jq -r 'select(.estimate.log_ratio != null) | "\(.first) \(.estimate.log_ratio)"' "$f"
+		done | awk -v kind="$kind" '
+			function tq(df,  z) { z = 1.959964; return z + (z^3 + z) / (4 * df) + (5 * z^5 + 16 * z^3 + 3 * z) / (96 * df^2) }
+			function pct(x) { return 100 * (exp(x) - 1) }
+			function iv(s, ss, n,  m, sd, h) { m = s / n; sd = n > 1 ? sqrt((ss - n * m * m) / (n - 1)) : 0
+				h = n > 1 ? tq(n - 1) * sd / sqrt(n) : 0
+				return sprintf("%+.2f%% (95%% CI %+.2f%% .. %+.2f%%, n %d)", pct(m), pct(m - h), pct(m + h), n) }
+			{ n[$1]++; s[$1] += $2; ss[$1] += $2 * $2; N++; S += $2; SS += $2 * $2 }
+			END {
+				if (!N) exit
+				va = n["A"] > 1 ? (ss["A"] - s["A"]^2 / n["A"]) / (n["A"] - 1) : 0
+				vb = n["B"] > 1 ? (ss["B"] - s["B"]^2 / n["B"]) / (n["B"] - 1) : 0
+				d = (n["A"] && n["B"]) ? s["B"] / n["B"] - s["A"] / n["A"] : 0
+				se = (n["A"] && n["B"]) ? sqrt(va / n["A"] + vb / n["B"]) : 0
+				printf "interference (%s): %d pairs of invocations, mean log(B/A) %s; A first %s, B first %s; B first - A first %+.2f%% (95%% CI %+.2f%% .. %+.2f%%)\n",
+					kind == "aa" ? "A = B" : "A against A plus the change", N, iv(S, SS, N),
+					n["A"] ? iv(s["A"], ss["A"], n["A"]) : "none", n["B"] ? iv(s["B"], ss["B"], n["B"]) : "none",
+					100 * d, 100 * (d - 1.96 * se), 100 * (d + 1.96 * se) }'
+	done
+}
+
+# slice_order DIR: the slice pairs' estimate by their order, per kind
+slice_order() {
+	local kind
+	for kind in aa change; do
+		for f in "$1/$kind"-*/pair-[0-9][0-9][0-9].json; do
+			[ -e "$f" ] && jq -r '
+				def tmean: sort | (length * 0.2 | floor) as $g | .[$g:length - $g] |
+					if length > 0 then add / length else null end;
+				(.slices.seq | to_entries | map({key: (.value | tostring), value: .key}) |
+				 from_entries) as $at | .slices.side as $side |
+				[.differences.first_seq, .differences.log_ratio] | transpose |
+				map({o: $side[$at[.[0] | tostring]:$at[.[0] | tostring] + 1], d: .[1]}) |
+				[(map(select(.o == "A") | .d) | tmean), (map(select(.o == "B") | .d) | tmean)] |
+				select(all(. != null)) | "\(.[0]) \(.[1])"' "$f"
+		done | awk -v kind="$kind" '
+			function tq(df,  z) { z = 1.959964; return z + (z^3 + z) / (4 * df) + (5 * z^5 + 16 * z^3 + 3 * z) / (96 * df^2) }
+			function pct(x) { return 100 * (exp(x) - 1) }
+			function iv(s, ss, n,  m, sd, h) { m = s / n; sd = n > 1 ? sqrt((ss - n * m * m) / (n - 1)) : 0
+				h = n > 1 ? tq(n - 1) * sd / sqrt(n) : 0
+				return sprintf("%+.2f%% (95%% CI %+.2f%% .. %+.2f%%)", pct(m), pct(m - h), pct(m + h)) }
+			{ n++; a += $1; aa += $1 * $1; b += $2; bb += $2 * $2; d = $2 - $1; s += d; ss += d * d }
+			END {
+				if (!n) exit
+				printf "slice order (%s): %d pairs of invocations, slice pairs A B %s, B A %s; B A - A B %s\n",
+					kind == "aa" ? "A = B" : "A against A plus the change", n,
+					iv(a, aa, n), iv(b, bb, n), iv(s, ss, n) }'
+	done
+}
+
 DIR=""
 AA_RUNS=5
 CHANGE_RUNS=5
@@ -68,8 +137,9 @@ METRIC=op_ns
 HOG=none
 LAYOUT=0
 INTERLEAVE=0
+REREAD=""
 [ "${1:-}" = --help ] && { usage; exit 0; }
-while getopts ':o:n:b:m:H:LIh' opt; do
+while getopts ':o:n:b:m:H:LIR:h' opt; do
 	case $opt in
 	o) DIR=$OPTARG ;;
 	n)
@@ -87,18 +157,29 @@ while getopts ':o:n:b:m:H:LIh' opt; do
 		;;
 	L) LAYOUT=1 ;;
 	I) INTERLEAVE=1 ;;
+	R) REREAD=$OPTARG ;;
 	h) usage; exit 0 ;;
 	:) die_usage "option -$OPTARG needs a value" ;;
-	*) die_usage "unknown option '-$OPTARG' (accepted: -o DIR, -n AA[,CHANGE], -b BUDGET, -m METRIC, -H MODE, -L, -I, -h)" ;;
+	*) die_usage "unknown option '-$OPTARG' (accepted: -o DIR, -n AA[,CHANGE], -b BUDGET, -m METRIC, -H MODE, -L, -I, -R DIR, -h)" ;;
 	esac
 done
 shift $((OPTIND - 1))
+if [ -n "$REREAD" ]; then
+	[ $# -eq 0 ] || die_usage "-R reads files and runs nothing: no change size with it; got '$*'"
+	compgen -G "$REREAD/aa-*/pair-[0-9][0-9][0-9].json" >/dev/null ||
+		compgen -G "$REREAD/change-*/pair-[0-9][0-9][0-9].json" >/dev/null ||
+		die_usage "no pair files of an -I run in '$REREAD' for -R (expected its aa-NN/ and change-NN/ directories)"
+	interference "$REREAD"
+	slice_order "$REREAD"
+	exit 0
+fi
 [ $# -eq 1 ] || die_usage "one change size expected, in percent (e.g. 2); got $#"
 PCT=$1
 awk -v p="$PCT" 'BEGIN { exit !(p ~ /^[0-9]+(\.[0-9]+)?$/ && p >= 0.1 && p <= 50) }' ||
 	die_usage "bad change size '$PCT' (accepted: a percentage in 0.1..50)"
 [[ $PAIRS =~ ^[1-9][0-9]{0,2}$ ]] || die_usage "bad PAIRS '$PAIRS' (accepted: 1..999)"
 [[ $HOG_PERIOD =~ ^[1-9][0-9]{0,3}$ ]] || die_usage "bad HOG_PERIOD '$HOG_PERIOD' (accepted: 1..9999 seconds)"
+[[ ${LOOPS:-1} =~ ^[1-9][0-9]{0,6}$ ]] || die_usage "bad LOOPS '$LOOPS' (accepted: 1..9999999, a size line's loop count)"
 [[ ${SLICE:-1} =~ ^[0-9]{1,3}(\.[0-9]{1,3})?$ ]] || die_usage "bad SLICE '$SLICE' (accepted: milliseconds, bench ab's --slice)"
 [ -x "$BENCH" ] || die_usage "no bench at '$BENCH': build it, or set BENCH"
 [ "$LAYOUT$INTERLEAVE" != 11 ] ||
@@ -163,6 +244,10 @@ paired=""
 [ "$INTERLEAVE" = 1 ] && paired="; interleaved (bench ab --interleave${SLICE:+ --slice $SLICE})"
 echo "invocation: bench $ARGS; metric: $METRIC; change: $PCT% of a batch$paired"
 
+if [ -n "${LOOPS:-}" ]; then
+	loops=$LOOPS
+	echo "size: $loops loops (LOOPS: the size and its check skipped)"
+else
 # the loop's cost: 0 and 20000 iterations, interleaved, twice
 # shellcheck disable=SC2046
 for i in 1 2; do
@@ -228,36 +313,7 @@ if [ -n "$resized" ] && [ "$resized" != "$loops" ]; then
 	loops=$resized
 	check "-2" "$loops" "${CHECK_PARGS[@]}"
 fi
-
-# interference DIR: with -I, what the pairs of invocations (pair-NNN.json)
-# say: the A/A ones' mean log(B/A), which A = B puts at 0 unless A and B
-# disturb each other unequally, and every kind's mean by the side that
-# went first, which differs unless the order matters (means as % with a
-# 95% t interval, Cornish-Fisher's t quantile)
-interference() {
-	local kind
-	for kind in aa change; do
-		for f in "$1/$kind"-*/pair-[0-9][0-9][0-9].json; do
-			[ -e "$f" ] && jq -r 'select(.estimate.log_ratio != null) | "\(.first) \(.estimate.log_ratio)"' "$f"
-		done | awk -v kind="$kind" '
-			function tq(df,  z) { z = 1.959964; return z + (z^3 + z) / (4 * df) + (5 * z^5 + 16 * z^3 + 3 * z) / (96 * df^2) }
-			function pct(x) { return 100 * (exp(x) - 1) }
-			function iv(s, ss, n,  m, sd, h) { m = s / n; sd = n > 1 ? sqrt((ss - n * m * m) / (n - 1)) : 0
-				h = n > 1 ? tq(n - 1) * sd / sqrt(n) : 0
-				return sprintf("%+.2f%% (95%% CI %+.2f%% .. %+.2f%%, n %d)", pct(m), pct(m - h), pct(m + h), n) }
-			{ n[$1]++; s[$1] += $2; ss[$1] += $2 * $2; N++; S += $2; SS += $2 * $2 }
-			END {
-				if (!N) exit
-				va = n["A"] > 1 ? (ss["A"] - s["A"]^2 / n["A"]) / (n["A"] - 1) : 0
-				vb = n["B"] > 1 ? (ss["B"] - s["B"]^2 / n["B"]) / (n["B"] - 1) : 0
-				d = (n["A"] && n["B"]) ? s["B"] / n["B"] - s["A"] / n["A"] : 0
-				se = (n["A"] && n["B"]) ? sqrt(va / n["A"] + vb / n["B"]) : 0
-				printf "interference (%s): %d pairs of invocations, mean log(B/A) %s; A first %s, B first %s; B first - A first %+.2f%% (95%% CI %+.2f%% .. %+.2f%%)\n",
-					kind == "aa" ? "A = B" : "A against A plus the change", N, iv(S, SS, N),
-					n["A"] ? iv(s["A"], ss["A"], n["A"]) : "none", n["B"] ? iv(s["B"], ss["B"], n["B"]) : "none",
-					100 * d, 100 * (d - 1.96 * se), 100 * (d + 1.96 * se) }'
-	done
-}
+fi
 
 # the rounds: A/A, then A/A+PCT, alternating while both last
 fp=0 found=0 wrong=0
@@ -296,4 +352,5 @@ done
 echo "false positives: $fp of $AA_RUNS A/A runs; found: $found of $CHANGE_RUNS runs of a $PCT% change (wrong direction: $wrong); files: $DIR"
 if [ "$INTERLEAVE" = 1 ]; then
 	interference "$DIR"
+	slice_order "$DIR"
 fi

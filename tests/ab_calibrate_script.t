@@ -28,6 +28,32 @@ refuse "a bad change round count" "bad round count '3,x' for -n \(accepted: AA o
 ARGS="-w0 -d1 count-local" refuse "a benchmark without --extra-work" "ARGS must run htab-mem" 2
 refuse "-L with -I" "-L and -I are two designs" -L -I 2
 SLICE=x refuse "a bad SLICE" "bad SLICE 'x' \(accepted: milliseconds, bench ab's --slice\)" -I 2
+LOOPS=0 refuse "a bad LOOPS" "bad LOOPS '0' \(accepted: 1\.\.9999999, a size line's loop count\)" -I 2
+refuse "-R with a change size" "-R reads files and runs nothing: no change size with it; got '2'" -R "$TEST_TMP" 2
+refuse "-R on a directory without pair files" "no pair files of an -I run in '$TEST_TMP' for -R" -R "$TEST_TMP"
+
+# -R: the interference read from two hand-made pairs of invocations of an
+# A/A run (A B A B: slice pairs A B, B A, A B).  Pair 1 (A first, estimate
+# 0.02) has log ratios 0.02, 0, 0.04: A B 0.03, B A 0; pair 2 (B first,
+# estimate 0.04) has 0.01, 0.03, 0.01: A B 0.01, B A 0.03.  Means: the
+# estimates 0.03 (+3.05%), A first 0.02 (+2.02%), B first 0.04 (+4.08%);
+# slice pairs A B 0.02 (+2.02%), B A 0.015 (+1.51%), B A - A B -0.005
+# (-0.50%).  (Trimming 20% of two keeps both.)
+mkdir -p "$TEST_TMP/rr/aa-01"
+pairfile() {	# pairfile N FIRST ESTIMATE D1 D2 D3
+	printf '{"pair":%d,"first":"%s","slices":{"seq":[0,1,2,3],"side":"ABAB"},"differences":{"first_seq":[0,1,2],"log_ratio":[%s,%s,%s]},"estimate":{"log_ratio":%s}}\n' \
+		"$1" "$2" "$4" "$5" "$6" "$3" >"$TEST_TMP/rr/aa-01/pair-00$1.json"
+}
+pairfile 1 A 0.02 0.02 0 0.04
+pairfile 2 B 0.04 0.01 0.03 0.01
+"$SCRIPT" -R "$TEST_TMP/rr" >"$TEST_TMP/rr.out" 2>"$TEST_TMP/rr.err"
+is $? 0 "-R: exit 0"
+like "$TEST_TMP/rr.out" '^interference \(A = B\): 2 pairs of invocations, mean log\(B/A\) \+3\.05% .*; A first \+2\.02% .*, B first \+4\.08% ' \
+	"-R: the pairs' estimates, all and by the side that went first"
+like "$TEST_TMP/rr.out" '^slice order \(A = B\): 2 pairs of invocations, slice pairs A B \+2\.02% .*, B A \+1\.51% .*; B A - A B -0\.50% ' \
+	"-R: the slice pairs by their order, and the difference"
+is "$(wc -l <"$TEST_TMP/rr.out")" 2 "-R: an A/A run only: two lines"
+
 for h in -h --help; do
 	"$SCRIPT" $h >"$TEST_TMP/usage" 2>&1
 	is $? 0 "$h: exit 0"

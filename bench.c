@@ -138,6 +138,48 @@ static void hold_std_fds(void)
 	}
 }
 
+/* -l or --list among a run's arguments */
+static bool asks_list(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-l") || !strcmp(argv[i], "--list"))
+			return true;
+	return false;
+}
+
+/*
+ * The envelope's command when --json asks for JSON on stdout, else NULL
+ * (cli_json_errors_begin()): a command with --json before its "--"; a
+ * run or -l whose --json names stdout ("-", /dev/stdout).
+ */
+static const char *json_command(int argc, char **argv, const struct bench_command *cmd)
+{
+	static char name[64];
+	int i;
+
+	for (i = cmd ? 2 : 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *v = NULL;
+
+		if (!strncmp(argv[i], "--json=", 7))
+			v = argv[i] + 7;
+		else if (!strcmp(argv[i], "--json"))
+			v = i + 1 < argc ? argv[i + 1] : "";
+		else
+			continue;
+		if (cmd && !strcmp(cmd->name, "history") && argc > 2 && argv[2][0] != '-') {
+			snprintf(name, sizeof(name), "history %s", argv[2]);
+			return name;
+		}
+		if (cmd)
+			return cmd->name;
+		if (output_file_is_stdout(v))
+			return asks_list(argc, argv) ? "list" : "run";
+	}
+	return NULL;
+}
+
 /* bench -l --json FILE: every benchmark and command, in cli_json's envelope */
 static int list_json(const char *path, const struct bench *const *table, size_t n)
 {
@@ -220,7 +262,10 @@ static int run_benchmark(int argc, char **argv)
 static int finish_output(int status)
 {
 	int out_failed = running ? running->out_failed : BENCH_EXIT_FAILED;
-	int err = output_stdout_close();
+	int err;
+
+	cli_json_errors_end(status);
+	err = output_stdout_close();
 
 	output_finished = true;
 	if (!err || status >= BENCH_EXIT_SIGNAL)
@@ -232,31 +277,37 @@ static int finish_output(int status)
 	return status > out_failed ? status : out_failed;
 }
 
-/* argp's exit() after --help, --usage or an error: stdout checked there too */
-static void finish_output_at_exit(void)
+/* argp's exit() after --help, --usage or an error (status): stdout checked there too */
+static void finish_output_at_exit(int status, void *arg)
 {
-	int status;
+	int out;
 
+	(void)arg;
 	if (output_finished)
 		return;
-	status = finish_output(BENCH_EXIT_OK);
-	if (status)
-		_exit(status);
+	out = finish_output(status);
+	if (out != status)
+		_exit(out);
 }
 
 int main(int argc, char **argv)
 {
 	static char cmd_name[32];
+	const char *json_cmd;
+	char **list_argv;
 	size_t i;
 
 	hold_std_fds();
 	if (output_stdout_init())
 		setvbuf(stdout, NULL, _IOLBF, 0);
-	atexit(finish_output_at_exit);
+	on_exit(finish_output_at_exit, NULL);
 	bench_args_commands(commands, ARRAY_SIZE(commands));
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name)) {
 			running = &commands[i];
+			json_cmd = json_command(argc, argv, running);
+			if (json_cmd)
+				cli_json_errors_begin(json_cmd);
 			/* argp's usage and errors read "bench ab", not "ab" */
 			snprintf(cmd_name, sizeof(cmd_name), "bench %s", commands[i].name);
 			argv[1] = cmd_name;
@@ -264,5 +315,17 @@ int main(int argc, char **argv)
 			argp_err_exit_status = BENCH_EXIT_BAD_INPUT;
 			return finish_output(commands[i].main(argc - 1, argv + 1));
 		}
+	/* `bench -l --json`, its FILE left out: the list on stdout */
+	if (argc > 2 && !strcmp(argv[argc - 1], "--json") && asks_list(argc, argv)) {
+		list_argv = calloc(argc + 2, sizeof(*argv));
+		if (list_argv) {
+			memcpy(list_argv, argv, argc * sizeof(*argv));
+			list_argv[argc++] = "-";
+			argv = list_argv;
+		}
+	}
+	json_cmd = json_command(argc, argv, NULL);
+	if (json_cmd)
+		cli_json_errors_begin(json_cmd);
 	return finish_output(run_benchmark(argc, argv));
 }

@@ -367,6 +367,9 @@ static int commit_replace(const struct output_target *t, const char *buf, size_t
 	return 0;
 }
 
+/* whether anything reached standard output (cli_json's error object) */
+static bool stdout_used;
+
 int output_file_commit(struct output_file *of)
 {
 	int fd, err;
@@ -384,7 +387,7 @@ int output_file_commit(struct output_file *of)
 	case OUT_FD:
 		/* what the process printed there before comes first */
 		if (of->t.fd == STDOUT_FILENO)
-			fflush(stdout);
+			fflush(stdout), stdout_used |= of->len > 0;
 		else if (of->t.fd == STDERR_FILENO)
 			fflush(stderr);
 		err = write_all(of->t.fd, of->buf, of->len);
@@ -431,6 +434,7 @@ static ssize_t stdout_write(void *cookie, const char *buf, size_t len)
 {
 	int err = stdout_err ? stdout_err : write_all(STDOUT_FILENO, buf, len);
 
+	stdout_used |= len > 0;
 	if (!err)
 		return len;
 	stdout_err = err;
@@ -462,6 +466,12 @@ int output_stdout_error(void)
 		/* stdio's own stdout (init failed): the errno may be lost */
 		stdout_err = err ? err : -EIO;
 	return stdout_err;
+}
+
+bool output_stdout_used(void)
+{
+	fflush(stdout);
+	return stdout_used;
 }
 
 int output_stdout_close(void)

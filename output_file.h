@@ -2,6 +2,7 @@
 #ifndef __OUTPUT_FILE_H
 #define __OUTPUT_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -59,6 +60,8 @@ int output_file_write(const char *path, const void *buf, size_t len);
 int output_stdout_init(void);
 /* flushes stdout: 0, or -errno of the first write there that failed */
 int output_stdout_error(void);
+/* whether anything was written (or tried) there since output_stdout_init() */
+bool output_stdout_used(void);
 /*
  * output_stdout_error(), then a close of a duplicate of the descriptor:
  * the error a file system defers to the close (NFS) is seen too

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* --json of bench's commands: the envelope and compare's rows (cli_json.h) */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli_json.h"
+#include "output_file.h"
 
 json_t *cli_json_new(const char *command)
 {
@@ -24,6 +28,89 @@ int cli_json_print(json_t *o)
 	printf("%s\n", s);
 	free(s);
 	return 0;
+}
+
+/* what stderr received, its last ERR_KEEP bytes: the message is its last line */
+#define ERR_KEEP 4096
+static struct {
+	const char *command;
+	char text[ERR_KEEP + 1];
+	size_t len;
+} err_log;
+
+static ssize_t stderr_write(void *cookie, const char *buf, size_t len)
+{
+	size_t keep = len < ERR_KEEP ? len : ERR_KEEP, done = 0;
+	ssize_t w;
+
+	if (err_log.len + keep > ERR_KEEP) {
+		size_t drop = err_log.len + keep - ERR_KEEP;
+
+		memmove(err_log.text, err_log.text + drop, err_log.len - drop);
+		err_log.len -= drop;
+	}
+	memcpy(err_log.text + err_log.len, buf + len - keep, keep);
+	err_log.len += keep;
+	while (done < len) {
+		w = write(STDERR_FILENO, buf + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			/* a closed stderr: the line is still kept for the JSON */
+			break;
+		done += w;
+	}
+	return len;
+}
+
+int cli_json_errors_begin(const char *command)
+{
+	cookie_io_functions_t io = { .write = stderr_write };
+	FILE *f = fopencookie(NULL, "w", io);
+
+	if (!f)
+		return -errno;
+	/* unbuffered, as stderr is: lines keep their order with children's */
+	setvbuf(f, NULL, _IONBF, 0);
+	fflush(stderr);
+	err_log.command = command;
+	stderr = f;
+	return 0;
+}
+
+/*
+ * stderr's last line that says something: argp's hint ("Try `bench plot
+ * --help' or ..." and the line it may wrap onto) ends the text when present
+ */
+static const char *last_message(void)
+{
+	char *end = err_log.text + err_log.len, *start, *hint;
+
+	*end = '\0';
+	for (hint = err_log.text; (hint = strstr(hint, "Try `")); hint++)
+		if (hint == err_log.text || hint[-1] == '\n')
+			end = hint;
+	while (end > err_log.text && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	*end = '\0';
+	for (start = end; start > err_log.text && start[-1] != '\n'; start--)
+		;
+	return *start ? start : "failed (no message)";
+}
+
+void cli_json_errors_end(int status)
+{
+	json_t *o;
+
+	if (!err_log.command || !status || output_stdout_used())
+		return;
+	o = cli_json_new(err_log.command);
+	if (o && !json_object_set_new(o, "error", json_string(last_message())) &&
+	    !json_object_set_new(o, "exit_status", json_integer(status)))
+		cli_json_print(o);
+	else
+		json_decref(o);
+	err_log.command = NULL;
 }
 
 static json_t *num(double v)

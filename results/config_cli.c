@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bench_args.h"
+#include "cli_json.h"
 #include "config_cli.h"
 #include "result_config.h"
 #include "result_file.h"
@@ -30,7 +31,8 @@ enum { ARG_SLUG = 1000, ARG_KEY, ARG_JSON };
 static const struct argp_option config_options[] = {
 	{ "slug", ARG_SLUG, NULL, 0, "The label as one path component ([A-Za-z0-9_-])" },
 	{ "key", ARG_KEY, NULL, 0, "The full key: every option, defaults included, as canonical JSON" },
-	{ "json", ARG_JSON, NULL, 0, "One JSON object per file: file, benchmark, label, slug, config" },
+	{ "json", ARG_JSON, NULL, 0,
+	  "One JSON object (the bench-cli envelope, docs/results-and-json.md): \"configs\", one entry per file: file, benchmark, label, slug, config" },
 	{},
 };
 
@@ -73,10 +75,38 @@ static const struct argp config_argp = {
 	       "  bench config --key run.json | jq .",
 };
 
+/* one file's entry of config --json's "configs" */
+static json_t *config_json(const struct result_file *rf)
+{
+	char label[512], slug[512];
+
+	result_config_label(rf->doc, label, sizeof(label));
+	result_config_slug(rf->doc, slug, sizeof(slug));
+	return json_pack("{s:s, s:s, s:s, s:s, s:O}", "file", rf->path, "benchmark",
+			 rf->benchmark, "label", label, "slug", slug, "config", rf->config);
+}
+
+/* config --json: every file's entry in the bench-cli envelope, on one line */
+static int print_json(const struct result_file *rf, int n)
+{
+	json_t *o = cli_json_new("config"), *a = json_array();
+	int i;
+
+	for (i = 0; a && i < n; i++)
+		if (json_array_append_new(a, config_json(&rf[i])))
+			a = (json_decref(a), NULL);
+	if (!o || !a || json_object_set_new(o, "configs", a)) {
+		json_decref(o);
+		fprintf(stderr, "config: failed to render the configurations as JSON: %s\n",
+			strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return cli_json_print(o);
+}
+
 static int print_one(const struct result_file *rf)
 {
 	char label[512], slug[512];
-	json_t *o;
 	char *s;
 
 	switch (cfg.form) {
@@ -90,14 +120,6 @@ static int print_one(const struct result_file *rf)
 		return 0;
 	case FORM_KEY:
 		s = result_config_key(rf->doc);
-		break;
-	case FORM_JSON:
-		result_config_label(rf->doc, label, sizeof(label));
-		result_config_slug(rf->doc, slug, sizeof(slug));
-		o = json_pack("{s:s, s:s, s:s, s:s, s:O}", "file", rf->path, "benchmark",
-			      rf->benchmark, "label", label, "slug", slug, "config", rf->config);
-		s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-		json_decref(o);
 		break;
 	default:
 		return -EINVAL;
@@ -114,6 +136,8 @@ static int print_all(const struct result_file *rf, int n)
 {
 	int i, err;
 
+	if (cfg.form == FORM_JSON)
+		return print_json(rf, n);
 	for (i = 0; i < n; i++) {
 		err = print_one(&rf[i]);
 		if (err) {

@@ -47,7 +47,7 @@ is "$("$BENCH" config --key old.json)" "$("$BENCH" config --key def.json)" \
 	"a document without zero_seed and latency has the key of one with both false"
 is "$("$BENCH" config --key def.json | jq -c '[.value_size, .preallocated, .zero_seed, .latency, .producers]')" \
 	"[8,false,false,false,1]" "the key holds every option, defaults included"
-is "$("$BENCH" config --json v4096.json | jq -r '[.benchmark, .label, .slug, .config.value_size] | join("|")')" \
+is "$("$BENCH" config --json v4096.json | jq -r '.configs[0] | [.benchmark, .label, .slug, .config.value_size] | join("|")')" \
 	"htab-mem|overwrite value_size=4096|overwrite-value_size_4096|4096" "--json: benchmark, label, slug, config"
 # options that came with a new default: a document without them ran the
 # old way, which is not the default (lpm-trie-*: the inlined loop and a

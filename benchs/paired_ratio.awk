@@ -9,6 +9,12 @@
 # ratios on_i / off_i and L..U its 95% confidence interval, Student's t on
 # the logarithms: the rounds are the replicates, and pairing each run with
 # its neighbour takes the machine's drift over minutes out of the ratio.
+#
+# Used by run_bench_fidelity.sh with -v within=PCT: prints instead one line
+# "G L U N VERDICT" at full precision (L and U "-" from one round), VERDICT
+# "within" when L..U lies inside 1 ± PCT% (log1p(-PCT%)..log1p(PCT%) on the
+# logarithms, as bench ab's --threshold), "outside" when it lies wholly
+# beyond, "undecided" otherwise (and from one round).
 
 function t975(df) {
 	# two-sided 95% quantiles of Student's t, df 1..30; the normal's beyond
@@ -34,6 +40,26 @@ BEGIN {
 		l[i] = log(b[i] / a[i])
 		sl += l[i]
 	}
+	m = sl / n
+	if (within != "") {
+		thr = within / 100
+		if (!(thr > 0 && thr < 1)) {
+			print "paired_ratio.awk: within " within " is not a percentage above 0 and below 100" > "/dev/stderr"
+			exit 1
+		}
+		if (n < 2) {
+			printf "%.6f - - %d undecided\n", exp(m), n
+			exit 0
+		}
+		for (i = 1; i <= n; i++)
+			ss += (l[i] - m) ^ 2
+		h = t975(n - 1) * sqrt(ss / (n - 1) / n)
+		lo = log(1 - thr)
+		hi = log(1 + thr)
+		v = (m - h >= lo && m + h <= hi) ? "within" : (m + h < lo || m - h > hi) ? "outside" : "undecided"
+		printf "%.6f %.6f %.6f %d %s\n", exp(m), exp(m - h), exp(m + h), n, v
+		exit 0
+	}
 	printf "off"
 	for (i = 1; i <= n; i++)
 		printf " %.2f", a[i]
@@ -41,7 +67,6 @@ BEGIN {
 	for (i = 1; i <= n; i++)
 		printf " %.2f", b[i]
 	printf "  ratio %.3f", sn / so
-	m = sl / n
 	if (n < 2) {
 		printf "  paired %.3f (1 round: no interval)\n", exp(m)
 		exit 0

@@ -8,29 +8,34 @@
 #
 # UPSTREAM is a bench binary built from a kernel tree
 # (make -C tools/testing/selftests/bpf bench).  Each configuration runs in
-# rounds of four invocations, ours (A) and upstream's (B) interleaved:
+# blocks of four invocations, ours (A) and upstream's (B) interleaved:
 # A B B A, then B A A B, and so on, so that neither side always runs first
 # or last while the machine drifts.  From each invocation the main rate is
 # read, the figure upstream's wrapper script reports: the Summary's first
 # figure (hits, hits throughput, per-prod-op, throughput, creates), its
 # "total operations" for hashmap-with-bloom and hashmap-without-bloom, its
 # percentage for bloom-false-positive, or the mean of the per-CPU lines of
-# bpf-hashmap-full-update and bpf-hashmap-lookup.  Every ratio is one run's
-# rate over another's:
+# bpf-hashmap-full-update and bpf-hashmap-lookup.
 #
-#   ours/upstream  the two adjacent A/B pairs of each round (2 a round)
-#   upstream self  the later B over the earlier B of each round
-#   ours self      the later A over the earlier A of each round
+# The statistics are bench ab's: a block's observation is the mean of its
+# two paired log ratios log(A/B), in which a linear drift cancels; the
+# blocks are the replicates.  A row gives ours/upstream, the geometric mean
+# of the blocks' ratios, and its 95% interval (Student's t on the blocks'
+# log ratios, n - 1 degrees of freedom; benchs/paired_ratio.awk), and the
+# verdict:
 #
-# A row gives each as "median (min..max)".  The self band is the range of
-# all self ratios of the row, both binaries: what two runs of one binary
-# differ by, measured in the same rounds.  The verdict says whether the
-# median ours/upstream lies inside it ("in") or not ("OUT").
+#   within ±3%   the interval lies inside 0.97..1.03: the two runners
+#                agree to 3% on this machine
+#   outside ±3%  the interval lies wholly beyond: they differ by more
+#   undecided    the interval straddles a bound (or one block: no
+#                interval): more blocks, or a quieter machine, decide it
 #
 # Options:
 #   -w SEC      warm-up of every invocation (default 1)
 #   -d SEC      duration of every invocation (default 3)
-#   -n ROUNDS   rounds per configuration (default 3: 12 invocations)
+#   -n BLOCKS   blocks per configuration (default 5: 20 invocations); an
+#               interval needs 2 or more
+#   -t PCT      the verdict's bound: within ±PCT percent (default 3)
 #   -p LIST     producer counts, comma-separated (default 1,2); above 1 the
 #               threads are pinned (-a)
 #   -b LIST     benchmarks, comma-separated names (default: all shared)
@@ -59,8 +64,8 @@
 # Run it on a machine as quiet as you can get: the load averages before and
 # after the table are printed with it.  Timings are never pass/fail.
 #
-# Exit status: 0; 1 when an invocation failed or printed no rate (its row
-# is marked failed); 2 for bad arguments.
+# Exit status: 0, whatever the verdicts; 1 when an invocation failed or
+# printed no rate (its row is marked failed); 2 for bad arguments.
 set -uo pipefail
 PROG=$(basename "$0")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -131,11 +136,12 @@ usage() {
 
 WARMUP=1
 DURATION=3
-ROUNDS=3
+ROUNDS=5
+WITHIN=3
 PRODS=1,2
 ONLY=""
 KEEP=""
-while getopts ':w:d:n:p:b:o:h' opt; do
+while getopts ':w:d:n:t:p:b:o:h' opt; do
 	case $opt in
 	w)
 		[[ $OPTARG =~ ^[0-9]{1,4}$ ]] || die_usage "bad warm-up '$OPTARG' for -w (accepted: 0..9999 seconds)"
@@ -146,8 +152,14 @@ while getopts ':w:d:n:p:b:o:h' opt; do
 		DURATION=$OPTARG
 		;;
 	n)
-		[[ $OPTARG =~ ^[1-9][0-9]{0,2}$ ]] || die_usage "bad round count '$OPTARG' for -n (accepted: 1..999)"
+		[[ $OPTARG =~ ^[1-9][0-9]{0,2}$ ]] || die_usage "bad block count '$OPTARG' for -n (accepted: 1..999)"
 		ROUNDS=$OPTARG
+		;;
+	t)
+		if ! [[ $OPTARG =~ ^([1-9][0-9]?|0)(\.[0-9]{1,3})?$ ]] || ! awk -v t="$OPTARG" 'BEGIN { exit !(t > 0) }'; then
+			die_usage "bad bound '$OPTARG' for -t (accepted: a percentage above 0 and below 100)"
+		fi
+		WITHIN=$OPTARG
 		;;
 	p)
 		[[ $OPTARG =~ ^[1-9][0-9]{0,3}(,[1-9][0-9]{0,3})*$ ]] ||
@@ -256,27 +268,16 @@ run_one() {
 	main_rate "$file" "$fig"
 }
 
-# stats of a list of ratios: "median (min..max)"
-summarize() {
-	tr ' ' '\n' | awk 'NF { v[++n] = $1 }
-		END {
-			for (i = 2; i <= n; i++)
-				for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-			m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-			printf "%.3f (%.3f..%.3f)", m, v[1], v[n]
-		}'
-}
-
 load() {
 	cut -d' ' -f1-3 /proc/loadavg
 }
 
-# measure LABEL DIR FIGURE ARGS...: one configuration, ROUNDS rounds of
+# measure LABEL DIR FIGURE ARGS...: one configuration, ROUNDS blocks of
 # four invocations; prints its row
 measure() {
 	local label=$1 dir=$2 fig=$3 r pos who file rate
 	local -a args order rates
-	local cross="" self_a="" self_b="" a1 a2 b1 b2
+	local geo_a="" geo_b="" row g lo hi n v
 	shift 3
 	args=("$@")
 
@@ -286,7 +287,7 @@ measure() {
 		rates=()
 		for pos in 0 1 2 3; do
 			who=${order[$pos]}
-			file=$dir/round$r-$((pos + 1))-$([ "$who" = A ] && echo ours || echo upstream).out
+			file=$dir/block$r-$((pos + 1))-$([ "$who" = A ] && echo ours || echo upstream).out
 			rate=$(run_one "$who" "$file" "$fig" -w"$WARMUP" -d"$DURATION" "${args[@]}") || rate=""
 			if ! [[ $rate =~ ^[0-9]+(\.[0-9]+)?$ ]] || awk -v x="$rate" 'BEGIN { exit !(x <= 0) }'; then
 				[ -n "$rate" ] || echo "$PROG: no rate in $([ "$who" = A ] && echo our || echo "upstream's") output of $label" >&2
@@ -295,25 +296,34 @@ measure() {
 			fi
 			rates[pos]=$rate
 		done
-		# A B B A: pairs (0,1) (3,2); B A A B: (1,0) (2,3)
+		# a block's two A and two B rates as geometric means: the
+		# log of their ratio is the mean of the block's two paired
+		# log ratios, which paired_ratio.awk takes as one replicate
 		if [ "${order[0]}" = A ]; then
-			a1=${rates[0]} b1=${rates[1]} b2=${rates[2]} a2=${rates[3]}
+			geo_a+=" $(awk -v x="${rates[0]}" -v y="${rates[3]}" 'BEGIN { printf "%.9g", sqrt(x * y) }')"
 		else
-			b1=${rates[0]} a1=${rates[1]} a2=${rates[2]} b2=${rates[3]}
+			geo_a+=" $(awk -v x="${rates[1]}" -v y="${rates[2]}" 'BEGIN { printf "%.9g", sqrt(x * y) }')"
 		fi
-		cross+=" $(awk -v a="$a1" -v b="$b1" 'BEGIN { print a / b }')"
-		cross+=" $(awk -v a="$a2" -v b="$b2" 'BEGIN { print a / b }')"
-		self_a+=" $(awk -v x="$a2" -v y="$a1" 'BEGIN { print x / y }')"
-		self_b+=" $(awk -v x="$b2" -v y="$b1" 'BEGIN { print x / y }')"
+		if [ "${order[0]}" = A ]; then
+			geo_b+=" $(awk -v x="${rates[1]}" -v y="${rates[2]}" 'BEGIN { printf "%.9g", sqrt(x * y) }')"
+		else
+			geo_b+=" $(awk -v x="${rates[0]}" -v y="${rates[3]}" 'BEGIN { printf "%.9g", sqrt(x * y) }')"
+		fi
 	done
-	local c sa sb band verdict
-	c=$(summarize <<<"$cross")
-	sb=$(summarize <<<"$self_b")
-	sa=$(summarize <<<"$self_a")
-	band=$(tr ' ' '\n' <<<"$self_a $self_b" | awk 'NF { if (lo == "" || $1 < lo) lo = $1; if (hi == "" || $1 > hi) hi = $1 }
-		END { printf "%.3f..%.3f", lo, hi }')
-	verdict=$(awk -v m="${c%% *}" -v b="$band" 'BEGIN { split(b, x, /\.\./); print (m >= x[1] - 0.0005 && m <= x[2] + 0.0005) ? "in" : "OUT" }')
-	emit printf '%-58s %-22s %-22s %-22s %-12s %s\n' "$label" "$c" "$sb" "$sa" "$band" "$verdict"
+	if ! row=$(awk -v off="$geo_b" -v on="$geo_a" -v within="$WITHIN" -f "$ROOT/benchs/paired_ratio.awk"); then
+		emit printf '%-58s FAILED\n' "$label"
+		return 1
+	fi
+	read -r g lo hi n v <<<"$row"
+	if [ "$lo" = - ]; then
+		emit printf '%-58s %-13s %-20s %-6s %s\n' "$label" "$(printf '%.3f' "$g")" "none (1 block)" "$n" "undecided"
+		return 0
+	fi
+	case $v in
+	within | outside) v="$v ±$WITHIN%" ;;
+	esac
+	emit printf '%-58s %-13s %-20s %-6s %s\n' "$label" "$(printf '%.3f' "$g")" \
+		"$(printf '%.3f..%.3f' "$lo" "$hi")" "$n" "$v"
 }
 
 emit() {
@@ -323,9 +333,9 @@ emit() {
 }
 
 failed=0
-emit printf 'ours: %s\nupstream: %s\n-w%s -d%s, %s rounds a configuration (A B B A, B A A B, ...; A ours, B upstream)\nload before: %s\n\n' \
-	"$BENCH" "$UPSTREAM" "$WARMUP" "$DURATION" "$ROUNDS" "$(load)"
-emit printf '%-58s %-22s %-22s %-22s %-12s %s\n' configuration "ours/upstream" "upstream self" "ours self" "self band" verdict
+emit printf 'ours: %s\nupstream: %s\n-w%s -d%s, %s blocks a configuration (A B B A, B A A B, ...; A ours, B upstream), 95%% intervals, bound ±%s%%\nload before: %s\n\n' \
+	"$BENCH" "$UPSTREAM" "$WARMUP" "$DURATION" "$ROUNDS" "$WITHIN" "$(load)"
+emit printf '%-58s %-13s %-20s %-6s %s\n' configuration "ours/upstream" "95% interval" blocks verdict
 IFS=, read -r -a prods <<<"$PRODS"
 idx=0
 for p in "${prods[@]}"; do

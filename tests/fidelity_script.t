@@ -3,9 +3,10 @@
 #
 # benchs/run_bench_fidelity.sh's behaviour, never its timings: the
 # arguments it refuses, the rate it reads from each kind of output (stand-in
-# benches that print fixed figures), the table's rows, a run that printed
-# no rate, and one short real round with our own bench standing in for
-# upstream's (count-local: no BPF needed).
+# benches that print fixed figures), the interval and the verdict of each
+# kind (stand-ins whose figures give hand-worked values), the table's rows,
+# a run that printed no rate, and one short real block with our own bench
+# standing in for upstream's (count-local: no BPF needed).
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 host_only "userspace only: the script and stand-ins"
@@ -14,8 +15,8 @@ SCRIPT=$SRC_TOP/benchs/run_bench_fidelity.sh
 export LC_ALL=C
 unset UPSTREAM
 
-# one short real round, our bench standing in for upstream's; -o keeps
-# every invocation's output (4 a round).  Its four -d1 runs take wall
+# one short real block, our bench standing in for upstream's; -o keeps
+# every invocation's output (4 a block).  Its four -d1 runs take wall
 # time whatever else runs: started first, beside every other invocation
 # of the script below (lib.sh, par_start; none reads another's files), and
 # checked last
@@ -23,7 +24,8 @@ par_start "$TEST_TMP/real.out" env UPSTREAM="$BENCH" BENCH="$BENCH" LOCK="$TEST_
 	"$SCRIPT" -w0 -d1 -n1 -p1 -b count-local -o "$TEST_TMP/keep"
 
 # stand-ins printing fixed figures: each output kind's rate, and the ratio
-# column exact (ours 400, upstream 200 -> 2.000; self 1.000)
+# column exact (ours 400, upstream 200 -> 2.000 in each of two blocks: a
+# spread of 0, the interval 2.000..2.000, wholly beyond ±3%)
 stand_in() {	# stand_in <file> <output line>...
 	local f=$1
 	shift
@@ -33,9 +35,8 @@ stand_in() {	# stand_in <file> <output line>...
 	} >"$f"
 	chmod +x "$f"
 }
-row_re() {	# the row of <label> with ratio <r> and self 1.000
-	printf '^%s +%s \\(%s\\.\\.%s\\) +1\\.000 \\(1\\.000\\.\\.1\\.000\\) +1\\.000 \\(1\\.000\\.\\.1\\.000\\) +1\\.000\\.\\.1\\.000 +OUT$' \
-		"$1" "$2" "$2" "$2"
+row_re() {	# the row of <label> with ratio <r>, its interval r..r from 2 blocks
+	printf '^%s +%s +%s\\.\\.%s +2 +outside ±3%%$' "$1" "$2" "$2" "$2"
 }
 # start_kind <benchmark> <ours line> <upstream line>...: the script on
 # stand-ins of its own, started beside the others (lib.sh, par_start);
@@ -47,14 +48,14 @@ start_kind() {
 	KINDS+=("$b")
 	stand_in "$TEST_TMP/$b.ours" "$ours"
 	stand_in "$TEST_TMP/$b.up" "$@"
-	par_start "$TEST_TMP/$b.k" env BENCH="$TEST_TMP/$b.ours" UPSTREAM="$TEST_TMP/$b.up" "$SCRIPT" -n1 -p1 -b "$b"
+	par_start "$TEST_TMP/$b.k" env BENCH="$TEST_TMP/$b.ours" UPSTREAM="$TEST_TMP/$b.up" "$SCRIPT" -n2 -p1 -b "$b"
 }
 check_kind() {	# check_kind <benchmark>: the checks of start_kind's run
 	local b=$1
 	par_wait "$TEST_TMP/$b.k"
 	is $? 0 "$b stand-ins: exit 0"
 	like "$TEST_TMP/$b.k" "$(row_re "-p1 $b( -[-a-z0-9_]+( [a-z0-9]+)?)*" 2.000)" \
-		"$b: ratio 2.000 from the outputs' main rates, self 1.000, verdict OUT"
+		"$b: ratio 2.000 from the outputs' main rates, interval 2.000..2.000, outside ±3%"
 }
 start_kind count-local \
 	'Summary: hits   40.000 ± 1.000M/s ( 40.000M/prod), drops    0.000 ± 0.000M/s, total operations   40.000 ± 1.000M/s' \
@@ -63,9 +64,9 @@ start_kind lpm-trie-free \
 	'Summary: throughput    4.000 ± 0.100 K ops/s (  4.000K ops/prod), latency    0.250 ms/op' \
 	'Summary: throughput    2.000 ± 0.100 K ops/s (  2.000K ops/prod), latency    0.500 ms/op'
 # refused arguments: exit 2, one line on stderr naming the bad value, no
-# table.  Checked here, while the two runs above and the real round take
+# table.  Checked here, while the two runs above and the real block take
 # the PAR_WIDTH slots: the refusals are CPU work of their own, beside the
-# stand-ins' (the real round's producer, at nice 15, takes what is left)
+# stand-ins' (the real block's producer, at nice 15, takes what is left)
 refuses() {
 	local want=$1 rc=0
 	shift
@@ -79,7 +80,9 @@ refuses "UPSTREAM is not set" "$SCRIPT"
 refuses "UPSTREAM '/nonexistent' is not an executable file" UPSTREAM=/nonexistent "$SCRIPT"
 refuses "UPSTREAM '/etc/passwd' is not an executable file" UPSTREAM=/etc/passwd "$SCRIPT"
 refuses "BENCH '/nonexistent'" UPSTREAM="$BENCH" BENCH=/nonexistent "$SCRIPT"
-refuses "bad round count '0' for -n" UPSTREAM="$BENCH" "$SCRIPT" -n 0
+refuses "bad block count '0' for -n" UPSTREAM="$BENCH" "$SCRIPT" -n 0
+refuses "bad bound '0' for -t \\(accepted: a percentage above 0 and below 100\\)" UPSTREAM="$BENCH" "$SCRIPT" -t 0
+refuses "bad bound '100' for -t" UPSTREAM="$BENCH" "$SCRIPT" -t 100
 refuses "bad duration '0' for -d" UPSTREAM="$BENCH" "$SCRIPT" -d 0
 refuses "bad warm-up 'x' for -w" UPSTREAM="$BENCH" "$SCRIPT" -w x
 refuses "bad producer list '1,,2' for -p" UPSTREAM="$BENCH" "$SCRIPT" -p 1,,2
@@ -112,6 +115,62 @@ start_kind hashmap-with-bloom \
 	'Summary: hits   30.000 ± 1.000M/s ( 30.000M/prod), drops   10.000 ± 1.000M/s, total operations   40.000 ± 1.000M/s' \
 	'Summary: hits   19.000 ± 1.000M/s ( 19.000M/prod), drops    1.000 ± 1.000M/s, total operations   20.000 ± 1.000M/s'
 
+# the interval and the verdict, hand-worked: upstream prints 100 every
+# time, ours the next figure of its list on each call (a counter file);
+# A B B A, B A A B, A B B A puts ours' calls 1-2, 3-4 and 5-6 in blocks 1, 2
+# and 3.  A block's log ratio is the mean of its two pairs' (here both
+# ln(ours/100)); the interval Student's t on the blocks' logs:
+#   101 101 101 101          blocks 1.01 1.01: spread 0, 1.010..1.010,
+#                            inside ±3%: within
+#   100.5 100.5 100 100 101 101  logs of 1.005 1.000 1.010: mean 0.0049875,
+#                            sd 0.0049875, t(2) 4.303 x sd/sqrt(3) =
+#                            0.012391: 1.005 (0.993..1.017), within
+#   100 100 104 104          logs 0 and 0.0392207: mean 0.0196104, sd
+#                            0.0277332, t(1) 12.706 x sd/sqrt(2) = 0.249170:
+#                            1.020 (0.795..1.308), straddles: undecided
+#   110 110 112 112 111 111  logs of 1.10 1.12 1.11: mean 0.1043330, sd
+#                            0.0090094, h 0.022383: 1.110 (1.085..1.135),
+#                            wholly above 1.03: outside
+#   97 97 97 97 with -t 2    0.970 (0.970..0.970), beyond -2%: outside ±2%
+seq_stand_in() {	# seq_stand_in <file> <figure>...
+	local f=$1
+	shift
+	printf '0\n' >"$f.n"
+	{
+		printf '#!/bin/sh\ncount=%s.n\nset -- %s\n' "$f" "$*"
+		# the stand-in's own code: expanded when it runs, not here
+		cat <<'EOS'
+n=$(cat "$count"); n=$((n + 1)); echo "$n" >"$count"
+shift $((n - 1))
+printf 'Summary: hits %s ± 0.001M/s (%s M/prod)\n' "$1" "$1"
+EOS
+	} >"$f"
+	chmod +x "$f"
+}
+stand_in "$TEST_TMP/up100" 'Summary: hits 100.000 ± 0.001M/s (100.000M/prod)'
+VERDICTS=()
+start_verdict() {	# start_verdict <name> <blocks> <script options> -- <figures>...
+	local name=$1 n=$2 opts=$3
+	shift 4
+	VERDICTS+=("$name")
+	seq_stand_in "$TEST_TMP/v-$name" "$@"
+	# shellcheck disable=SC2086
+	par_start "$TEST_TMP/v-$name.out" env BENCH="$TEST_TMP/v-$name" UPSTREAM="$TEST_TMP/up100" \
+		"$SCRIPT" -n"$n" $opts -p1 -b count-local
+}
+start_verdict within 2 "" -- 101 101 101 101
+start_verdict within-spread 3 "" -- 100.5 100.5 100 100 101 101
+start_verdict undecided 2 "" -- 100 100 104 104
+start_verdict outside 3 "" -- 110 110 112 112 111 111
+start_verdict bound 2 "-t 2" -- 97 97 97 97
+declare -A WANT=(
+	[within]='1\.010 +1\.010\.\.1\.010 +2 +within ±3%'
+	[within-spread]='1\.005 +0\.993\.\.1\.017 +3 +within ±3%'
+	[undecided]='1\.020 +0\.795\.\.1\.308 +2 +undecided'
+	[outside]='1\.110 +1\.085\.\.1\.135 +3 +outside ±3%'
+	[bound]='0\.970 +0\.970\.\.0\.970 +2 +outside ±2%'
+)
+
 # a configuration per producer count, skipping those the benchmark refuses
 stand_in "$TEST_TMP/ours" 'Summary: creates    2.000 ± 0.100k/s (  2.000k/prod), 1.35 kmallocs/create'
 par_start "$TEST_TMP/p1.out" env BENCH="$TEST_TMP/ours" UPSTREAM="$TEST_TMP/ours" \
@@ -127,6 +186,13 @@ par_start "$TEST_TMP/f2.out" env BENCH="$TEST_TMP/ours" UPSTREAM="$TEST_TMP/bad"
 for b in "${KINDS[@]}"; do
 	check_kind "$b"
 done
+
+for v in "${VERDICTS[@]}"; do
+	par_wait "$TEST_TMP/v-$v.out"
+	is "$?" 0 "verdict $v: exit 0"
+	like "$TEST_TMP/v-$v.out" "^-p1 count-local +${WANT[$v]}\$" "verdict $v: the hand-worked ratio, interval and verdict"
+done
+like "$TEST_TMP/v-bound.out" ' bound ±2%$' "-t 2: the header names the bound"
 
 par_wait "$TEST_TMP/p1.out"
 is "$?" 0 "-p 1,2 -b lpm-trie-insert,count-global: exit 0"
@@ -156,18 +222,18 @@ is "$?" 1 "a failing upstream: exit 1"
 like "$TEST_TMP/f2.out.err" 'upstream failed \(exit 3\): -w1 -d3 -p1 count-local \(output: benchmark doesnt support consumer' \
 	"stderr names the invocation, its status and its output"
 
-# the real round started first
+# the real block started first
 par_wait "$TEST_TMP/real.out"
 is "$?" 0 "ours against itself, -w0 -d1 -n1: exit 0"
 diag "$(cat "$TEST_TMP/real.out")"
-like "$TEST_TMP/real.out" '^-w0 -d1, 1 rounds a configuration' "the header gives -w, -d and the rounds"
+like "$TEST_TMP/real.out" '^-w0 -d1, 1 blocks a configuration .*, 95% intervals, bound ±3%$' "the header gives -w, -d, the blocks and the bound"
 like "$TEST_TMP/real.out" '^load before: [0-9.]+ [0-9.]+ [0-9.]+$' "the load before"
 like "$TEST_TMP/real.out" '^load after: [0-9.]+ [0-9.]+ [0-9.]+$' "the load after"
-like "$TEST_TMP/real.out" '^configuration +ours/upstream +upstream self +ours self +self band +verdict$' "the column heads"
-like "$TEST_TMP/real.out" '^-p1 count-local +[0-9]+\.[0-9]{3} \([0-9]+\.[0-9]{3}\.\.[0-9]+\.[0-9]{3}\)( +[0-9]+\.[0-9]{3} \([0-9]+\.[0-9]{3}\.\.[0-9]+\.[0-9]{3}\)){2} +[0-9]+\.[0-9]{3}\.\.[0-9]+\.[0-9]{3} +(in|OUT)$' \
-	"one row: three medians with ranges, the band, a verdict"
-is "$(find "$TEST_TMP/keep" -name 'round1-*.out' | wc -l)" 4 "-o kept the round's four outputs"
-is "$(find "$TEST_TMP/keep" -name 'round1-[14]-ours.out' | wc -l):$(find "$TEST_TMP/keep" -name 'round1-[23]-upstream.out' | wc -l)" 2:2 \
-	"round 1 ran A B B A"
+like "$TEST_TMP/real.out" '^configuration +ours/upstream +95% interval +blocks +verdict$' "the column heads"
+like "$TEST_TMP/real.out" '^-p1 count-local +[0-9]+\.[0-9]{3} +none \(1 block\) +1 +undecided$' \
+	"one block: the ratio, no interval, undecided"
+is "$(find "$TEST_TMP/keep" -name 'block1-*.out' | wc -l)" 4 "-o kept the block's four outputs"
+is "$(find "$TEST_TMP/keep" -name 'block1-[14]-ours.out' | wc -l):$(find "$TEST_TMP/keep" -name 'block1-[23]-upstream.out' | wc -l)" 2:2 \
+	"block 1 ran A B B A"
 
 done_testing

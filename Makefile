@@ -297,9 +297,17 @@ endif
 # (help2man runs it a dozen times); make test and make install make them.
 MAN_DIR := $(OUTPUT)/man
 MAN_STAMP := $(OUTPUT)/man.stamp
-$(MAN_STAMP): $(BENCH_BIN) $(SRCDIR)/scripts/gen-man.sh $(SRCDIR)/scripts/bench-completion.bash | $(OUTPUT)
+# the install paths the pages' FILES name: rewritten only when they change,
+# so that make install PREFIX=... remakes the pages and nothing else does
+MAN_PATHS := $(OUTPUT)/man.paths
+$(MAN_PATHS): FORCE | $(OUTPUT)
+	$(Q)printf '%s\n' $(call shq,$(BINDIR)) $(call shq,$(LIBEXECDIR)) $(call shq,$(BASHCOMPDIR)) >$@.new; \
+	cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
+$(MAN_STAMP): $(BENCH_BIN) $(SRCDIR)/scripts/gen-man.sh $(SRCDIR)/scripts/bench-completion.bash \
+		$(SRCDIR)/README.md $(MAN_PATHS) | $(OUTPUT)
 	$(call msg,MAN,$(MAN_DIR))
-	$(Q)$(SRCDIR)/scripts/gen-man.sh $(BENCH_BIN) $(MAN_DIR)
+	$(Q)BINDIR=$(call shq,$(BINDIR)) LIBEXECDIR=$(call shq,$(LIBEXECDIR)) \
+		BASHCOMPDIR=$(call shq,$(BASHCOMPDIR)) $(SRCDIR)/scripts/gen-man.sh $(BENCH_BIN) $(MAN_DIR)
 	$(Q)touch $@
 man: $(MAN_STAMP)
 

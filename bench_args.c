@@ -73,7 +73,41 @@ static const char argp_program_examples[] =
 "    bench -w1 -d3 -p2 -a count-local            # 2 pinned producers\n"
 "    bench htab-mem --use-case overwrite -p2 -a  # hash map memory benchmark\n"
 "    bench --json a.json -d3 count-local         # a result file, a.json\n"
-"    bench compare a.json b.json                 # did b.json move?\n";
+"    bench compare a.json b.json                 # did b.json move?\n"
+"\n"
+/*
+ * every variable bench reads, one entry each: scripts/gen-man.sh puts them
+ * in bench(1)'s ENVIRONMENT, and those naming a command ("bench plot:")
+ * in that command's page too; tests/man.t checks that none is missing
+ */
+"ENVIRONMENT:\n"
+"    BENCH_MIN_CPU_SHARE\n"
+"                         a run's --min-cpu-share when not given, a percentage\n"
+"                         (default " BENCH_STR(RUN_MIN_CPU_SHARE_PCT) "; 0: no run is marked invalid)\n"
+"    BENCH_GNUPLOT_TIMEOUT\n"
+"                         bench plot: seconds gnuplot may take before it is\n"
+"                         killed\n"
+"    BENCH_HISTORY_LOCK_TIMEOUT\n"
+"                         bench history: seconds to wait for another command's\n"
+"                         lock on the database\n"
+"    XDG_DATA_HOME, HOME\n"
+"                         bench history: the default database,\n"
+"                         $XDG_DATA_HOME/bench/history.db, else\n"
+"                         ~/.local/share/bench/history.db\n"
+"    TMPDIR\n"
+"                         bench ab: where its directory goes without --out\n"
+"    BENCH_AB_JSON, BENCH_AB_DIR, BENCH_AB_SIDE, BENCH_AB_BLOCK\n"
+"                         bench ab: set for each invocation it starts: its\n"
+"                         result file, the directory, A or B, the block's number\n"
+"    BENCH_AB_GATE, BENCH_AB_SIDE\n"
+"                         bench ab: set for the runs of --interleave, which\n"
+"                         take turns through it (not for users)\n"
+"    BENCH_TEST_*\n"
+"                         for the tests alone (docs/testing.md):\n"
+"                         BENCH_TEST_EXIT_AFTER_SETUP=1 ends a run after its\n"
+"                         set-up, BENCH_TEST_THREAD_NICE is the threads' nice\n"
+"                         value, BENCH_TEST_CONSUMER_JOIN_MS how\n"
+"                         long a consumer thread may take to stop\n";
 
 enum {
 	ARG_PROD_AFFINITY_SET = 1000,

@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bash completion of bench: benchmarks, commands, their own commands
-# (plot's chart kinds, history's add, list, show) and options.  Nothing is
+# bash completion of bench and ./bench: benchmarks, commands, their own
+# commands (plot's chart kinds, history's add, list, show), options, and
+# the values of an option whose help lists them (--use-case, --hook, ...).  Nothing is
 # listed here: every name is read from the bench being completed (bench -l,
 # bench --help, bench COMMAND --help), so what bench gains is completed
 # without a change to this file.  make install puts it where
@@ -30,18 +31,74 @@ _bench_subcommands() {
 }
 
 # _bench_options < HELP: "OPTION ARG" for each option a help lists, short
-# and long alike; ARG is the value's name (FILE, SEC), "-" for none
+# and long alike, each once (the runner's help lists --hook in every
+# benchmark family that has it); ARG is the value's name (FILE, SEC), "-"
+# for none
 _bench_options() {
 	sed -nE 's/^ {1,10}(-([^ ,-]), )?--([^ =[]+)(\[?=([^] ]+))?.*/-\2 --\3 \5/p' |
-		awk '{ arg = NF >= 3 ? $3 : "-"; if ($1 != "-") print $1, arg; print $2, arg }'
+		awk '{ arg = NF >= 3 ? $3 : "-"; if ($1 != "-") print $1, arg; print $2, arg }' |
+		awk '!seen[$1]++'
+}
+
+# _bench_values < HELP: "OPTION VALUE..." for each option whose value is
+# one of a list its help spells out ("overwrite (default),
+# batch_add_batch_del, add_del_on_diff_cpu or no_op"; "Run on: auto (...),
+# fentry or tracepoint"): the list starts the text or follows a colon,
+# asides in parentheses left out
+_bench_values() {
+	awk '
+	function flush(   d, m, v, n, i, out) {
+		if (opt != "" && desc != "") {
+			d = desc
+			while (gsub(/\([^()]*\)/, "", d))
+				;
+			gsub(/ +/, " ", d); gsub(/ ,/, ",", d); gsub(/ \./, ".", d); sub(/ $/, "", d)
+			if (match(d, /(^|: )([A-Za-z0-9][A-Za-z0-9_-]*, )*[A-Za-z0-9][A-Za-z0-9_-]* or [A-Za-z0-9][A-Za-z0-9_-]*([ .,;]|$)/) ||
+			    match(d, /(^|: )[A-Za-z0-9][A-Za-z0-9_-]*, [A-Za-z0-9][A-Za-z0-9_-]*, ([A-Za-z0-9][A-Za-z0-9_-]*, )*[A-Za-z0-9][A-Za-z0-9_-]*$/)) {
+				m = substr(d, RSTART, RLENGTH)
+				sub(/^: /, "", m); sub(/[ .,;]$/, "", m)
+				gsub(/,? or |, /, " ", m)
+				n = split(m, v, " ")
+				out = opt
+				for (i = 1; i <= n; i++)
+					out = out " " v[i]
+				for (i = 1; i <= nnames; i++)
+					print names[i] substr(out, length(opt) + 1)
+			}
+		}
+		opt = ""; desc = ""; nnames = 0
+	}
+	/^ +-/ && match($0, /^ +/) && RLENGTH <= 10 {
+		flush()
+		if (!match($0, /^ +(-[^ ,-], )?--[^ =[]+(\[?=[^] ]+\]?)/))
+			next
+		head = substr($0, RSTART, RLENGTH)
+		if (head !~ /=/)
+			next
+		rest = substr($0, RSTART + RLENGTH)
+		sub(/^ +/, "", rest)
+		opt = head; sub(/^ +/, "", opt); sub(/\[?=.*/, "", opt)
+		nnames = split(opt, names, /, /)
+		desc = rest
+		next
+	}
+	opt != "" && /^                    +[^ -]/ { line = $0; sub(/^ +/, "", line); desc = desc (desc == "" ? "" : " ") line; next }
+	{ flush() }
+	END { flush() }'
 }
 
 _bench() {
 	local bench=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]} prev="" help
-	local cmd="" sub="" name="" i arg
+	local cmd="" sub="" name="" i arg values
 	local -a benchmarks commands subs
 
 	[ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
+	# --opt=VALUE: bash splits the word at "=" (COMP_WORDBREAKS)
+	if [ "$cur" = = ]; then
+		cur=""
+	elif [ "$prev" = = ] && [ "$COMP_CWORD" -gt 1 ]; then
+		prev=${COMP_WORDS[COMP_CWORD - 2]}
+	fi
 	mapfile -t benchmarks < <(_bench_benchmarks "$bench")
 	mapfile -t commands < <(_bench_commands "$bench")
 	if [ "$COMP_CWORD" -gt 1 ] && [[ " ${commands[*]} " == *" ${COMP_WORDS[1]} "* ]]; then
@@ -60,9 +117,15 @@ _bench() {
 		done
 	fi
 
-	# the value of an option: a file or directory, or nothing to offer
+	# the value of an option: one of those its help lists, a file or
+	# directory, or nothing to offer
 	arg=$(_bench_options <<<"$help" | awk -v o="$prev" '$1 == o { print $2; exit }')
 	if [ -n "$arg" ] && [ "$arg" != - ]; then
+		values=$(_bench_values <<<"$help" | awk -v o="$prev" '$1 == o { $1 = ""; print; exit }')
+		if [ -n "$values" ]; then
+			mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
+			return
+		fi
 		case $arg in
 		FILE | DIR | OUT) mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
 		*) COMPREPLY=() ;;
@@ -89,4 +152,6 @@ _bench() {
 	fi
 }
 
-complete -F _bench bench
+# bench installed, and ./bench in a checkout (or LIBEXECDIR, where the
+# wrappers run it)
+complete -F _bench bench ./bench

@@ -5,7 +5,13 @@
 # bench-COMMAND(1) for every command `bench --help` lists.  --help is the
 # one source: a page says what --help says, in man's sections.
 #
-#   scripts/gen-man.sh BENCH OUTDIR
+#   [BINDIR=.. LIBEXECDIR=.. BASHCOMPDIR=..] scripts/gen-man.sh BENCH OUTDIR
+#
+# Besides --help, each page gets EXIT STATUS, its rows of README's
+# exit-status table; ENVIRONMENT, bench --help's entries (a command's page
+# those that name it); FILES, where make install puts the binary, the
+# wrapper scripts (LIBEXECDIR), the completion (paths as the Makefile
+# gives them, /usr/local's by default), and a command's own files.
 #
 # A command's page holds its --help, then that of each of its own commands
 # (history add, list, show; plot history) whose help says something the
@@ -74,6 +80,7 @@ man_help() {
 	/^\*.*\*$/ { sub_help = 1 }
 	/^COMMANDS:$/ { print "*Commands*"; next }
 	/^EXAMPLES:$/ { print "Examples:"; in_examples = 1; next }
+	/^ENVIRONMENT:$/ { print "Environment:"; next }
 	in_examples && /^ +bench / {
 		sub(/^ +/, "")
 		c = index($0, "  #")
@@ -143,6 +150,11 @@ fi
 [ $# -eq 2 ] || { echo "$PROG: usage: $PROG BENCH OUTDIR (see $PROG --help)" >&2; exit 2; }
 BENCH=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 OUTDIR=$2
+README=$(dirname "$SELF")/../README.md
+# where make install puts things (the Makefile passes its values)
+BINDIR=${BINDIR:-/usr/local/bin}
+LIBEXECDIR=${LIBEXECDIR:-/usr/local/libexec/bench}
+BASHCOMPDIR=${BASHCOMPDIR:-/usr/local/share/bash-completion/completions}
 command -v help2man >/dev/null ||
 	{ echo "$PROG: help2man not found: run scripts/install-deps.sh" >&2; exit 1; }
 [ -x "$BENCH" ] || { echo "$PROG: no bench binary at '$1'" >&2; exit 1; }
@@ -152,6 +164,57 @@ trap 'rm -rf "$NEW"' EXIT
 VERSION=$("$BENCH" --version | sed -n '1s/^bench //p')
 mapfile -t CMDS < <(_bench_commands "$BENCH")
 [ ${#CMDS[@]} -gt 0 ] || { echo "$PROG: bench --help lists no commands" >&2; exit 1; }
+
+# ROFF_AWK: esc(t), a text line as troff reads it (backslashes, a leading
+# dot or quote; markdown's backquotes dropped)
+ROFF_AWK='function esc(t) { gsub(/\\/, "\\e", t); gsub(/`/, "", t); if (t ~ /^[.'"'"']/) t = "\\&" t; return t }'
+
+# exit_status CMD: README's exit-status table, the one table, its rows for
+# bench CMD (CMD empty: bench itself) as a man section
+exit_status() {
+	printf '[EXIT STATUS]\n'
+	# bench CMD's rows, or bench CMD FORMAT's (export kcidb)
+	awk -F' [|] ' -v c="$1" "$ROFF_AWK"'
+		/^## Exit status/ { on = 1; next } on && /^## / { exit }
+		on && /^[|] / { sub(/^[|] /, ""); sub(/ [|]$/, "")
+			if (c == "" ? $1 == "`bench`" : $1 ~ ("^`bench " c "( [a-z]+)?`$"))
+				printf ".TP\n.B %s\n%s\n", $2, esc($3) }' "$README"
+	printf '.PP\nREADME'"'"'s "Exit status" holds the table of every command.\n'
+}
+
+# environment CMD: bench's own ENVIRONMENT entries (bench --help) whose text
+# begins "bench CMD:" (bench(1) has them all, from its --help)
+environment() {
+	"$BENCH" --help | awk -v c="bench $1:" "$ROFF_AWK"'
+		/^ENVIRONMENT:$/ { on = 1; next } on && /^$/ { on = 0 } !on { next }
+		/^    [^ ]/ { name = $0; sub(/^ +/, "", name); next }
+		/^                         / { t = $0; sub(/^ +/, "", t)
+			if (name != "") { text[name] = text[name] (text[name] == "" ? "" : " ") t; if (!(name in seen)) { seen[name] = 1; order[++n] = name } } }
+		END { for (i = 1; i <= n; i++) if (index(text[order[i]], c) == 1)
+			printf ".TP\n.B %s\n%s\n", order[i], esc(text[order[i]]) }' |
+		sed '1s/^/[ENVIRONMENT]\n/'
+}
+
+# files CMD: where make install puts things (Makefile's BINDIR, LIBEXECDIR,
+# BASHCOMPDIR, as make man was given them), and a command's own files
+files() {
+	printf '[FILES]\n'
+	case $1 in
+	"")
+		printf '.TP\n.B %s/bench\nthe binary\n' "$BINDIR"
+		printf '.TP\n.B %s/benchs/run_*.sh\n' "$LIBEXECDIR"
+		printf 'the wrapper scripts (run_bench_htab_mem.sh, run_bench_scaling.sh, run_kernel_ab.sh, ...), with their library run_common.sh; they run ./bench from %s, where\n' "$LIBEXECDIR"
+		printf '.B %s/bench\nis a link to the binary, and run_kernel_ab.sh boots kernels with\n.BR %s/scripts/vmtest.sh\n' "$LIBEXECDIR" "$LIBEXECDIR"
+		printf '.TP\n.B %s/bench\nthe bash completion of bench and ./bench\n' "$BASHCOMPDIR"
+		printf '.TP\n.B %s/installed-files\nwhat make install wrote, for make uninstall\n' "$LIBEXECDIR" ;;
+	history)
+		# shellcheck disable=SC2016 # the variable's name, for the page
+		printf '.TP\n.B $XDG_DATA_HOME/bench/history.db\nthe database without --db (else ~/.local/share/bench/history.db)\n' ;;
+	ab)
+		printf '.TP\n.B DIR/pair-NNN-A.json, DIR/pair-NNN-B.json, DIR/*.log\neach invocation'"'"'s result file and output\n'
+		printf '.TP\n.B DIR/ab.txt, DIR/ab.json\nthe report, as text and as JSON\n' ;;
+	esac
+}
 
 # see_also PAGE: every other page
 see_also() {
@@ -169,7 +232,7 @@ page() {
 
 	printf '#!/bin/sh\nexec "%s" emit "%s" "%s" "$@"\n' "$SELF" "$BENCH" "$cmd" >"$NEW/$name"
 	chmod +x "$NEW/$name"
-	see_also "$name" >"$NEW/$name.inc"
+	{ exit_status "$cmd"; environment "$cmd"; files "$cmd"; see_also "$name"; } >"$NEW/$name.inc"
 	help2man --locale=C.UTF-8 --no-info --version-string="$VERSION" --name="$desc" --section=1 \
 		--source="bench $VERSION" --manual="bench manual" --include="$NEW/$name.inc" \
 		--output="$NEW/$name.1" "$NEW/$name"

@@ -3,7 +3,9 @@
 # The manual pages (make man: scripts/gen-man.sh, help2man over --help):
 # one for bench and one for every command its --help lists, each with the
 # NAME whatis reads, the synopsis, every option its --help lists, and the
-# other pages under SEE ALSO; rendered by man without a warning.  Under
+# other pages under SEE ALSO; EXIT STATUS from README's table, ENVIRONMENT
+# with every BENCH_* variable the code reads, FILES with where make install
+# puts the wrappers; rendered by man without a warning.  Under
 # CI=true a missing help2man or man fails (scripts/install-deps.sh installs
 # them), elsewhere a skip.
 # shellcheck source=tests/lib.sh
@@ -93,5 +95,61 @@ for sub in "history add" "history list" "history show" "plot history"; do
 done
 is "$(grep -c '^BENCH PLOT TIMELINE$' "$TEST_TMP/bench-plot.txt")" 0 \
 	"bench-plot: plot timeline's help, which is plot's, is not said twice"
+
+# ---- EXIT STATUS, ENVIRONMENT, FILES ----
+# section <page> <NAME>: the section's roff source, one line (the page
+# source, not man's rendering, which may break a long name)
+section() {
+	awk -v s="$2" '$0 == ".SH " s || $0 == ".SH \"" s "\"" { on = 1; next } on && /^\.SH/ { exit } on' \
+		"$MAN/$1.1" | tr -s ' \n' '  '
+}
+# README's exit-status table, the rows of one command: "STATUS STATUS ..."
+readme_statuses() {
+	awk -F' [|] ' -v c="$1" '/^## Exit status/ { on = 1; next } on && /^## / { exit }
+		on && /^[|] / { sub(/^[|] /, "")
+			if (c == "" ? $1 == "`bench`" : $1 ~ ("^`bench " c "( [a-z]+)?`$")) printf "%s ", $2 }' "$ROOT/README.md"
+}
+for c in "" "${CMDS[@]}"; do
+	page=bench${c:+-$c}
+	want=$(readme_statuses "$c")
+	isnt "$want" "" "README's table has rows for bench${c:+ $c}"
+	# each row's status, in order, as a tag (.TP, .B STATUS) of the section
+	got=$(awk '$0 == ".SH \"EXIT STATUS\"" { on = 1; next } on && /^\.SH/ { exit }
+		on && /^\.B / { sub(/^\.B /, ""); printf "%s ", $0 }' "$MAN/$page.1")
+	is "$got" "$want" "$page: EXIT STATUS has README's rows for bench${c:+ $c}"
+	like "$TEST_TMP/$page.txt" "^EXIT STATUS\$" "$page: man renders EXIT STATUS"
+done
+[[ $(section bench-compare "EXIT STATUS") == *"never 1, which is a regression's"* ]]
+ok $? "bench-compare: a row's text, from README"
+# every BENCH_* variable the code reads is in bench(1)'s ENVIRONMENT
+env_text=$(section bench ENVIRONMENT)
+missing=""
+for v in $(cd "$ROOT" && grep -ohE 'getenv\("BENCH_[A-Z_]+"\)' ./*.c results/*.c benchs/*.c | sed 's/getenv("//; s/")//' | sort -u); do
+	[[ $env_text == *"$v"* ]] || missing+=" $v"
+done
+is "$missing" "" "bench: ENVIRONMENT names every BENCH_* variable the code reads"
+like "$TEST_TMP/bench-plot.txt" "^ENVIRONMENT\$" "bench-plot: an ENVIRONMENT section"
+[[ $(section bench-plot ENVIRONMENT) == *BENCH_GNUPLOT_TIMEOUT* ]]
+ok $? "bench-plot: ENVIRONMENT names BENCH_GNUPLOT_TIMEOUT"
+[[ $(section bench-history ENVIRONMENT) == *BENCH_HISTORY_LOCK_TIMEOUT*XDG_DATA_HOME* ]]
+ok $? "bench-history: ENVIRONMENT names BENCH_HISTORY_LOCK_TIMEOUT and XDG_DATA_HOME"
+[[ $(section bench-ab ENVIRONMENT) == *TMPDIR*BENCH_AB_JSON* ]]
+ok $? "bench-ab: ENVIRONMENT names TMPDIR and BENCH_AB_JSON"
+# FILES: where make install puts the wrappers, with the paths make was given
+files=$(section bench FILES)
+[[ $files == *"/usr/local/libexec/bench/benchs/run_*.sh"*"/usr/local/libexec/bench/bench"* ]]
+ok $? "bench: FILES says the wrappers are in libexec/bench, with the ./bench they run"
+[ "$TAP_LAST_FAILED" -eq 0 ] || diag "$files"
+like "$TEST_TMP/bench.txt" "^FILES\$" "bench: man renders FILES"
+[[ $(section bench-history FILES) == *history.db* ]]
+ok $? "bench-history: FILES names the default database"
+# the Makefile hands gen-man.sh its install paths (make install PREFIX=...)
+mkdir "$TEST_TMP/paths"
+BINDIR=/opt/bench/bin LIBEXECDIR=/opt/bench/libexec/bench BASHCOMPDIR=/opt/bench/completions \
+	"$ROOT/scripts/gen-man.sh" "$BENCH" "$TEST_TMP/paths/man" >"$TEST_TMP/gen" 2>&1
+is $? 0 "gen-man.sh with LIBEXECDIR=/opt/bench/libexec/bench: exit 0"
+cmp_ok "$(grep -c "/opt/bench/libexec/bench/benchs/run_" "$TEST_TMP/paths/man/bench.1")" -ge 1 "gen-man.sh with LIBEXECDIR: FILES names /opt/bench/libexec/bench"
+grep -q 'LIBEXECDIR=$(call shq,$(LIBEXECDIR))' "$ROOT/Makefile"
+ok $? "the Makefile passes LIBEXECDIR to gen-man.sh"
 
 done_testing

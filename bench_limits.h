@@ -22,6 +22,13 @@
  * beside it takes about half (docs/statistics-and-noise.md, "Contention").
  */
 #define RUN_MIN_CPU_SHARE_PCT 80
+/*
+ * A producer's share of a CPU as a result file may say it: 1, and a little
+ * over where the clocks were read apart (the reader refuses above)
+ */
+#define RUN_MAX_CPU_SHARE 1.05
+/* the warning of a run whose producers wait by design: valid below the share */
+#define RUN_SLEEP_EXEMPT "wait by design, so the run stays valid"
 
 /*
  * result files one subcommand reads (compare, plot, history, export;

@@ -112,6 +112,43 @@ static int get_obj(struct loader *ld, json_t *v, const char *field, json_t **out
 	return 0;
 }
 
+/*
+ * What no run of bench can have been (bench_limits.h, the command line's
+ * limits): more than a day of seconds, a thread count beyond the limit,
+ * no producer.  Every reader refuses such a file, as one edited.
+ */
+static int check_run_limits(struct loader *ld, struct result_file *rf, json_t *runner)
+{
+	static const struct { const char *key; long long min; } threads[] = {
+		{ "producers", 1 }, { "consumers", 0 },
+	};
+	char field[64];
+	long long x;
+	size_t i;
+	int err;
+
+	if (rf->warmup_sec > BENCH_MAX_SECONDS || rf->duration_sec > BENCH_MAX_SECONDS ||
+	    (long long)rf->repeat_cnt * (rf->warmup_sec + rf->duration_sec) > BENCH_MAX_SECONDS)
+		return bad(ld, "options.runner", "-w %d -d %d x %d repeat%s: more than the %d seconds a run may take",
+			   rf->warmup_sec, rf->duration_sec, rf->repeat_cnt,
+			   rf->repeat_cnt == 1 ? "" : "s", BENCH_MAX_SECONDS);
+	for (i = 0; i < sizeof(threads) / sizeof(threads[0]); i++) {
+		json_t *v = json_object_get(runner, threads[i].key);
+
+		/* absent in no file bench wrote; the configuration says so where it matters */
+		if (!v)
+			continue;
+		snprintf(field, sizeof(field), "options.runner.%s", threads[i].key);
+		err = get_int(ld, v, field, threads[i].min, &x);
+		if (err)
+			return err;
+		if (x > BENCH_MAX_THREADS)
+			return bad(ld, field, "expected an integer in %lld..%d, got %lld",
+				   threads[i].min, BENCH_MAX_THREADS, x);
+	}
+	return 0;
+}
+
 static int check_header(struct loader *ld, struct result_file *rf)
 {
 	json_t *doc = rf->doc, *v, *runner = NULL;
@@ -161,6 +198,9 @@ static int check_header(struct loader *ld, struct result_file *rf)
 				   BENCH_MAX_REPEAT, x);
 		rf->repeat_cnt = x;
 	}
+	err = check_run_limits(ld, rf, runner);
+	if (err)
+		return err;
 	v = json_object_get(runner, "zero_seed");
 	if (v && !json_is_boolean(v))
 		return bad(ld, "options.runner.zero_seed", "expected true or false, got %s",
@@ -818,6 +858,58 @@ static int load_validity(struct loader *ld, struct result_file *rf)
 	return 0;
 }
 
+/*
+ * The validity block against its own figures: shares of a CPU (0..1, a
+ * little over 1 where the clocks were read apart), one per producer, and a
+ * run called valid whose producer ran below min_cpu_share (of its fair
+ * share, where the file has one) is a file edited or corrupted; runs whose
+ * producers wait by design stay valid below it (RUN_SLEEP_EXEMPT).
+ */
+static int check_validity_figures(struct loader *ld, struct result_file *rf)
+{
+	json_t *v = json_object_get(rf->doc, "validity"), *min, *share, *fair, *w, *x;
+	double m = NAN, f;
+	char buf[64];
+	size_t i;
+
+	if (!v)
+		return 0;
+	min = json_object_get(v, "min_cpu_share");
+	share = json_object_get(v, "prod_cpu_share");
+	fair = json_object_get(v, "fair_cpu_share");
+	if (min && !json_is_null(min)) {
+		m = json_number_value(min);
+		if (!json_is_number(min) || m < 0 || m > 1)
+			return bad(ld, "validity.min_cpu_share", "expected a share in 0..1, got %s",
+				   jdesc(min, buf, sizeof(buf)));
+	}
+	if (!share)
+		return 0;
+	if (!json_is_array(share) ||
+	    (rf->producers > 0 && json_array_size(share) != (size_t)rf->producers))
+		return bad(ld, "validity.prod_cpu_share", "expected one share per producer (%d), got %s",
+			   rf->producers, jdesc(share, buf, sizeof(buf)));
+	json_array_foreach(json_object_get(rf->doc, "warnings"), i, w)
+		if (json_is_string(w) && strstr(json_string_value(w), RUN_SLEEP_EXEMPT))
+			m = NAN;
+	json_array_foreach(share, i, x) {
+		if (json_is_null(x))
+			continue;
+		if (!json_is_number(x) || json_number_value(x) < 0 ||
+		    json_number_value(x) > RUN_MAX_CPU_SHARE)
+			return bad(ld, "validity.prod_cpu_share", "producer #%zu: expected a share of a CPU in 0..1, got %s",
+				   i, jdesc(x, buf, sizeof(buf)));
+		f = json_number_value(json_array_get(fair, i));
+		if (!(f > 0 && f <= 1))
+			f = 1;
+		if (rf->invalid || !(json_number_value(x) < m * f * (1 - 1e-9)))
+			continue;
+		return bad(ld, "validity.valid", "true, but producer #%zu ran %.1f%% of its measured time, below min_cpu_share's %.1f%%%s: the file was edited or corrupted",
+			   i, 100 * json_number_value(x), 100 * m * f, f < 1 ? " (of its fair share)" : "");
+	}
+	return 0;
+}
+
 /* the checks, on a document already parsed */
 static int check_doc(struct loader *ld, struct result_file *rf)
 {
@@ -848,6 +940,8 @@ static int check_doc(struct loader *ld, struct result_file *rf)
 		ret = check_latency(ld, rf, json_object_get(rf->doc, "latency"));
 	if (!ret)
 		ret = load_validity(ld, rf);
+	if (!ret)
+		ret = check_validity_figures(ld, rf);
 	return ret;
 }
 

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_limits.h"
 #include "run_contention.h"
 
 struct prod_files {
@@ -252,8 +253,7 @@ void run_contention_judge(struct bench_run *run)
 		return;
 	if (run->bench->caps & BENCH_CAP_PRODUCERS_SLEEP) {
 		run_warn(run, "producers ran less than %.0f%% of their measured time (%s); "
-			 "%s's producers wait by design, so the run stays valid",
-			 100 * min, list, run->bench->name);
+			 "%s's producers " RUN_SLEEP_EXEMPT, 100 * min, list, run->bench->name);
 		return;
 	}
 	run->invalid = true;

@@ -63,6 +63,7 @@
 #include "cli_json.h"
 #include "latency.h"
 #include "output_file.h"
+#include "result_config.h"
 #include "result_file.h"
 #include "sequential.h"
 #include "stats.h"
@@ -187,6 +188,13 @@ struct ab_run {
 	int kept_starved;
 	/* the invalid invocation's reason, said once its block is left out */
 	char invalid_why[256];
+	/*
+	 * each side's configuration, its first invocation's (benchmark and
+	 * result_config_key()), and its label: every other of the side must
+	 * have it, as compare's sides must (side_config())
+	 */
+	char *side_key[2];
+	char side_label[2][256];
 	/* invocations set aside: failed, stopped unfinished, finished but unused */
 	int failed, stopped_inv, unused;
 	struct seq_test seq;
@@ -852,13 +860,47 @@ static double invocation_figure(const struct result_file *rf, const struct resul
 }
 
 /*
+ * Is rf of the configuration of side's first invocation (which sets it)?
+ * 0; -EXDEV, after a line if say, for another benchmark or options, which
+ * compare would refuse as sides: a mixed side tests nothing; -ENOMEM.
+ */
+static int side_config(struct ab_run *r, int side, const struct result_file *rf, bool say)
+{
+	char *key = result_config_key(rf->doc), *both = NULL, label[256];
+
+	if (!key || asprintf(&both, "%s\n%s", rf->benchmark, key) < 0) {
+		free(key);
+		fprintf(stderr, "ab: failed to read %s's configuration: %s\n", rf->path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	free(key);
+	result_config_label(rf->doc, label, sizeof(label));
+	if (!r->side_key[side]) {
+		r->side_key[side] = both;
+		snprintf(r->side_label[side], sizeof(r->side_label[side]), "%.63s %.180s",
+			 rf->benchmark, label);
+		return 0;
+	}
+	if (!strcmp(both, r->side_key[side])) {
+		free(both);
+		return 0;
+	}
+	free(both);
+	if (say)
+		fprintf(stderr, "ab: %s: %s %s, but %c's first invocation was %s: refusing to test a side of two configurations (bench compare refuses them as sides too)\n",
+			rf->path, rf->benchmark, label, 'A' + side, r->side_label[side]);
+	return -EXDEV;
+}
+
+/*
  * The invocation's figure: its mean of repeat means (op_ns: above), which
  * must be positive; and its machine-speed reference (NaN: none).  0;
  * -EAGAIN for an invalid run (r->invalid_why says why); else -ENOENT (no
- * such metric) or -EINVAL, after a line if say: run_side() asks again,
+ * such metric), -EXDEV (not the side's configuration: side_config()) or
+ * -EINVAL, after a line if say: run_side() asks again,
  * saying it, once the file has the name it keeps.
  */
-static int invocation_value(struct ab_run *r, const char *json, bool say, double *value,
+static int invocation_value(struct ab_run *r, int side, const char *json, bool say, double *value,
 			    double *ref)
 {
 	const struct result_metric *m;
@@ -870,6 +912,11 @@ static int invocation_value(struct ab_run *r, const char *json, bool say, double
 		if (say)
 			fprintf(stderr, "ab: %s\n", err);
 		return -EINVAL;
+	}
+	ret = side_config(r, side, &rf, say);
+	if (ret) {
+		result_file_free(&rf);
+		return ret;
 	}
 	m = pick_metric(r, &rf);
 	if (rf.invalid && metric_timed_in_bpf(r->metric)) {
@@ -999,13 +1046,13 @@ static int run_side(struct ab_run *r, int pair, int side, double *value, double 
 		say_failed(r, pair, side, status);
 		return -EIO;
 	}
-	status = invocation_value(r, json, false, value, ref);
+	status = invocation_value(r, side, json, false, value, ref);
 	if (!status || status == -EAGAIN)
 		return status;
 	r->unused++;
 	set_aside(r, pair, side, "unused", json, sizeof(json));
-	invocation_value(r, json, true, value, ref);
-	return status == -ENOENT ? status : -EIO;
+	invocation_value(r, side, json, true, value, ref);
+	return status == -ENOENT || status == -EXDEV ? status : -EIO;
 }
 
 /*
@@ -1723,6 +1770,10 @@ static int run_blocks(struct ab_run *r)
 				     "A's and B's runner options differ (--interleave)";
 			return err;
 		}
+		if (err == -EXDEV) {
+			r->stopped = "a side's invocations are not of one configuration";
+			return -EINVAL;
+		}
 		if (err) {
 			r->stopped = "an invocation failed";
 			return err;
@@ -1809,6 +1860,8 @@ int bench_ab_main(int argc, char **argv)
 		err = -EIO;
 	for (i = 0; i < (int)ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &old[i], NULL);
+	free(r->side_key[0]);
+	free(r->side_key[1]);
 	free(r);
 	if (err == -EINTR)
 		return BENCH_EXIT_SIGNAL + ab_signal;

@@ -20,7 +20,9 @@ for i in 1 2; do
 done
 # the same runs as another configuration, and as a patched build
 for i in 1 2; do
-	jq '.options.runner.producers = 2 | .context.producer_cpus = [null, null]' "a$i.json" >"c$i.json"
+	jq '.options.runner.producers = 2 | .context.producer_cpus = [null, null]
+		| .validity.prod_cpu_share = [.validity.prod_cpu_share[0], .validity.prod_cpu_share[0]]' \
+		"a$i.json" >"c$i.json"
 	for f in a c; do
 		jq '.context.kernel_build_id = "0123456789abcdef0123456789abcdef01234567" | .context.tag = "patched"' \
 			"$f$i.json" >"n$f$i.json"

@@ -22,6 +22,8 @@ TESTS_DIR=${BASH_SOURCE[0]%/*}
 TESTS_DIR=$(cd "$TESTS_DIR" && pwd)
 SRC_TOP=${TESTS_DIR%/*}
 BENCH=${BENCH:-$SRC_TOP/bench}
+# contrib/lkp-tests' parse reads documents with this bench's reader
+export BENCH
 TAP_N=0
 TAP_FAILED=0
 # Runs of the tests are judged on behaviour, not on the machine's load:

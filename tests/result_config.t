@@ -29,7 +29,8 @@ hm() {
 hm def '.'
 hm v4096 '.options.benchmark.value_size = 4096'
 hm pre '.options.benchmark.preallocated = true'
-hm p2 '.options.runner.producers = 2'
+# (a share of a CPU per producer, as the reader checks)
+hm p2 '.options.runner.producers = 2 | .validity.prod_cpu_share += .validity.prod_cpu_share'
 hm zs '.options.runner.zero_seed = true'
 hm lat '.options.runner.latency = true'
 hm batch '.options.benchmark.use_case = "batch_add_batch_del" | .options.benchmark.value_size = 4096'

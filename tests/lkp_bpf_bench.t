@@ -219,10 +219,10 @@ refused() {	# refused <name> <description> <stderr regex>: parse and run-stats o
 	isnt $? 0 "$1: run-stats fails"
 	assert "$1: no stats stored" test ! -e "$RR/bpf-bench.json"
 }
-refused deleted "a sample deleted" 'samples: 0 warm-up and 1 measured, but the run was -w 0 -d 2'
+refused deleted "a sample deleted" 'samples: 0 warm-up and 1 measured samples, but options.runner says -w 0 -d 2'
 refused emptied "the samples emptied" 'samples: no measured sample'
-refused cut "the samples cut to one (and -d said so)" 'summary.metrics.per_prod_op.n 2, 1 values: edited'
-refused mean "a mean edited" 'summary.metrics.per_prod_op.mean .* is not the values'
+refused cut "the samples cut to one (and -d said so)" 'summary.metrics.per_prod_op.n: 2 in the file, 1 values in its measured samples'
+refused mean "a mean edited" 'summary.metrics.per_prod_op.mean: .* in the file, .* from its samples'
 refused other "not a bench result" 'not a bench result'
 RR=$TEST_TMP/result/empty
 mkdir -p "$RR"

@@ -124,7 +124,8 @@ LIB_OBJS += $(patsubst $(SRCDIR)/results/%.c,$(OUTPUT)/results/%.o,$(RESULTS_SRC
 LIB_OBJS += $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(wildcard $(SRCDIR)/benchs/lib_*.c))
 BENCH_SRCS := $(wildcard $(SRCDIR)/benchs/bench_*.c)
 BENCH_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,bench.c bench_api.c bench_args.c runner.c reporters.c run_mem.c \
-	      producer_counters.c run_latency.c run_contention.c run_slices.c) $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
+	      producer_counters.c run_latency.c run_contention.c run_slices.c \
+	      bench_import.c) $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))
 UNIT_SRCS := $(wildcard $(SRCDIR)/tests/unit_*.c)
 UNIT_TESTS := $(patsubst $(SRCDIR)/tests/%.c,$(OUTPUT)/tests/%.t,$(UNIT_SRCS))
 VMLINUX := $(OUTPUT)/vmlinux.h

@@ -31,6 +31,7 @@
 #include "bench.h"
 #include "bench_api.h"
 #include "bench_args.h"
+#include "bench_import.h"
 #include "output_file.h"
 #include "runner.h"
 #include "results/ab.h"
@@ -100,6 +101,8 @@ static const struct bench *const benchs[] = {
 
 _Static_assert(ARRAY_SIZE(benchs) <= BENCH_MAX_BENCHS, "raise BENCH_MAX_BENCHS");
 
+static int import_main(int argc, char **argv);
+
 /* subcommands: `bench NAME ...` */
 static const struct bench_command commands[] = {
 	{ "ab", "did B move the number? A and B run in blocks of A B B A", bench_ab_main,
@@ -114,7 +117,18 @@ static const struct bench_command commands[] = {
 	  BENCH_EXIT_FAILED },
 	{ "config", "a result file's configuration: label, slug, key", bench_config_main,
 	  BENCH_EXIT_FAILED },
+	{ "import", "upstream's runner's output or a patch mail's table as a result file",
+	  import_main, BENCH_EXIT_FAILED },
 };
+
+/* bench import reads a command line's benchmark and options as a run would */
+static int import_main(int argc, char **argv)
+{
+	static const struct bench *table[BENCH_MAX_BENCHS];
+	size_t n = bench_table_build(benchs, ARRAY_SIZE(benchs), table, ARRAY_SIZE(table));
+
+	return bench_import_main(argc, argv, table, n);
+}
 
 /* the command running (NULL: a benchmark run, -l, --help), for finish_output() */
 static const struct bench_command *running;

@@ -239,6 +239,61 @@ static int load_config(struct loader *ld, struct result_file *rf)
 	return 0;
 }
 
+/*
+ * An imported result (bench import): where it came from, what it lacks.
+ * Such a file may have samples without counters (upstream prints rates),
+ * no fails count, and metrics of which only a printed mean is known.
+ */
+static int load_source(struct loader *ld, struct result_file *rf)
+{
+	json_t *src = json_object_get(rf->doc, "source"), *v, *w;
+	char buf[64], field[64];
+	const char *kind;
+	size_t i;
+
+	if (!src)
+		return 0;
+	if (!json_is_object(src))
+		return bad(ld, "source", "expected an object, got %s", jdesc(src, buf, sizeof(buf)));
+	v = json_object_get(src, "kind");
+	kind = json_string_value(v);
+	if (!kind || (strcmp(kind, "upstream-text") && strcmp(kind, "patch-mail")))
+		return bad(ld, "source.kind", "expected \"upstream-text\" or \"patch-mail\", got %s",
+			   jdesc(v, buf, sizeof(buf)));
+	rf->source_kind = kind;
+	v = json_object_get(src, "file");
+	if (!json_is_string(v))
+		return bad(ld, "source.file", "expected the imported file's name, got %s",
+			   jdesc(v, buf, sizeof(buf)));
+	rf->source_file = json_string_value(v);
+	v = json_object_get(src, "command_line");
+	if (v && !json_is_null(v) && !json_is_array(v))
+		return bad(ld, "source.command_line", "expected an array of strings or null, got %s",
+			   jdesc(v, buf, sizeof(buf)));
+	json_array_foreach(v, i, w)
+		if (!json_is_string(w)) {
+			snprintf(field, sizeof(field), "source.command_line[%zu]", i);
+			return bad(ld, field, "expected a string, got %s", jdesc(w, buf, sizeof(buf)));
+		}
+	for (i = 0; i < 2; i++) {
+		const char *key = i ? "lacks" : "missing_metrics";
+		size_t j;
+
+		snprintf(field, sizeof(field), "source.%s", key);
+		v = json_object_get(src, key);
+		if (!json_is_array(v))
+			return bad(ld, field, "expected an array of strings, got %s",
+				   jdesc(v, buf, sizeof(buf)));
+		json_array_foreach(v, j, w)
+			if (!json_is_string(w))
+				return bad(ld, field, "expected an array of strings, got %s in it",
+					   jdesc(w, buf, sizeof(buf)));
+	}
+	rf->missing_metrics = json_object_get(src, "missing_metrics");
+	rf->lacks = json_object_get(src, "lacks");
+	return 0;
+}
+
 /* the samples' shape, and that -w warm-up then -d measured ones are there */
 static int check_samples(struct loader *ld, struct result_file *rf, json_t *summary_metrics)
 {
@@ -292,15 +347,21 @@ static int check_samples(struct loader *ld, struct result_file *rf, json_t *summ
 			return err;
 		rf->samples[i].interval_ns = x;
 		snprintf(field, sizeof(field), "samples[%zu].counters", i);
-		err = get_obj(ld, json_object_get(s, "counters"), field, &c);
-		if (err)
-			return err;
-		snprintf(field, sizeof(field), "samples[%zu].counters.fails", i);
-		err = get_int(ld, json_object_get(c, "fails"), field, 0, &x);
-		if (err)
-			return err;
-		if (json_is_false(json_object_get(s, "warmup")))
-			fails += x;
+		/* an imported run's samples have rates, never counts */
+		v = json_object_get(s, "counters");
+		if (rf->source_kind && v)
+			return bad(ld, field, "counters in an imported result, which has rates only");
+		if (!rf->source_kind) {
+			err = get_obj(ld, v, field, &c);
+			if (err)
+				return err;
+			snprintf(field, sizeof(field), "samples[%zu].counters.fails", i);
+			err = get_int(ld, json_object_get(c, "fails"), field, 0, &x);
+			if (err)
+				return err;
+			if (json_is_false(json_object_get(s, "warmup")))
+				fails += x;
+		}
 		snprintf(field, sizeof(field), "samples[%zu].metrics", i);
 		err = get_obj(ld, json_object_get(s, "metrics"), field, &m);
 		if (err)
@@ -314,6 +375,9 @@ static int check_samples(struct loader *ld, struct result_file *rf, json_t *summ
 				return bad(ld, field, "a metric summary.metrics does not have");
 		}
 	}
+	/* an import of a Summary line or a table row: its figures alone */
+	if (!measured && rf->source_kind && !warmups)
+		return 0;
 	if (!measured)
 		return bad(ld, "samples", "no measured sample (%d warm-up, %zu in all): the run measured nothing",
 			   warmups, json_array_size(samples));
@@ -482,6 +546,43 @@ static int load_per_sample(struct loader *ld, const struct result_file *rf, cons
 	return 0;
 }
 
+/*
+ * An imported metric of which only the printed mean and spread are known
+ * (summary.metrics.NAME.summary_only): no values, so no test; st.n is 0
+ * and st.mean, st.stddev (NaN: not printed) are the printed ones.
+ */
+static int load_summary_only(struct loader *ld, struct result_file *rf, const char *name,
+			     json_t *def, struct result_metric *rm)
+{
+	char field[160], buf[64];
+	int err;
+
+	snprintf(field, sizeof(field), "summary.metrics.%s.summary_only", name);
+	if (!json_is_true(json_object_get(def, "summary_only")))
+		return bad(ld, field, "expected true: an imported result without samples has its metrics' printed figures only");
+	if (!rf->source_kind || rf->nsamples)
+		return bad(ld, field, "only an imported result without samples has summary-only metrics");
+	snprintf(field, sizeof(field), "summary.metrics.%s.n", name);
+	if (!json_is_null(json_object_get(def, "n")))
+		return bad(ld, field, "expected null: a printed summary does not say how many values it had, got %s",
+			   jdesc(json_object_get(def, "n"), buf, sizeof(buf)));
+	memset(&rm->st, 0, sizeof(rm->st));
+	rm->st.median = rm->st.min = rm->st.max = rm->st.cv = rm->st.ci95 = NAN;
+	snprintf(field, sizeof(field), "summary.metrics.%s.mean", name);
+	err = get_num(ld, json_object_get(def, "mean"), field, false, &rm->st.mean);
+	if (err)
+		return err;
+	snprintf(field, sizeof(field), "summary.metrics.%s.stddev", name);
+	err = get_num(ld, json_object_get(def, "stddev"), field, true, &rm->st.stddev);
+	if (err)
+		return err;
+	if (rm->st.stddev < 0)
+		return bad(ld, field, "%g: a spread is not negative", rm->st.stddev);
+	rm->summary_only = true;
+	rm->values = calloc(1, sizeof(*rm->values));
+	return rm->values ? 0 : nomem(ld);
+}
+
 static int load_metric(struct loader *ld, struct result_file *rf, const char *name, json_t *def,
 		       struct result_metric *rm)
 {
@@ -516,6 +617,10 @@ static int load_metric(struct loader *ld, struct result_file *rf, const char *na
 		if (rm->resolution <= 0)
 			return bad(ld, field, "expected a positive number, got %g", rm->resolution);
 	}
+
+	v = json_object_get(def, "summary_only");
+	if (v || (rf->source_kind && !rf->nsamples))
+		return load_summary_only(ld, rf, name, def, rm);
 
 	/* a metric measured outside the samples carries its own values */
 	own = json_object_get(def, "values");
@@ -592,14 +697,19 @@ static int check_summary(struct loader *ld, struct result_file *rf, json_t *summ
 			return err;
 	}
 	for (i = 0; i < rf->nmetrics; i++)
-		measured += rf->metrics[i].st.n > 0;
+		measured += rf->metrics[i].st.n > 0 || rf->metrics[i].summary_only;
 	if (!measured)
 		return bad(ld, "summary.metrics", "no metric has a measured value: the run measured nothing");
 
-	err = get_int(ld, json_object_get(summary, "fails"), "summary.fails", 0, &x);
+	/* upstream does not count failures: an import's are unknown */
+	if (rf->source_kind && !json_is_null(json_object_get(summary, "fails")))
+		return bad(ld, "summary.fails", "expected null in an imported result, got %s",
+			   jdesc(json_object_get(summary, "fails"), buf, sizeof(buf)));
+	err = rf->source_kind ? 0 :
+	      get_int(ld, json_object_get(summary, "fails"), "summary.fails", 0, &x);
 	if (err)
 		return err;
-	if (x != rf->fails)
+	if (!rf->source_kind && x != rf->fails)
 		return bad(ld, "summary.fails", "%lld in the file, %lld from its samples: the file was edited or corrupted",
 			   x, rf->fails);
 
@@ -925,6 +1035,8 @@ static int check_doc(struct loader *ld, struct result_file *rf)
 	if (!ret)
 		ret = load_config(ld, rf);
 	if (!ret)
+		ret = load_source(ld, rf);
+	if (!ret)
 		ret = get_obj(ld, json_object_get(rf->doc, "summary"), "summary", &summary);
 	if (!ret)
 		ret = get_obj(ld, json_object_get(summary, "metrics"), "summary.metrics", &metrics);
@@ -1018,6 +1130,13 @@ int result_files_load(const char *who, const char *const *paths, int n, struct r
 			fprintf(stderr, "%s: %s\n", who, msg);
 			return err == -ENOMEM ? err : -EINVAL;
 		}
+		/* printed figures alone: a configuration, but no values to store, export or pair */
+		if (strcmp(who, "config") && result_file_summary_only(&rfs[*loaded])) {
+			fprintf(stderr, "%s: %s: imported without samples (summary only): bench compare reads it, %s does not\n",
+				who, paths[*loaded], who);
+			result_file_free(&rfs[*loaded]);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -1048,4 +1167,25 @@ const struct result_metric *result_file_metric(const struct result_file *rf, con
 		if (!strcmp(rf->metrics[i].name, name))
 			return &rf->metrics[i];
 	return NULL;
+}
+
+bool result_file_lacks(const struct result_file *rf, const char *name)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(rf->missing_metrics, i, v)
+		if (!strcmp(json_string_value(v), name))
+			return true;
+	return false;
+}
+
+bool result_file_summary_only(const struct result_file *rf)
+{
+	int i;
+
+	for (i = 0; i < rf->nmetrics; i++)
+		if (rf->metrics[i].summary_only)
+			return true;
+	return false;
 }

@@ -27,6 +27,11 @@ struct result_metric {
 	 * configuration
 	 */
 	bool mem_field;
+	/*
+	 * an imported metric of which only the printed mean and spread are
+	 * known: no values, st.n 0, st.mean and st.stddev (NaN: none) printed
+	 */
+	bool summary_only;
 	/* values carried by summary.metrics.NAME.values, not by the samples */
 	bool own_values;
 	double *values;		/* the measured values; NaN: that sample has no value */
@@ -89,6 +94,15 @@ struct result_file {
 	 */
 	bool invalid;
 	const char *invalid_reason;	/* into doc */
+	/*
+	 * bench import's result (source): "upstream-text" or "patch-mail",
+	 * NULL for a run of bench's; the imported file; the metrics of the
+	 * benchmark it does not have and what else it lacks (into doc)
+	 */
+	const char *source_kind;
+	const char *source_file;
+	json_t *missing_metrics;
+	json_t *lacks;
 };
 
 /*
@@ -107,7 +121,8 @@ void result_file_free(struct result_file *rf);
  * first refused, said on stderr as "WHO: <result_file_load()'s line>".
  * *loaded: how many loaded (each needs result_file_free()).  0, or
  * -EINVAL for a file refused (the command's bad input, whatever the read
- * error) or -ENOMEM.
+ * error) or -ENOMEM.  An import without samples (summary only) is refused
+ * for every WHO but "config": it has no values to store, export or pair.
  */
 int result_files_load(const char *who, const char *const *paths, int n, struct result_file *rfs,
 		      int *loaded);
@@ -118,5 +133,10 @@ int result_files_load(const char *who, const char *const *paths, int n, struct r
 bool result_file_left_out(const struct result_file *rf, const char *who);
 /* the metric named name, or NULL */
 const struct result_metric *result_file_metric(const struct result_file *rf, const char *name);
+
+/* an imported result's metric that its source does not print (source.missing_metrics) */
+bool result_file_lacks(const struct result_file *rf, const char *name);
+/* an imported result with printed figures only, no samples: compare alone reads it */
+bool result_file_summary_only(const struct result_file *rf);
 
 #endif /* __RESULT_FILE_H */

@@ -42,7 +42,7 @@ void bench_opt_bool(struct bench_opts_out *out, const char *key, bool val)
 	json_object_set_new(out->obj, key, json_boolean(val));
 }
 
-static json_t *run_opts_json(const struct bench_run *run)
+json_t *result_json_options(const struct bench_run *run)
 {
 	const struct bench *b = run->bench;
 	const struct env *env = run->env;
@@ -163,7 +163,7 @@ static json_t *sample_json(const struct bench_run *run, const struct bench_res *
 			 "metrics", metrics, "contention", contention_json(run, r));
 }
 
-static json_t *stats_json(const struct stats *st)
+json_t *result_json_stats(const struct stats *st)
 {
 	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "n", st->n,
 			 "mean", json_finite(st->mean), "stddev", json_finite(st->stddev),
@@ -176,7 +176,7 @@ static json_t *stats_json(const struct stats *st)
  * value outside Tukey's fences: which sample (first_sample + its position;
  * first_sample < 0: none, the metric has its own values), how far.
  */
-static void add_robust_json(json_t *s, const double *values, int n, int first_sample)
+void result_json_robust(json_t *s, const double *values, int n, int first_sample)
 {
 	struct outlier *o = calloc(n + 1, sizeof(*o));
 	json_t *list, *out;
@@ -254,14 +254,14 @@ static json_t *summary_json(const struct bench_run *run)
 	for (mp = run->metrics; mp && *mp; mp++) {
 		m = *mp;
 		metric_stats(m, res, res_cnt, &st);
-		s = stats_json(&st);
+		s = result_json_stats(&st);
 		json_object_set_new(s, "unit", json_string(m->unit));
 		json_object_set_new(s, "higher_is_better", json_boolean(m->higher_is_better));
 		if (m->resolution)
 			json_object_set_new(s, "resolution", json_finite(m->resolution()));
 		vals = metric_values(m, res, res_cnt);
 		if (vals)
-			add_robust_json(s, vals, res_cnt, run->warmup_cnt);
+			result_json_robust(s, vals, res_cnt, run->warmup_cnt);
 		free(vals);
 		if (run->repeat_cnt > 1 && json_object_set_new(s, "repeats", repeats_json(run, m))) {
 			json_decref(s);
@@ -276,10 +276,10 @@ static json_t *summary_json(const struct bench_run *run)
 		int j;
 
 		stats_compute(run->extras[i].values, run->extras[i].n, &st);
-		s = stats_json(&st);
+		s = result_json_stats(&st);
 		json_object_set_new(s, "unit", json_string(run->extras[i].unit));
 		json_object_set_new(s, "higher_is_better", json_boolean(run->extras[i].higher_is_better));
-		add_robust_json(s, run->extras[i].values, run->extras[i].n, -1);
+		result_json_robust(s, run->extras[i].values, run->extras[i].n, -1);
 		for (j = 0; j < run->extras[i].n; j++)
 			json_array_append_new(vals, json_finite(run->extras[i].values[j]));
 		json_object_set_new(s, "values", vals);
@@ -350,7 +350,7 @@ json_t *result_json_doc(const struct bench_run *run)
 
 	doc = json_pack("{s:s, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"schema", RESULT_JSON_SCHEMA_NAME, "schema_version", RESULT_JSON_SCHEMA_VERSION,
-			"benchmark", run->bench->name, "options", run_opts_json(run),
+			"benchmark", run->bench->name, "options", result_json_options(run),
 			"context", run_context_json(run),
 			"memory_source", memory_source_json(run),
 			"samples", samples, "summary", summary_json(run),

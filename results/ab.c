@@ -913,6 +913,13 @@ static int invocation_value(struct ab_run *r, int side, const char *json, bool s
 			fprintf(stderr, "ab: %s\n", err);
 		return -EINVAL;
 	}
+	if (result_file_summary_only(&rf)) {
+		if (say)
+			fprintf(stderr, "ab: %s: imported without samples (summary only): no figure per invocation (the text had no Iter lines)\n",
+				json);
+		result_file_free(&rf);
+		return -EINVAL;
+	}
 	ret = side_config(r, side, &rf, say);
 	if (ret) {
 		result_file_free(&rf);

@@ -199,6 +199,14 @@ static int check_side(const struct compare_side *sd)
 	char diffs[1024];
 	int i, j;
 
+	for (i = 0; sd->n > 1 && i < sd->n; i++)
+		for (j = 0; j < sd->rf[i].nmetrics; j++)
+			if (sd->rf[i].metrics[j].summary_only) {
+				fprintf(stderr, "compare: %s: imported without samples (summary only): it is one printed figure and stands alone on its (%s) side\n",
+					sd->rf[i].path, sd->which);
+				return -EINVAL;
+			}
+
 	for (i = 1; i < sd->n; i++) {
 		b = &sd->rf[i];
 		if (strcmp(a->benchmark, b->benchmark)) {
@@ -320,6 +328,11 @@ static int check_metric_sets(const struct compare_params *prm, const struct resu
 			m = &rf[i]->metrics[j];
 			o = result_file_metric(rf[!i], m->name);
 			/* a memory field one kernel or hierarchy offers and the other not */
+			if (!o && result_file_lacks(rf[!i], m->name)) {
+				fprintf(notes, "note: %s only in %s: %s was imported from %s, which does not print it\n",
+					m->name, rf[i]->path, rf[!i]->path, rf[!i]->source_kind);
+				continue;
+			}
 			if (!o && m->mem_field) {
 				fprintf(notes, "note: %s only in %s: the other run's kernel or cgroup hierarchy does not report it\n",
 					m->name, rf[i]->path);
@@ -335,14 +348,19 @@ static int check_metric_sets(const struct compare_params *prm, const struct resu
 				continue;
 			}
 			/* measured in one run, not in the other: no figure to compare */
-			if (!m->st.n && o->st.n) {
+			if (!m->st.n && !m->summary_only && (o->st.n || o->summary_only)) {
 				fprintf(stderr, "compare: %s: summary.metrics.%s: no measured value, but %s has %d\n",
 					rf[i]->path, m->name, rf[!i]->path, o->st.n);
 				return -EINVAL;
 			}
 		}
 	}
-	if (isnan(ra->peak_memory_mib) != isnan(rb->peak_memory_mib) && !prm->force) {
+	if (isnan(ra->peak_memory_mib) != isnan(rb->peak_memory_mib) &&
+	    rf[isnan(ra->peak_memory_mib) ? 0 : 1]->source_kind) {
+		i = isnan(ra->peak_memory_mib) ? 0 : 1;
+		fprintf(notes, "note: peak_memory only in %s: %s was imported from %s, which does not print it\n",
+			rf[!i]->path, rf[i]->path, rf[i]->source_kind);
+	} else if (isnan(ra->peak_memory_mib) != isnan(rb->peak_memory_mib) && !prm->force) {
 		i = isnan(ra->peak_memory_mib) ? 0 : 1;
 		fprintf(stderr, "compare: %s: summary.peak_memory_mib: null (not measured), but %s has %.3f (--force compares the rest)\n",
 			rf[i]->path, rf[!i]->path, rf[!i]->peak_memory_mib);
@@ -685,21 +703,42 @@ static void note_build(const struct compare_side *sa, const struct compare_side 
 	}
 }
 
+/* an imported file: where it came from and what it lacks, which every verdict lacks too */
+static void note_import(const struct result_file *rf, const char *which)
+{
+	json_t *v;
+	size_t i;
+
+	if (!rf->source_kind)
+		return;
+	printf("note: %s (%s) was imported from %s %s; it lacks:\n", rf->path, which,
+	       rf->source_kind, rf->source_file);
+	json_array_foreach(rf->lacks, i, v)
+		printf("  %s\n", json_string_value(v));
+}
+
 /* where the runs ran, and every file's noise warnings, which weaken every verdict */
 static void note_runs(const struct compare_side *sa, const struct compare_side *sb)
 {
 	json_t *a = sa->rf[0].doc, *b = sb->rf[0].doc;
 	int f;
 
-	note_context(a, b, "kernel_release", "kernel release", false);
-	note_build(sa, sb);
-	note_context(a, b, "nr_online_cpus", "online CPU count", true);
-	note_context(a, b, "allowed_cpus", "allowed CPUs", true);
-	note_context(a, b, "cpu_model", "CPU model", true);
-	note_context(a, b, "sysctl", "BPF JIT sysctls", true);
-	note_context(a, b, "libbpf_version", "libbpf version", false);
-	note_context(a, b, "bench_version", "bench version", false);
-	note_environment(a, b);
+	/* an import has no context: what it lacks is said below, not as differences */
+	if (!sa->rf[0].source_kind && !sb->rf[0].source_kind) {
+		note_context(a, b, "kernel_release", "kernel release", false);
+		note_build(sa, sb);
+		note_context(a, b, "nr_online_cpus", "online CPU count", true);
+		note_context(a, b, "allowed_cpus", "allowed CPUs", true);
+		note_context(a, b, "cpu_model", "CPU model", true);
+		note_context(a, b, "sysctl", "BPF JIT sysctls", true);
+		note_context(a, b, "libbpf_version", "libbpf version", false);
+		note_context(a, b, "bench_version", "bench version", false);
+		note_environment(a, b);
+	}
+	for (f = 0; f < sa->n; f++)
+		note_import(&sa->rf[f], "base");
+	for (f = 0; f < sb->n; f++)
+		note_import(&sb->rf[f], "new");
 	for (f = 0; f < sa->n; f++)
 		note_warnings(sa->rf[f].doc, "base");
 	for (f = 0; f < sb->n; f++)
@@ -1043,6 +1082,34 @@ static int compare_failed(const char *metric, int err)
 	return err;
 }
 
+/* a side's figure as printed: "mean ± stddev", or the mean alone */
+static void fmt_summary(const struct stats *st, char *buf, size_t sz)
+{
+	if (isnan(st->stddev))
+		snprintf(buf, sz, "%.3f", st->mean);
+	else
+		snprintf(buf, sz, "%.3f ± %.3f", st->mean, st->stddev);
+}
+
+/*
+ * A metric one side has as a printed mean (and spread) alone, imported
+ * from a Summary line or a patch mail's table: the change between the
+ * means, and no test, since the values behind a printed figure, even how
+ * many, are unknown.
+ */
+static void summary_only_row(const struct result_metric *ma, const struct result_metric *mb,
+			     struct compare_row *row)
+{
+	fmt_summary(&ma->st, row->bs, sizeof(row->bs));
+	fmt_summary(&mb->st, row->ns, sizeof(row->ns));
+	row->base = ma->st.mean;
+	row->new = mb->st.mean;
+	row->change_pct = pct_change(row->base, row->new);
+	row->resolution = fmax(ma->resolution, mb->resolution);
+	row->verdict = "untested (summary only)";
+	row->measured = true;
+}
+
 /*
  * One metric's row; oa, ob and mt hold what its notes print (free oa and
  * ob).  0, or a negative errno after one line.
@@ -1058,6 +1125,10 @@ static int eval_metric(const struct compare_params *prm, enum compare_unit unit,
 	memset(row, 0, sizeof(*row));
 	snprintf(row->name, sizeof(row->name), "%s (%s)", ma->name, ma->unit);
 	row->p = row->change_pct = row->lo_pct = row->hi_pct = NAN;
+	if (ma->summary_only || mb->summary_only) {
+		summary_only_row(ma, mb, row);
+		return 0;
+	}
 	err = side_obs(sa, ma->name, oa);
 	if (!err)
 		err = side_obs(sb, ma->name, ob);
@@ -1417,7 +1488,10 @@ static int compare_metric(const struct compare_params *prm, bool power,
 	if (!err) {
 		print_row(&row);
 		*worse_any |= row.worse;
-		if (row.measured)
+		if (ma->summary_only || mb->summary_only)
+			printf("  %s: %s has the printed mean and spread only, not the values behind them (not even how many): no test\n",
+			       ma->name, ma->summary_only ? sa->rf[0].path : sb->rf[0].path);
+		else if (row.measured)
 			print_metric_notes(prm, power, unit, ma, sa, &oa, &ob, &mt, &row);
 	}
 	side_obs_free(&oa);

@@ -305,6 +305,12 @@ static int plot_load(struct plot_run *run)
 		fprintf(stderr, "plot: %s\n", err);
 		return ret == -ENOMEM ? ret : -EINVAL;
 	}
+	if (result_file_summary_only(&run->rf)) {
+		fprintf(stderr, "plot: %s: imported without samples (summary only): nothing to draw; bench compare reads it\n",
+			run->path);
+		result_file_free(&run->rf);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -127,4 +127,14 @@ is_exit 2 "config: a bad option: 2" "$BENCH" config --bogus "$TEST_TMP/a.json"
 is_exit 2 "config: no file: 2" "$BENCH" config
 is_exit 2 "config: a file refused: 2" "$BENCH" config "$TEST_TMP/none.json"
 
+# ---- bench import: 0, 1, 2 ----
+"$BENCH" -w1 -d1 count-local >"$TEST_TMP/up.log" 2>/dev/null
+is_exit 0 "import: written: 0" "$BENCH" import -o "$TEST_TMP/imp.json" "$TEST_TMP/up.log"
+is_exit 1 "import: the command it runs failed: 1" "$BENCH" import -o "$TEST_TMP/imp2.json" -- false
+is_exit 1 "import: the file could not be written: 1" "$BENCH" import -o /dev/full "$TEST_TMP/up.log"
+is_exit 2 "import: a bad option: 2" "$BENCH" import --bogus -o "$TEST_TMP/imp2.json" "$TEST_TMP/up.log"
+is_exit 2 "import: a missing input: 2" "$BENCH" import -o "$TEST_TMP/imp2.json" "$TEST_TMP/none.log"
+printf 'Summary: hits x\n' >"$TEST_TMP/bad.log"
+is_exit 2 "import: a line it cannot read: 2" "$BENCH" import -o "$TEST_TMP/imp2.json" "$TEST_TMP/bad.log"
+
 done_testing

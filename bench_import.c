@@ -338,6 +338,11 @@ static int command_words(wordexp_t *we, json_t **cmdline)
 	return *cmdline ? 0 : -ENOMEM;
 }
 
+static const char *const counts_note[] = {
+	"summary: of the Iter lines' rates, each per its measured interval (as ours); the Summary line averaged each sample's count, which differs by the intervals' drift from one second",
+	NULL,
+};
+
 static int do_import(const struct bench *const *table, size_t ntable, const char *text,
 		     const char *name)
 {
@@ -351,6 +356,7 @@ static int do_import(const struct bench *const *table, size_t ntable, const char
 	char err[1024];
 	char **argv, *dflt[3];
 	int ret, argc, skip = 0;
+	bool counts;
 
 	ret = import_parse(name, text, &pick, &log, err, sizeof(err));
 	if (ret) {
@@ -394,11 +400,13 @@ static int do_import(const struct bench *const *table, size_t ntable, const char
 		ret = -EINVAL;
 		goto out;
 	}
-	ret = import_check_summary(name, &log, meta.warmup, err, sizeof(err));
+	ret = import_check_summary(name, &log, meta.warmup, &counts, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "import: %s\n", err);
 		goto out;
 	}
+	if (counts)
+		meta.notes = counts_note;
 	run.bench = bench;
 	run.env = &env;
 	run.producer_cnt = env.producer_cnt;

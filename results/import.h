@@ -86,10 +86,13 @@ int import_metric_index(const char *name);
 /*
  * The measured samples (those after warmup) against the Summary line that
  * claims to summarise them: each mean and spread within what printing
- * rounds away.  0, or -EINVAL with one line in err.
+ * rounds away, of the Iter lines' rates (ours) or of the counts they
+ * stand for (upstream's final reporters average each sample's count, not
+ * its rate per measured interval: *counts set then).  0, or -EINVAL with
+ * one line in err.
  */
 int import_check_summary(const char *name, const struct import_log *log, int warmup,
-			 char *err, size_t errsz);
+			 bool *counts, char *err, size_t errsz);
 
 /* what import_doc() is given beside the log */
 struct import_meta {

@@ -45,6 +45,7 @@ static void test_hits(void)
 {
 	struct import_log log;
 	char err[512];
+	bool counts;
 
 	is_int(import_parse("a.log", hits_log, &any, &log, err, sizeof(err)), 0, "hits/drops: parsed: %s", err);
 	is_int(log.kind, IMPORT_UPSTREAM_TEXT, "hits/drops: a runner's text");
@@ -59,11 +60,37 @@ static void test_hits(void)
 	is_near(log.sum[IM_HITS].mean, 160.0, 1e-12, "Summary: hits mean");
 	is_near(log.sum[IM_TOTAL].stddev, 11.0, 1e-12, "Summary: the total's spread");
 	/* measured: 150, 160, 170 -> 160 ± 10; drops 1, 2, 3 -> 2 ± 1; totals 151, 162, 173 -> 162 ± 11 */
-	is_int(import_check_summary("a.log", &log, 1, err, sizeof(err)), 0,
+	is_int(import_check_summary("a.log", &log, 1, &counts, err, sizeof(err)), 0,
 	       "-w1: the Summary follows from the last three Iter lines: %s", err);
-	is_int(import_check_summary("a.log", &log, 2, err, sizeof(err)), -EINVAL,
+	ok(!counts, "... of their rates");
+	is_int(import_check_summary("a.log", &log, 2, &counts, err, sizeof(err)), -EINVAL,
 	       "-w2: it does not (165 ± 7.07)");
 	ok(strstr(err, "line 7") && strstr(err, "warm-up"), "and says which line and why: %s", err);
+	import_log_free(&log);
+}
+
+/*
+ * Upstream's final reporters average each sample's count, not its rate:
+ * with Iter 2 one millisecond long, 100 M/s then counts 100.1 M in that
+ * second, and the Summary says (200 + 100.1) / 2 = 150.05.
+ */
+static const char counts_log[] =
+	"Setting up benchmark 'count-local'...\n"
+	"Iter   0 (  0.000us): hits  300.000M/s (300.000M/prod), drops    0.000M/s, total operations  300.000M/s\n"
+	"Iter   1 (  0.000us): hits  200.000M/s (200.000M/prod), drops    0.000M/s, total operations  200.000M/s\n"
+	"Iter   2 (1000.000us): hits  100.000M/s (100.000M/prod), drops    0.000M/s, total operations  100.000M/s\n"
+	"Summary: hits  150.050 ± 70.640M/s (150.050M/prod), drops    0.000 ± 0.000M/s, total operations  150.050 ± 70.640M/s\n";
+
+static void test_counts(void)
+{
+	struct import_log log;
+	char err[512];
+	bool counts;
+
+	is_int(import_parse("c.log", counts_log, &any, &log, err, sizeof(err)), 0, "counts: parsed: %s", err);
+	is_int(import_check_summary("c.log", &log, 1, &counts, err, sizeof(err)), 0,
+	       "upstream's Summary of counts holds: %s", err);
+	ok(counts, "... as counts, not rates (their mean is 150.000)");
 	import_log_free(&log);
 }
 
@@ -76,13 +103,14 @@ static void test_htab(void)
 	struct result_file rf;
 	json_t *doc;
 	char err[512];
+	bool counts;
 
 	is_int(import_parse("h.log", htab_log, &any, &log, err, sizeof(err)), 0, "htab-mem: parsed: %s", err);
 	is_near(log.samples[1].v[IM_PER_PROD_OP], 50.0, 1e-12, "Iter 1's per-prod-op");
 	is_near(log.samples[2].v[IM_MEMORY], 1.5, 1e-12, "Iter 2's memory");
 	is_near(log.peak_mib, 1.75, 1e-12, "the peak");
 	/* 50, 54 -> 52 ± 2.828; 1.00, 1.50 -> 1.25 ± 0.354 */
-	is_int(import_check_summary("h.log", &log, 1, err, sizeof(err)), 0, "htab-mem: the Summary holds: %s", err);
+	is_int(import_check_summary("h.log", &log, 1, &counts, err, sizeof(err)), 0, "htab-mem: the Summary holds: %s", err);
 
 	meta.options = json_pack("{s:{s:i, s:i, s:i, s:i, s:b, s:b, s:[], s:[]}, s:{s:s}}", "runner",
 				 "duration_sec", 5, "warmup_sec", 1, "producers", 1, "consumers", 0,
@@ -190,6 +218,7 @@ static void test_refusals(void)
 int main(void)
 {
 	test_hits();
+	test_counts();
 	test_htab();
 	test_mail();
 	test_refusals();

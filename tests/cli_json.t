@@ -72,7 +72,7 @@ envelope bl.json list
 is "$(jq -r '.benchmarks | map(.name) | index("htab-mem") != null' bl.json)" true "bench -l --json: the benchmarks"
 is "$(jq -r '[.benchmarks[].name] | length' bl.json)" "$("$BENCH" -l | tail -n +2 | wc -l)" \
 	"bench -l --json: as many benchmarks as bench -l lists"
-is "$(jq -r '[.commands[].name] | join(" ")' bl.json)" "ab compare plot export history config" "bench -l --json: the commands"
+is "$(jq -r '[.commands[].name] | join(" ")' bl.json)" "ab compare plot export history config import" "bench -l --json: the commands"
 "$BENCH" -l --json nodir/x.json >/dev/null 2>blx.err
 is "$? $(grep -c . blx.err)" "1 1" "bench -l --json to an unwritable file: exit 1, one line"
 

@@ -20,11 +20,11 @@ run_bench "$TEST_TMP/help" --help
 is $? 0 "--help exits 0"
 like "$TEST_TMP/help" '--prod-affinity=CPUSET' "--help documents --prod-affinity"
 like "$TEST_TMP/help" '^Usage: bench \[OPTION\.\.\.\] BENCHMARK \[BENCHMARK OPTION\.\.\.\]$' "--help: the usage names the benchmark"
-for cmd in ab compare plot export history config; do
+for cmd in ab compare plot export history config import; do
 	like "$TEST_TMP/help" "^    $cmd +[a-z]" "--help lists the command $cmd with what it does"
 done
-is "$(sed -n '/^COMMANDS:$/,/^$/p' "$TEST_TMP/help" | grep -c '^    [a-z]')" 6 \
-	"--help: the COMMANDS section lists exactly the six commands"
+is "$(sed -n '/^COMMANDS:$/,/^$/p' "$TEST_TMP/help" | grep -c '^    [a-z]')" 7 \
+	"--help: the COMMANDS section lists exactly the seven commands"
 # upstream's list is not where this project's bugs go
 for cmd in "" compare plot; do
 	# shellcheck disable=SC2086 # no command: the runner's own --help
@@ -48,7 +48,7 @@ bad() {
 	is "$(grep -c . "$TEST_TMP/bad")" 0 "$desc: nothing on stdout"
 }
 
-COMMANDS="ab compare plot export history config"
+COMMANDS="ab compare plot export history config import"
 bad 1 "unknown benchmark" "^unknown benchmark or command 'nope'; known benchmarks: .*count-local.* \\(see bench -l\\); commands: $COMMANDS \\(see bench --help\\)\$" nope
 bad 1 "missing name" "^no benchmark given; known benchmarks: .*count-local.*; commands: $COMMANDS " -d1
 is "$(grep -c 'did you mean' "$TEST_TMP/bad.err")" 0 "missing name: no suggestion"

@@ -28,6 +28,15 @@ is_exit 64 "bench: a benchmark's bad value (bpf-hashmap-lookup --key_size 0): 64
 	"$BENCH" bpf-hashmap-lookup --key_size 0
 is_exit 64 "bench: a benchmark's bad value (bpf-hashmap-lookup --hook x): 64" \
 	"$BENCH" bpf-hashmap-lookup --hook x
+# above a benchmark's own limit, not only below 1 (upstream's validate() exits 1 there)
+is_exit 64 "bench: a benchmark's value above its limit (--nr_maps 1001): 64" \
+	"$BENCH" -w0 -d1 local-storage-cache-seq-get --nr_maps 1001
+is_exit 64 "bench: a benchmark's value above its limit (--hashmap_nr_keys_used 4194305): 64" \
+	"$BENCH" -w0 -d1 local-storage-cache-hashmap-control --hashmap_nr_keys_used 4194305
+is_exit 64 "bench: a benchmark's value above its limit (--nr_procs 150001): 64" \
+	"$BENCH" -w0 -d1 local-storage-tasks-trace --nr_procs 150001
+is_exit 64 "bench: a decimal --min-cpu-share out of range (100.5): 64" \
+	"$BENCH" -w0 -d1 --min-cpu-share 100.5 count-local
 is_exit 64 "bench: two benchmark names: 64" "$BENCH" count-local count-global
 is_exit 64 "bench: another benchmark's option: 64" "$BENCH" count-local --use-case overwrite
 

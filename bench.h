@@ -77,8 +77,11 @@ struct env {
 	bool latency;
 	/* --stats: robust summaries of every metric after the Summary */
 	bool stats;
-	/* --min-cpu-share: a producer's least on-CPU share of a valid run, % (0: never invalid) */
-	int min_cpu_share_pct;
+	/*
+	 * --min-cpu-share: a producer's least on-CPU share of a valid run, in %
+	 * of its fair share of a CPU (0: never invalid; < 0: not given)
+	 */
+	double min_cpu_share_pct;
 	/* $BENCH_TEST_THREAD_NICE: the benchmark threads' nice value in tests (0: as started) */
 	int thread_nice;
 	/* --tag: the user's name of the kernel or the run ("base", a commit), JSON only */

@@ -149,7 +149,7 @@ static const struct argp_option opts[] = {
 	{ "stats", ARG_STATS, NULL, 0,
 	  "After the Summary, robust summaries of every metric: median, min, max, p90, p99, MAD, IQR and the samples outside Tukey's fences (flagged, never dropped)" },
 	{ "min-cpu-share", ARG_MIN_CPU_SHARE, "PCT", 0,
-	  "Mark the run invalid (compare, ab, history and plot leave it out) when a producer ran on a CPU less than PCT% of its measured time: the machine was busy (0..100; default " BENCH_STR(RUN_MIN_CPU_SHARE_PCT) ", or $BENCH_MIN_CPU_SHARE; 0: never)" },
+	  "Mark the run invalid (compare, ab, history and plot leave it out unless --include-invalid) when a producer ran on a CPU less than PCT% of its fair share of its measured time (a whole CPU, or CPUs / threads when the run has more threads than CPUs): the machine was busy (0..100, decimals allowed; default " BENCH_STR(RUN_MIN_CPU_SHARE_PCT) ", or $BENCH_MIN_CPU_SHARE, empty: the default; 0: never)" },
 	{ "zero-seed", ARG_ZERO_SEED, NULL, 0,
 	  "Hash-map benchmarks: create the measured map with BPF_F_ZERO_SEED (one fixed bucket layout, for bisecting: that layout's bias)" },
 	{ "tag", ARG_TAG, "TEXT", 0,
@@ -238,6 +238,35 @@ static error_t bad_tag(const char *arg)
 }
 
 /* 0, or the positive error argp_parse() hands back, after one line */
+/*
+ * A percentage in 0..100 with optional decimals ("80", "80.5"): digits,
+ * at most one point, no sign or exponent; read by hand, whatever the locale
+ */
+static int parse_pct(const char *s, double *out)
+{
+	double v = 0, scale = 1;
+	bool point = false, digit = false;
+	const char *p;
+
+	for (p = s; *p; p++) {
+		if (*p == '.' && !point) {
+			point = true;
+		} else if (*p >= '0' && *p <= '9' && p - s < 32) {
+			digit = true;
+			if (point)
+				v += (*p - '0') * (scale /= 10);
+			else
+				v = v * 10 + (*p - '0');
+		} else {
+			return -EINVAL;
+		}
+	}
+	if (!digit || v > 100)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
 static error_t parse_cpus_opt(const char *opt, const char *arg, struct cpu_list *out)
 {
 	int err;
@@ -333,9 +362,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.tag = arg;
 		break;
 	case ARG_MIN_CPU_SHARE:
-		if (parse_long(arg, 0, 100, &v))
-			return bench_args_bad_value("--min-cpu-share", arg, "a percentage in 0..100");
-		env.min_cpu_share_pct = v;
+		if (parse_pct(arg, &env.min_cpu_share_pct))
+			return bench_args_bad_value("--min-cpu-share", arg,
+						    "a percentage in 0..100, decimals allowed");
 		break;
 	case ARGP_KEY_ARG:
 		if (env.bench_name)
@@ -595,21 +624,23 @@ static int check_caps(const struct bench *bench)
 	return 0;
 }
 
-/* --min-cpu-share's default: $BENCH_MIN_CPU_SHARE, else RUN_MIN_CPU_SHARE_PCT */
+/*
+ * --min-cpu-share's default: $BENCH_MIN_CPU_SHARE, else RUN_MIN_CPU_SHARE_PCT;
+ * set but empty (`BENCH_MIN_CPU_SHARE= bench ...`) is unset, as in a shell
+ */
 static error_t min_cpu_share_default(void)
 {
 	const char *s = getenv("BENCH_MIN_CPU_SHARE");
-	long v;
 
 	if (env.min_cpu_share_pct >= 0)
 		return 0;
-	if (!s) {
+	if (!s || !*s) {
 		env.min_cpu_share_pct = RUN_MIN_CPU_SHARE_PCT;
 		return 0;
 	}
-	if (parse_long(s, 0, 100, &v))
-		return bench_args_bad_value("BENCH_MIN_CPU_SHARE", s, "a percentage in 0..100");
-	env.min_cpu_share_pct = v;
+	if (parse_pct(s, &env.min_cpu_share_pct))
+		return bench_args_bad_value("BENCH_MIN_CPU_SHARE", s,
+					    "a percentage in 0..100, decimals allowed");
 	return 0;
 }
 

@@ -950,21 +950,37 @@ static int check_mem_fields(struct loader *ld, struct result_file *rf)
  */
 static int load_validity(struct loader *ld, struct result_file *rf)
 {
-	json_t *v = json_object_get(rf->doc, "validity"), *valid, *reason;
+	json_t *v = json_object_get(rf->doc, "validity"), *valid, *reason, *note, *fair, *x;
 	char buf[64];
+	size_t i;
 
 	if (!v)
 		return 0;
 	valid = json_object_get(v, "valid");
 	reason = json_object_get(v, "reason");
+	note = json_object_get(v, "note");
+	fair = json_object_get(v, "fair_cpu_share");
 	if (!json_is_object(v) || !json_is_boolean(valid))
 		return bad(ld, "validity.valid", "expected true or false, got %s",
 			   jdesc(valid, buf, sizeof(buf)));
 	if (json_is_false(valid) && !json_is_string(reason))
 		return bad(ld, "validity.reason", "expected why the run is invalid, got %s",
 			   jdesc(reason, buf, sizeof(buf)));
+	if (note && !json_is_null(note) && !json_is_string(note))
+		return bad(ld, "validity.note", "expected a string or null, got %s",
+			   jdesc(note, buf, sizeof(buf)));
+	/* files since the fair share: a share of a CPU per producer */
+	if (fair && !json_is_array(fair))
+		return bad(ld, "validity.fair_cpu_share", "expected an array of shares, got %s",
+			   jdesc(fair, buf, sizeof(buf)));
+	json_array_foreach(fair, i, x)
+		if (!json_is_null(x) && !(json_is_number(x) && json_number_value(x) > 0 &&
+					  json_number_value(x) <= 1))
+			return bad(ld, "validity.fair_cpu_share", "expected shares in (0, 1], got %s",
+				   jdesc(x, buf, sizeof(buf)));
 	rf->invalid = json_is_false(valid);
 	rf->invalid_reason = rf->invalid ? json_string_value(reason) : NULL;
+	rf->validity_note = json_string_value(note);
 	return 0;
 }
 
@@ -1059,10 +1075,20 @@ static int check_doc(struct loader *ld, struct result_file *rf)
 
 bool result_file_left_out(const struct result_file *rf, const char *who)
 {
+	return !result_file_kept(rf, who, false);
+}
+
+bool result_file_kept(const struct result_file *rf, const char *who, bool include_invalid)
+{
 	if (!rf->invalid)
-		return false;
+		return true;
+	if (include_invalid) {
+		fprintf(stderr, "%s: kept %s (--include-invalid), marked as an invalid run: %s\n",
+			who, rf->path, rf->invalid_reason);
+		return true;
+	}
 	fprintf(stderr, "%s: left out %s: invalid run: %s\n", who, rf->path, rf->invalid_reason);
-	return true;
+	return false;
 }
 
 int result_file_load_doc(const char *name, json_t *doc, struct result_file *rf, char *err,

@@ -90,7 +90,8 @@ struct result_file {
 	/*
 	 * validity.valid false: the run's producers were starved (the
 	 * machine was busy), so its rates measure the load; every reader
-	 * leaves it out and says so (result_file_left_out())
+	 * leaves it out and says so, or with --include-invalid keeps it
+	 * marked (result_file_kept())
 	 */
 	bool invalid;
 	const char *invalid_reason;	/* into doc */
@@ -103,6 +104,8 @@ struct result_file {
 	const char *source_file;
 	json_t *missing_metrics;
 	json_t *lacks;
+	/* validity.note: why a producer's fair share was below a CPU, or NULL */
+	const char *validity_note;	/* into doc */
 };
 
 /*
@@ -131,6 +134,11 @@ int result_files_load(const char *who, const char *const *paths, int n, struct r
  * invalid run: REASON" on stderr and returns true; false for a valid one.
  */
 bool result_file_left_out(const struct result_file *rf, const char *who);
+/*
+ * The same, but with include_invalid an invalid run is kept: "WHO: kept
+ * PATH (--include-invalid), marked as an invalid run: REASON" and true.
+ */
+bool result_file_kept(const struct result_file *rf, const char *who, bool include_invalid);
 /* the metric named name, or NULL */
 const struct result_metric *result_file_metric(const struct result_file *rf, const char *name);
 

@@ -304,19 +304,27 @@ nomem:
 	return NULL;
 }
 
-/* whether the invocation counts: its producers ran (run_contention.h) */
+/*
+ * whether the invocation counts: its producers ran (run_contention.h), each
+ * against min_cpu_share of its fair share of a CPU
+ */
 static json_t *validity_json(const struct bench_run *run)
 {
-	json_t *share = json_array();
+	json_t *share = json_array(), *fair = json_array();
 	int j;
 
-	for (j = 0; j < run->producer_cnt; j++)
+	for (j = 0; j < run->producer_cnt; j++) {
 		json_array_append_new(share, run->prod_share ? json_finite(run->prod_share[j]) :
 				      json_null());
-	return json_pack("{s:b, s:o, s:o, s:o}", "valid", !run->invalid,
+		json_array_append_new(fair, run->prod_fair_share ?
+				      json_finite(run->prod_fair_share[j]) : json_null());
+	}
+	return json_pack("{s:b, s:o, s:o, s:o, s:o, s:o}", "valid", !run->invalid,
 			 "reason", run->invalid ? json_string(run->invalid_reason) : json_null(),
+			 "note", *run->validity_note ? json_string(run->validity_note) :
+			 json_null(),
 			 "min_cpu_share", run->env ? json_real(run->env->min_cpu_share_pct / 100.0) :
-			 json_null(), "prod_cpu_share", share);
+			 json_null(), "prod_cpu_share", share, "fair_cpu_share", fair);
 }
 
 static json_t *warnings_json(const struct bench_run *run)

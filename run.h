@@ -80,9 +80,16 @@ struct bench_run {
 	 * says so and the readers (compare, ab, history, plot) leave it out.
 	 */
 	bool invalid;
-	char invalid_reason[256];
+	char invalid_reason[384];
 	/* each producer's on-CPU share over the measured samples (NaN: unknown) */
 	double *prod_share;
+	/*
+	 * each producer's fair share of a CPU: 1, or less when the run has
+	 * more threads than CPUs; --min-cpu-share is a share of it
+	 */
+	double *prod_fair_share;
+	/* why the fair share is below a CPU ("" when it is not) */
+	char validity_note[256];
 	/* wall-clock time (CLOCK_REALTIME) the threads started and the samples ended */
 	struct timespec start_time, end_time;
 };

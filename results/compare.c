@@ -1110,6 +1110,50 @@ static void summary_only_row(const struct result_metric *ma, const struct result
 	row->measured = true;
 }
 
+/* runs marked invalid on sd's side, kept by --include-invalid */
+static int side_invalid(const struct compare_side *sd)
+{
+	int i, n = 0;
+
+	for (i = 0; i < sd->n; i++)
+		n += sd->rf[i].invalid;
+	return n;
+}
+
+/*
+ * A side with a run marked invalid (kept by --include-invalid): its
+ * column says so, on every surface that prints the row
+ */
+static void mark_invalid(struct compare_row *row, const struct compare_side *sa,
+			 const struct compare_side *sb)
+{
+	size_t n;
+
+	row->base_invalid = side_invalid(sa);
+	row->new_invalid = side_invalid(sb);
+	n = strlen(row->bs);
+	if (row->base_invalid && n + 3 < sizeof(row->bs))
+		snprintf(row->bs + n, sizeof(row->bs) - n, " %s", COMPARE_INVALID_MARK);
+	n = strlen(row->ns);
+	if (row->new_invalid && n + 3 < sizeof(row->ns))
+		snprintf(row->ns + n, sizeof(row->ns) - n, " %s", COMPARE_INVALID_MARK);
+}
+
+void compare_invalid_legend(FILE *f, const struct compare_side *sa, const struct compare_side *sb)
+{
+	const struct compare_side *sd;
+	int s, i;
+
+	for (s = 0; s < 2; s++) {
+		sd = s ? sb : sa;
+		for (i = 0; i < sd->n; i++)
+			if (sd->rf[i].invalid)
+				fprintf(f, "%s %s run %s is marked invalid, kept by --include-invalid: %s\n",
+					COMPARE_INVALID_MARK, sd->which, sd->rf[i].path,
+					sd->rf[i].invalid_reason);
+	}
+}
+
 /*
  * One metric's row; oa, ob and mt hold what its notes print (free oa and
  * ob).  0, or a negative errno after one line.
@@ -1145,6 +1189,7 @@ static int eval_metric(const struct compare_params *prm, enum compare_unit unit,
 	if (err)
 		return compare_failed(ma->name, err);
 	fill_row(row, mt);
+	mark_invalid(row, sa, sb);
 	row->resolution = fmax(ma->resolution, mb->resolution);
 	row->verdict = row_verdict(prm, unit, mt, row->resolution, ma->higher_is_better,
 				   &row->worse);
@@ -1231,6 +1276,7 @@ static int eval_peak(const struct compare_params *prm, const struct compare_side
 	memset(row, 0, sizeof(*row));
 	snprintf(row->name, sizeof(row->name), "peak_memory (MiB)");
 	fill_row(row, &mt);
+	mark_invalid(row, sa, sb);
 	row->resolution = *mem_res;
 	if (!strcmp(mt.how, "none"))
 		row->verdict = compare_peak_verdict(mt.base, mt.new, prm->threshold_pct, *mem_res);
@@ -1561,6 +1607,7 @@ int compare_print(const struct compare_params *prm, bool power, const struct com
 		fprintf(stderr, "compare: %s and %s share no metric\n", ra->path, rb->path);
 		return -EINVAL;
 	}
+	compare_invalid_legend(stdout, sa, sb);
 	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution (where known).\n",
 	       prm->threshold_pct);
 	print_resolutions(ra, rb, mem_res);

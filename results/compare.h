@@ -66,6 +66,7 @@ struct compare_params {
 	bool rank;		/* Mann-Whitney and Hodges-Lehmann instead of Welch */
 	bool paired;		/* file i of base with file i of new */
 	bool trimmed;		/* --paired: the 20% trimmed mean of the log ratios */
+	bool include_invalid;	/* runs marked invalid are kept, marked */
 };
 
 /* the unit of replication, the most independent observations the files allow */
@@ -96,7 +97,12 @@ struct compare_row {
 	int na, nb;		/* observations per side */
 	int worse;
 	bool measured;		/* false: neither side has a value */
+	/* runs marked invalid per side, kept by --include-invalid: bs, ns marked */
+	int base_invalid, new_invalid;
 };
+
+/* the mark of a column whose side has a run marked invalid (--include-invalid) */
+#define COMPARE_INVALID_MARK "(!)"
 
 /*
  * The rows of sa against sb: every metric both have, then peak memory
@@ -116,5 +122,7 @@ int compare_eval(const struct compare_params *prm, const struct compare_side *sa
  */
 int compare_print(const struct compare_params *prm, bool power, const struct compare_side *sa,
 		  const struct compare_side *sb, int *worse);
+/* what COMPARE_INVALID_MARK means: a line on f per invalid run kept, naming it and why */
+void compare_invalid_legend(FILE *f, const struct compare_side *sa, const struct compare_side *sb);
 
 #endif /* __COMPARE_H */

@@ -125,6 +125,24 @@ static json_t *side_files(const struct compare_side *sd)
 	return a;
 }
 
+/* the runs marked invalid that --include-invalid kept: [{side, file, reason}] */
+static json_t *invalid_files(const struct compare_side *sa, const struct compare_side *sb)
+{
+	const struct compare_side *sd;
+	json_t *a = json_array();
+	int s, i;
+
+	for (s = 0; s < 2; s++) {
+		sd = s ? sb : sa;
+		for (i = 0; i < sd->n; i++)
+			if (sd->rf[i].invalid)
+				json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "side",
+						      sd->which, "file", sd->rf[i].path,
+						      "reason", sd->rf[i].invalid_reason));
+	}
+	return a;
+}
+
 /* what --fail-on-regression makes of a metric that got worse */
 static int regression_status(int worse)
 {
@@ -153,8 +171,9 @@ static int compare_json(const struct compare_side *sa, const struct compare_side
 		*worse |= rows[i].worse;
 	result_config_label(sa->rf[0].doc, label, sizeof(label));
 	o = cli_json_new("compare");
-	if (o && json_object_update_new(o, json_pack("{s:o, s:o, s:s, s:s, s:s, s:f, s:o, s:b, s:i}",
+	if (o && json_object_update_new(o, json_pack("{s:o, s:o, s:o, s:s, s:s, s:s, s:f, s:o, s:b, s:i}",
 			"base", side_files(sa), "new", side_files(sb),
+			"invalid_runs", invalid_files(sa, sb),
 			"benchmark", sa->rf[0].benchmark, "configuration", label,
 			"unit", compare_unit_name(unit), "threshold_pct", copts.prm.threshold_pct,
 			"rows", cli_json_compare_rows(rows, n), "worse", *worse != 0,
@@ -185,10 +204,11 @@ static void keep_files(struct compare_side *sd, const bool *keep)
 /*
  * Invalid runs (their producers were starved) are left out, each named
  * with its reason; with --paired a pair goes whole, so that the rest stay
- * paired.  0, -EINVAL when a side has nothing left, or -ENOMEM, after one
+ * paired.  With include (--include-invalid) they stay, named and marked.  0, -EINVAL when a side has nothing left, or -ENOMEM, after one
  * line.
  */
-static int leave_out_invalid(struct compare_side *a, struct compare_side *b, bool paired)
+static int leave_out_invalid(struct compare_side *a, struct compare_side *b, bool paired,
+			     bool include)
 {
 	int i, na = a->n, nb = b->n, n = na > nb ? na : nb;
 	bool *ka = calloc(n + 1, sizeof(bool)), *kb = calloc(n + 1, sizeof(bool));
@@ -201,9 +221,9 @@ static int leave_out_invalid(struct compare_side *a, struct compare_side *b, boo
 		return -ENOMEM;
 	}
 	for (i = 0; i < na; i++)
-		ka[i] = !result_file_left_out(&a->rf[i], "compare");
+		ka[i] = result_file_kept(&a->rf[i], "compare", include);
 	for (i = 0; i < nb; i++)
-		kb[i] = !result_file_left_out(&b->rf[i], "compare");
+		kb[i] = result_file_kept(&b->rf[i], "compare", include);
 	for (i = 0; paired && na == nb && i < na; i++)
 		ka[i] = kb[i] = ka[i] && kb[i];
 	keep_files(a, ka);
@@ -211,7 +231,7 @@ static int leave_out_invalid(struct compare_side *a, struct compare_side *b, boo
 	free(ka);
 	free(kb);
 	if (a->n < na || b->n < nb)
-		fprintf(stderr, "compare: left out %d of %d base and %d of %d new files as invalid runs (producers starved: the machine was busy)%s\n",
+		fprintf(stderr, "compare: left out %d of %d base and %d of %d new files as invalid runs (producers starved)%s; --include-invalid keeps them, marked\n",
 			na - a->n, na, nb - b->n, nb, paired ? ", whole pairs" : "");
 	if (!a->n || !b->n) {
 		fprintf(stderr, "compare: no valid %s file left: nothing to compare\n",
@@ -292,7 +312,7 @@ int bench_compare_main(int argc, char **argv)
 	if (!err)
 		err = load_side(&b, "new", copts.files + nbase, copts.nfiles - nbase);
 	if (!err)
-		err = leave_out_invalid(&a, &b, copts.prm.paired);
+		err = leave_out_invalid(&a, &b, copts.prm.paired, copts.prm.include_invalid);
 	if (!err && copts.json && copts.markdown) {
 		fprintf(stderr, "compare: --json and --markdown are two outputs: give one\n");
 		err = -EINVAL;

@@ -194,6 +194,8 @@ int compare_markdown(const struct compare_params *prm, const struct compare_side
 		err = -EINVAL;
 	}
 	if (!err)
+		compare_invalid_legend(stdout, sa, sb);
+	if (!err)
 		printf("\nrate: the benchmark's first metric (per configuration), mean ± stddev of the runs (or of their repeats or samples, as the last column says); change: of the mean, with its 95%% interval and compare's verdict; memory: the per-second average; peak: the run's peak.\n");
 	return err;
 }

@@ -3,7 +3,7 @@
  * The options of the comparison itself, as one argp child that bench
  * compare and bench plot compare both take, so that a flag, short or long,
  * means the same in both: -t/--threshold, -f/--force, -r/--rank,
- * -p/--paired, -T/--trimmed.  The parent hands it the struct
+ * -p/--paired, -T/--trimmed, -I/--include-invalid.  The parent hands it the struct
  * compare_params to fill (argp's child input, set at ARGP_KEY_INIT).
  */
 #include <argp.h>
@@ -25,6 +25,8 @@ static const struct argp_option compare_test_options[] = {
 	  "The files of the two sides are pairs, in the order given (BASE1 with NEW1, ...; as bench ab writes them): a paired t-test on log(new/base) of the files' means" },
 	{ "trimmed", 'T', NULL, 0,
 	  "With --paired: the 20% trimmed mean of the log ratios and its t-test (Tukey-McLaughlin), bench ab's default, which a starved invocation among the trimmed cannot move" },
+	{ "include-invalid", 'I', NULL, 0,
+	  "Keep runs marked invalid (validity.valid false: their producers were starved), each named with its reason and its side's column marked " COMPARE_INVALID_MARK ", instead of leaving them out" },
 	{},
 };
 
@@ -62,6 +64,9 @@ static error_t compare_test_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'T':
 		prm->trimmed = true;
+		break;
+	case 'I':
+		prm->include_invalid = true;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -45,12 +45,13 @@ static struct kcidb_opts {
 	const char *config;
 	const char *output;
 	const char *failed, *reason, *failed_status;
+	bool include_invalid;	/* an invalid run's tests carry its figures, still ERROR */
 	const char *files[BENCH_MAX_FILES];
 	int nfiles;
 } kopts;
 
 enum { ARG_ORIGIN = 1000, ARG_GIT_COMMIT, ARG_GIT_URL, ARG_CONFIG, ARG_FAILED, ARG_REASON,
-       ARG_FAILED_STATUS };
+       ARG_FAILED_STATUS, ARG_INCLUDE_INVALID };
 
 static const struct argp_option kcidb_options[] = {
 	{ "origin", ARG_ORIGIN, "NAME", 0, "The submitting CI system (required): lowercase letters, digits, '_'; ids are NAME:..." },
@@ -60,6 +61,7 @@ static const struct argp_option kcidb_options[] = {
 	{ "output", 'o', "FILE", 0, "Write the report to FILE (default: stdout)" },
 	{ "failed", ARG_FAILED, "BENCHMARK", 0, "Also report a run of BENCHMARK that ended without a result (bench exited non-zero): one test, bpf.bench.BENCHMARK, with --reason; it ran on this machine's running kernel, or on the result files' (then given too)" },
 	{ "reason", ARG_REASON, "TEXT", 0, "Why the --failed run failed, e.g. bench's last line on stderr" },
+	{ "include-invalid", ARG_INCLUDE_INVALID, NULL, 0, "A run marked invalid (validity.valid false: its producers were starved) is always reported, its tests status ERROR with the reason; with this its figures are kept too (number, misc.invalid), for a report of what happened" },
 	{ "failed-status", ARG_FAILED_STATUS, "STATUS", 0, "The --failed run's KCIDB status: ERROR (default: the run could not measure, e.g. its set-up failed or a signal ended it) or FAIL (the kernel failed what the benchmark checks)" },
 	{},
 };
@@ -118,6 +120,9 @@ static error_t kcidb_parse(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		kopts.reason = arg;
+		break;
+	case ARG_INCLUDE_INVALID:
+		kopts.include_invalid = true;
 		break;
 	case ARG_FAILED_STATUS:
 		if (strcmp(arg, "ERROR") && strcmp(arg, "FAIL")) {
@@ -326,6 +331,7 @@ struct metric_out {
 	double value;			/* the mean (or the peak) */
 	json_t *repeats;		/* summary.metrics.NAME.repeats, or NULL */
 	const char *invalid;		/* why the run says its figure is not one, or NULL */
+	bool run_invalid;		/* invalid: the whole run (validity.valid false) */
 };
 
 /*
@@ -407,7 +413,9 @@ static json_t *test_json(const struct result_file *rf, const char *hash, const c
 		      "path", path, "status", status, "comment", comment,
 		      "duration", run_seconds(rf->doc), "environment", environment_json(rf),
 		      "misc", misc);
-	if (!strcmp(status, "DONE"))
+	/* --include-invalid: the figure of an invalid run is kept, its status says what it is */
+	if (!strcmp(status, "DONE") || (m->run_invalid && kopts.include_invalid && !rf->fails &&
+					!isnan(m->value)))
 		json_object_set_new(t, "number", number_json(m->value, m->unit));
 	/* when the run started (files since bench recorded it) */
 	if (*ctx_str(rf->doc, "start_time"))
@@ -435,12 +443,14 @@ static int run_tests(const struct result_file *rf, const char *build_id, json_t 
 					 .repeats = json_object_get(json_object_get(metrics, rm->name),
 								    "repeats"),
 					 .invalid = run_invalid ? run_invalid :
-						    below_floor(rf->doc, rm->name) };
+						    below_floor(rf->doc, rm->name),
+					 .run_invalid = run_invalid != NULL };
 		if (json_array_append_new(tests, test_json(rf, hash, build_id, label, &m)))
 			return -ENOMEM;
 	}
 	m = (struct metric_out){ .name = "peak_memory", .unit = "MiB",
-				 .value = rf->peak_memory_mib, .invalid = run_invalid };
+				 .value = rf->peak_memory_mib, .invalid = run_invalid,
+				 .run_invalid = run_invalid != NULL };
 	return json_array_append_new(tests, test_json(rf, hash, build_id, label, &m)) ? -ENOMEM : 0;
 }
 

@@ -29,7 +29,7 @@
 struct history_cli hcli;
 
 enum { ARG_DB = 1000, ARG_BENCHMARK, ARG_CONFIG, ARG_KERNEL, ARG_MACHINE, ARG_LIKE, ARG_METRIC,
-       ARG_BUILD, ARG_TAG };
+       ARG_BUILD, ARG_TAG, ARG_INCLUDE_INVALID };
 
 #define DB_DOC "The database (default $XDG_DATA_HOME/bench/history.db, else ~/.local/share/bench/history.db)"
 
@@ -54,6 +54,7 @@ static const struct argp_option sel_options[] = {
 static const struct argp_option add_options[] = {
 	{ "db", ARG_DB, "FILE", 0, DB_DOC },
 	{ "machine", ARG_MACHINE, "NAME", 0, "File the runs under NAME instead of \"CPU model, N CPUs, hypervisor\"" },
+	{ "include-invalid", ARG_INCLUDE_INVALID, NULL, 0, "Add runs marked invalid (validity.valid false: their producers were starved) too, instead of leaving them out; list and show mark them (!) with the reason" },
 	{ "benchmark", ARG_BENCHMARK, "NAME", OPTION_HIDDEN },
 	{ "config", ARG_CONFIG, "LABEL", OPTION_HIDDEN },
 	{ "kernel", ARG_KERNEL, "RELEASE", OPTION_HIDDEN },
@@ -100,6 +101,9 @@ static error_t sel_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case ARG_METRIC:
 		hcli.sel.metric = arg;
+		break;
+	case ARG_INCLUDE_INVALID:
+		hcli.include_invalid = true;
 		break;
 	case ARGP_KEY_ARG:
 		return cli_take(hcli.files, &hcli.nfiles, "history", "result files", arg) ? EINVAL : 0;
@@ -182,11 +186,12 @@ static int add_files(const struct result_file *rfs, int n)
 		return err;
 	err = history_begin(&h);
 	for (i = 0; !err && i < n; i++) {
-		if (result_file_left_out(&rfs[i], "history add"))
+		if (!result_file_kept(&rfs[i], "history add", hcli.include_invalid))
 			left_out++;
 		else if (!(err = history_add(&h, &rfs[i], hcli.sel.machine, hcli.files[i], &id, &dup)))
-			printf(dup ? "%s: already in the history as run %lld\n" :
-			       "%s: added as run %lld\n", hcli.files[i], id);
+			printf(dup ? "%s: already in the history as run %lld%s\n" :
+			       "%s: added as run %lld%s\n", hcli.files[i], id,
+			       rfs[i].invalid ? " " HISTORY_INVALID_MARK " (marked invalid)" : "");
 	}
 	if (!err)
 		err = history_commit(&h);
@@ -194,7 +199,7 @@ static int add_files(const struct result_file *rfs, int n)
 		history_rollback(&h);
 	history_close(&h);
 	if (!err && left_out)
-		fprintf(stderr, "history add: left out %d of %d files as invalid runs (producers starved: the machine was busy)\n",
+		fprintf(stderr, "history add: left out %d of %d files as invalid runs (producers starved); --include-invalid adds them, marked\n",
 			left_out, n);
 	if (!err && left_out == n) {
 		fprintf(stderr, "history add: no valid file: nothing added\n");
@@ -319,7 +324,7 @@ static json_t *key_json(const char *key)
 /* one run as list --json gives it */
 static json_t *row_json(const struct history_row *r)
 {
-	return json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:i, s:s, s:s, s:s, s:s?, s:s?, s:o, s:o, s:i}",
+	return json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:i, s:s, s:s, s:s, s:s?, s:s?, s:o, s:o, s:i, s:b}",
 			 "id", (json_int_t)r->id, "kernel", r->kernel, "build", r->build_short,
 			 "build_key", r->build, "tag", r->tag, "benchmark", r->benchmark,
 			 "configuration", r->config, "config", key_json(r->config_key),
@@ -328,7 +333,8 @@ static json_t *row_json(const struct history_row *r)
 			 "metric", r->has_metric ? r->metric : NULL,
 			 "unit", r->has_metric ? r->unit : NULL,
 			 "mean", num_or_null(r->has_metric ? r->mean : NAN),
-			 "stddev", num_or_null(r->has_metric ? r->stddev : NAN), "n", r->n);
+			 "stddev", num_or_null(r->has_metric ? r->stddev : NAN), "n", r->n,
+			 "invalid", r->invalid);
 }
 
 static int list_json(const struct history_rows *rows)
@@ -348,6 +354,49 @@ static int list_json(const struct history_rows *rows)
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * Nothing matched the selection: one line saying so, and, when runs are
+ * stored, the configurations that are (benchmark and label, as --benchmark
+ * and --config take them), so that a mistyped label can be corrected
+ */
+static void say_no_match(const char *who, const char *what)
+{
+	struct history_sel all = {};
+	struct history_rows rows = {};
+	struct history h;
+	char *seen = NULL;
+	size_t len = 0;
+	FILE *f;
+	int i, shown = 0;
+
+	if (history_cli_open(&h, false))
+		return;
+	all.metric = NULL;
+	if (history_query(&h, &all, &rows))
+		rows.n = 0;
+	history_close(&h);
+	f = open_memstream(&seen, &len);
+	for (i = 0; f && i < rows.n; i++) {
+		const struct history_row *r = &rows.row[i];
+		int j;
+
+		for (j = 0; j < i && (strcmp(rows.row[j].benchmark, r->benchmark) ||
+				      strcmp(rows.row[j].config, r->config)); j++)
+			;
+		if (j < i)
+			continue;
+		if (shown++ < 12)
+			fprintf(f, "%s%s --config '%s'", shown > 1 ? "; " : "", r->benchmark, r->config);
+	}
+	if (f)
+		fclose(f);
+	fprintf(stderr, "%s: no run in %s matches%s%s%s%s\n", who, hcli.db, what,
+		rows.n ? "; the configurations stored: " : " (the database holds no run)", rows.n && seen ? seen : "",
+		shown > 12 ? "; ..." : "");
+	free(seen);
+	history_rows_free(&rows);
 }
 
 static int list_main(int argc, char **argv)
@@ -373,7 +422,13 @@ static int list_main(int argc, char **argv)
 	if (err)
 		return BENCH_EXIT_FAILED;
 	if (hcli.json) {
-		err = list_json(&rows);
+		/* nothing matched: the refusal's JSON error object (cli_json.h), as show's */
+		if (!rows.n) {
+			say_no_match("history list", "");
+			err = -EINVAL;
+		} else {
+			err = list_json(&rows);
+		}
 		history_rows_free(&rows);
 		return bench_exit_status(err);
 	}
@@ -383,23 +438,27 @@ static int list_main(int argc, char **argv)
 	wb = WIDTH(&rows, benchmark, "benchmark");
 	wc = WIDTH(&rows, config, "configuration");
 	wm = WIDTH(&rows, machine, "machine");
-	printf("%4s  %-*s  %-*s  %-*s  %-*s  %-*s  %3s  %-*s  %-20s  %s\n", "id", wk, "kernel",
-	       wu, "build", wt, "tag", wb, "benchmark", wc, "configuration", "p", wm, "machine",
-	       "added", "metric: mean");
+	if (rows.n)
+		printf("%4s  %-*s  %-*s  %-*s  %-*s  %-*s  %3s  %-*s  %-20s  %s\n", "id", wk,
+		       "kernel", wu, "build", wt, "tag", wb, "benchmark", wc, "configuration", "p",
+		       wm, "machine", "added", "metric: mean");
 	for (i = 0; i < rows.n; i++) {
 		const struct history_row *r = &rows.row[i];
 
 		fmt_mean(r, mean, sizeof(mean));
-		printf("%4lld  %-*s  %-*s  %-*s  %-*s  %-*s  %3d  %-*s  %-20s  %s: %s\n", r->id,
+		printf("%4lld  %-*s  %-*s  %-*s  %-*s  %-*s  %3d  %-*s  %-20s  %s: %s%s\n", r->id,
 		       wk, r->kernel, wu, r->build_short, wt, *r->tag ? r->tag : "-", wb, r->benchmark,
 		       wc, r->config, r->producers, wm, r->machine, r->added,
-		       r->has_metric ? r->metric : "-", mean);
+		       r->has_metric ? r->metric : "-", mean,
+		       r->invalid ? " " HISTORY_INVALID_MARK " invalid run" : "");
 	}
 	note_builds(&rows);
+	/* as show: a selection that matches nothing is bad input (README's table) */
+	err = rows.n ? 0 : -EINVAL;
 	if (!rows.n)
-		fprintf(stderr, "history list: no run in %s matches\n", hcli.db);
+		say_no_match("history list", "");
 	history_rows_free(&rows);
-	return BENCH_EXIT_OK;
+	return err ? BENCH_EXIT_BAD_INPUT : BENCH_EXIT_OK;
 }
 
 /* ---- show ---- */
@@ -438,8 +497,11 @@ int history_cli_select_trend(struct history_rows *rows)
 		kept++;
 	}
 	if (!kept) {
-		fprintf(stderr, "history: no run in %s matches%s%s with a value\n", hcli.db,
-			hcli.sel.metric ? " and has metric " : "", hcli.sel.metric ? hcli.sel.metric : "");
+		char what[128];
+
+		snprintf(what, sizeof(what), "%s%s with a value", hcli.sel.metric ? " and has metric " : "",
+			 hcli.sel.metric ? hcli.sel.metric : "");
+		say_no_match("history", what);
 		goto refuse;
 	}
 	history_rows_sort_kernels(rows);
@@ -471,7 +533,7 @@ int history_next_group(const struct history_rows *rows, int *i, struct history_g
 	for (; *i < rows->n; (*i)++) {
 		r = &rows->row[*i];
 		if (strcmp(r->kernel, g->first->kernel) || strcmp(r->build, g->first->build) ||
-		    strcmp(r->machine, g->first->machine))
+		    strcmp(r->machine, g->first->machine) || strcmp(r->tag, g->first->tag))
 			break;
 		if (r->has_metric && !isnan(r->mean))
 			means[g->n++] = r->mean;
@@ -526,7 +588,8 @@ static void print_ids(const struct history_rows *rows, const struct history_grou
 	for (j = g->from; j < g->to; j++) {
 		if (!rows->row[j].has_metric || isnan(rows->row[j].mean))
 			continue;
-		printf("%s%lld", sep, rows->row[j].id);
+		printf("%s%lld%s", sep, rows->row[j].id,
+		       rows->row[j].invalid ? HISTORY_INVALID_MARK : "");
 		sep = ",";
 	}
 	printf("\n");
@@ -646,6 +709,11 @@ static int show_main(int argc, char **argv)
 		       change);
 		print_ids(&rows, &g);
 	}
+	for (i = 0; i < rows.n && !rows.row[i].invalid; i++)
+		;
+	if (i < rows.n)
+		printf("%s: a run marked invalid (its producers were starved), added with --include-invalid\n",
+		       HISTORY_INVALID_MARK);
 	note_builds(&rows);
 	history_rows_free(&rows);
 	return BENCH_EXIT_OK;

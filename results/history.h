@@ -82,6 +82,7 @@ struct history_row {
 	 */
 	char *build, *build_short, *tag, *kernel_build;
 	long long build_first;	/* the first run id of this release and build */
+	long long tag_first;	/* the first run id of this release, build and tag */
 	int producers;
 	/* the selected metric, when the run has it */
 	bool has_metric;
@@ -89,6 +90,8 @@ struct history_row {
 	double mean, stddev;
 	int n;
 	bool higher_is_better;
+	/* its document says validity.valid false (added with --include-invalid) */
+	bool invalid;
 };
 
 struct history_rows {

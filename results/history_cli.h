@@ -22,7 +22,11 @@ struct history_cli {
 	const char *files[BENCH_MAX_FILES];
 	int nfiles;
 	bool json;		/* list, show: --json */
+	bool include_invalid;	/* add: --include-invalid */
 };
+
+/* a run stored though marked invalid (add --include-invalid), in list and show */
+#define HISTORY_INVALID_MARK "(!)"
 
 extern struct history_cli hcli;
 /* the selection options, an argp child for every history command */

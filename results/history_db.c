@@ -713,6 +713,8 @@ static int read_row(sqlite3_stmt *st, struct history_row *r)
 	r->build = col_dup(st, 15);
 	r->tag = col_dup(st, 16);
 	r->build_first = sqlite3_column_int64(st, 17);
+	r->invalid = sqlite3_column_int(st, 18) == 1;
+	r->tag_first = sqlite3_column_int64(st, 19);
 	if (r->build) {
 		result_build_short(r->build, shortb, sizeof(shortb));
 		r->build_short = strdup(shortb);
@@ -750,9 +752,13 @@ int history_query(struct history *h, const struct history_sel *sel, struct histo
 		"SELECT r.id, r.added, r.benchmark, r.config, r.config_key, r.kernel, r.machine,"
 		" r.producers, r.source, m.name, m.unit, m.n, m.mean, m.stddev, m.higher_is_better,"
 		" r.build, r.tag,"
-		" (SELECT min(id) FROM runs f WHERE f.kernel = r.kernel AND f.build = r.build)"
+		" (SELECT min(id) FROM runs f WHERE f.kernel = r.kernel AND f.build = r.build),"
+		" CASE WHEN json_valid(r.doc) THEN json_extract(r.doc, '$.validity.valid') = 0 END,"
+		" (SELECT min(id) FROM runs t WHERE t.kernel = r.kernel AND t.build = r.build"
+		"  AND t.tag = r.tag)"
 		" FROM runs r LEFT JOIN metrics m ON m.run_id = r.id AND m.name ="
-		"  coalesce(?6, (SELECT name FROM metrics WHERE run_id = r.id ORDER BY ord LIMIT 1))"
+		"  coalesce(?6, (SELECT name FROM metrics WHERE run_id = r.id"
+		"   ORDER BY mean IS NULL, ord LIMIT 1))"
 		" WHERE (?1 IS NULL OR r.benchmark = ?1) AND (?2 IS NULL OR r.config = ?2)"
 		" AND (?3 IS NULL OR r.kernel = ?3) AND (?4 IS NULL OR instr(r.machine, ?4) > 0)"
 		" AND (?8 IS NULL OR r.tag = ?8)"
@@ -833,6 +839,9 @@ static int cmp_kernels(const void *pa, const void *pb)
 		c = (a->build_first > b->build_first) - (a->build_first < b->build_first);
 	if (!c)
 		c = strcmp(a->machine, b->machine);
+	/* a build's tags (base, patched) are rows of their own, in the order first added */
+	if (!c)
+		c = (a->tag_first > b->tag_first) - (a->tag_first < b->tag_first);
 	return c ? c : (a->id > b->id) - (a->id < b->id);
 }
 
@@ -853,7 +862,9 @@ int history_load_result(const char *spec, struct result_file *rf, char *err, siz
 	const char *rest = spec + 8, *colon = strrchr(rest, ':');
 	struct history h;
 	sqlite3_stmt *st;
+	json_error_t jerr = {};
 	json_t *doc = NULL;
+	bool found = false;
 	long id;
 	int ret;
 
@@ -876,11 +887,19 @@ int history_load_result(const char *spec, struct result_file *rf, char *err, siz
 		return ret;
 	if (sqlite3_prepare_v2(h.db, "SELECT doc FROM runs WHERE id = ?", -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, id);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			doc = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			found = true;
+			doc = json_loads((const char *)sqlite3_column_text(st, 0) ?: "", 0, &jerr);
+		}
 		sqlite3_finalize(st);
 	}
 	history_close(&h);
+	if (found && !doc) {
+		/* the row is there, its document is not JSON: say so, not "no run" */
+		snprintf(err, errsz, "%s: run %ld's stored document in %s is damaged (line %d, column %d: %s): it cannot be read back",
+			 spec, id, path, jerr.line, jerr.column, jerr.text);
+		return -EINVAL;
+	}
 	if (!doc) {
 		snprintf(err, errsz, "%s: no run %ld in %s (bench history list shows the ids)", spec,
 			 id, path);

@@ -353,6 +353,7 @@ static int parse_args(int argc, char **argv)
 	cli.o.rank = cli.prm.rank;
 	cli.o.paired = cli.prm.paired;
 	cli.o.trimmed = cli.prm.trimmed;
+	cli.o.include_invalid = cli.prm.include_invalid;
 	return err;
 }
 
@@ -411,20 +412,41 @@ static const char *label_of(int i, int nbase)
 
 /*
  * Load the files into runs (cli.nfiles of them), leaving invalid runs out
- * (a run whose producers were starved is no figure of the kernel);
- * *nruns of them loaded, to be freed, even on failure
+ * (a run whose producers were starved is no figure of the kernel) unless
+ * --include-invalid, or the timeline has nothing else to draw: there the
+ * chart shows what went wrong.  Those drawn carry the reason as a banner.
+ * *nruns of them loaded, to be freed, even on failure.
  */
 static int load_runs(struct plot_run *runs, int *nruns)
 {
-	int i, base_given = cli.o.nbase, err;
+	int i, base_given = cli.o.nbase, err, invalid = 0;
+	bool include = cli.prm.include_invalid;
 
+	if (!include && cli.o.kind == PLOT_TIMELINE) {
+		for (i = 0; i < cli.nfiles; i++) {
+			runs[i].path = cli.files[i];
+			runs[i].label = label_of(i, base_given);
+			err = plot_load(&runs[i]);
+			if (err) {
+				*nruns = i;
+				return err;
+			}
+			invalid += runs[i].rf.invalid;
+		}
+		for (i = 0; i < cli.nfiles; i++)
+			result_file_free(&runs[i].rf);
+		if (invalid == cli.nfiles) {
+			fprintf(stderr, "plot: every file is an invalid run: drawn with its reason, to show what went wrong\n");
+			include = true;
+		}
+	}
 	for (i = 0, *nruns = 0; i < cli.nfiles; i++) {
 		runs[*nruns].path = cli.files[i];
 		runs[*nruns].label = label_of(i, base_given);
 		err = plot_load(&runs[*nruns]);
 		if (err)
 			return err;
-		if (!result_file_left_out(&runs[*nruns].rf, "plot")) {
+		if (result_file_kept(&runs[*nruns].rf, "plot", include)) {
 			(*nruns)++;
 			continue;
 		}
@@ -434,7 +456,7 @@ static int load_runs(struct plot_run *runs, int *nruns)
 			cli.o.nbase--;
 	}
 	if (*nruns < cli.nfiles)
-		fprintf(stderr, "plot: left out %d of %d files as invalid runs (producers starved: the machine was busy)\n",
+		fprintf(stderr, "plot: left out %d of %d files as invalid runs (producers starved); --include-invalid keeps them, marked\n",
 			cli.nfiles - *nruns, cli.nfiles);
 	if (base_given && (!cli.o.nbase || cli.o.nbase == *nruns)) {
 		fprintf(stderr, "plot: no valid %s file left: nothing to compare\n",

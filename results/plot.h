@@ -29,6 +29,7 @@ struct plot_opts {
 	double threshold_pct;	/* as compare's --threshold */
 	bool rank, paired;	/* as compare's --rank, --paired */
 	bool trimmed;		/* as compare's --trimmed */
+	bool include_invalid;	/* as compare's --include-invalid */
 	int nbase;		/* compare: base files before "--"; 0: two files, one a side */
 	int width, height;	/* pixels (svg, png) or characters (text) */
 };

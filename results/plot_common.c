@@ -66,17 +66,25 @@ const char *plot_metric_unit(const struct plot_run *r, const char *metric)
 }
 
 /*
- * The primary metric: the first one the benchmark reports, measured in
- * every sample (the runner's noise check uses the same one).
+ * The primary metric: the first one the benchmark reports per sample (the
+ * runner's noise check uses the same one) that this run measured.  A
+ * benchmark's first metric can be unmeasured on a kernel (local-storage-
+ * tasks-trace's gp_latency without fentry): then the next one is the rate.
  */
 const char *plot_primary_metric(const struct plot_run *r)
 {
+	const char *first = NULL;
 	int i;
 
-	for (i = 0; i < r->rf.nmetrics; i++)
-		if (!r->rf.metrics[i].own_values)
+	for (i = 0; i < r->rf.nmetrics; i++) {
+		if (r->rf.metrics[i].own_values)
+			continue;
+		if (!first)
+			first = r->rf.metrics[i].name;
+		if (plot_measured_stats(r, r->rf.metrics[i].name).n)
 			return r->rf.metrics[i].name;
-	return NULL;
+	}
+	return first;
 }
 
 bool plot_has_memory(const struct plot_run *r)

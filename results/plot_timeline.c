@@ -130,6 +130,45 @@ static int timeline_data(FILE *f, const struct plot_run *r, int i, const char *m
 	return 0;
 }
 
+/*
+ * A run marked invalid (its producers were starved), drawn all the same:
+ * its reason as a banner across the top of the chart, wrapped to the
+ * picture's width, one gnuplot label a line
+ */
+static void timeline_banner(FILE *f, const struct plot_opts *o, const struct plot_run *runs, int n)
+{
+	size_t max = o->format == PLOT_TEXT && o->width > 20 ? (size_t)o->width - 10 : 90;
+	char text[768], line[256];
+	const char *p, *brk;
+	int i, k = 0, invalid = 0;
+
+	for (i = 0; i < n; i++)
+		invalid += runs[i].rf.invalid;
+	for (i = 0; i < n && !runs[i].rf.invalid; i++)
+		;
+	if (!invalid)
+		return;
+	snprintf(text, sizeof(text), "INVALID RUN%s (no figure of the kernel): %s%s%s%s",
+		 invalid > 1 ? "S" : "", n > 1 ? runs[i].label : "", n > 1 ? ": " : "",
+		 runs[i].rf.invalid_reason, invalid > 1 ? " (and others)" : "");
+	for (p = text; *p && k < 6; k++) {
+		brk = p + strlen(p);
+		if (strlen(p) > max) {
+			for (brk = p + max; brk > p && *brk != ' '; brk--)
+				;
+			if (brk == p)
+				brk = p + max;
+		}
+		snprintf(line, sizeof(line), "%.*s", (int)(brk - p), p);
+		fprintf(f, "set label %d ", 110 + k);
+		plot_put_str(f, line);
+		fprintf(f, " at graph 0.5, graph 0.96 offset 0,%d center front%s\n", -k,
+			o->format == PLOT_TEXT ? "" : " textcolor rgb \"#c00000\"");
+		for (p = brk; *p == ' '; p++)
+			;
+	}
+}
+
 /* title, axis labels and ranges of the timeline */
 static int timeline_axes(FILE *f, const struct plot_opts *o, struct plot_run *runs, int n,
 			 const char *metric, const char *unit, bool any_mem, struct plot_span y1,
@@ -156,6 +195,7 @@ static int timeline_axes(FILE *f, const struct plot_opts *o, struct plot_run *ru
 	fprintf(f, "set grid\nset key below left Left reverse\n");
 	if (o->format != PLOT_TEXT)
 		fprintf(f, "set style fill transparent solid 0.15 noborder\n");
+	timeline_banner(f, o, runs, n);
 	return 0;
 }
 

@@ -5,7 +5,9 @@
 # involuntary switches, the machine's steal time.  A run whose producer was
 # starved (here: a CPU hog pinned on the producer's CPU) is marked invalid
 # in its result file, with a warning naming the share, and compare, ab's
-# reader, history and plot leave it out, saying so.
+# reader, history and plot leave it out, saying so, or keep it marked with
+# --include-invalid.  A run that asks for more threads than it has CPUs is
+# judged against each producer's fair share.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -73,20 +75,110 @@ like "$TEST_TMP/h.err" 'history add: left out 1 of 1 files as invalid runs' \
 "$BENCH" history add --db "$TEST_TMP/h.db" "$good" "$starved" >"$TEST_TMP/h2" 2>"$TEST_TMP/h2.err"
 is $? 0 "history add: the valid file is added"
 like "$TEST_TMP/h2" "$good: added as run" "... and only it"
-"$BENCH" plot timeline -o "$TEST_TMP/t.svg" "$starved" >/dev/null 2>"$TEST_TMP/p.err"
-is $? 2 "plot: no valid file (exit 2)"
-like "$TEST_TMP/p.err" 'plot: left out 1 of 1 files as invalid runs' "plot says what it left out"
-[ ! -e "$TEST_TMP/t.svg" ]
-is $? 0 "plot wrote no picture"
+"$BENCH" plot scaling --table "$starved" "$starved" >/dev/null 2>"$TEST_TMP/p.err"
+is $? 2 "plot scaling: no valid file (exit 2)"
+like "$TEST_TMP/p.err" 'plot: left out 2 of 2 files as invalid runs .*--include-invalid keeps them' \
+	"plot says what it left out, and how to keep it"
+like "$TEST_TMP/starved.err" \
+	'marked invalid .*--include-invalid keeps it in compare, plot, history add and export' \
+	"the starvation warning says how to keep such a run"
+
+# --include-invalid: kept, and marked wherever it shows (--force: the starved
+# run was pinned, the good one not)
+"$BENCH" compare --force --include-invalid "$good" "$starved" >"$TEST_TMP/ci" 2>"$TEST_TMP/ci.err"
+is $? 0 "compare --include-invalid: the invalid run is compared (exit 0)"
+like "$TEST_TMP/ci.err" "compare: kept $starved \\(--include-invalid\\), marked as an invalid run: producers starved" \
+	"... named on stderr with its reason"
+like "$TEST_TMP/ci" '^hits \(M/s\) .* \(!\) ' "... its side's column marked (!)"
+like "$TEST_TMP/ci" "^\\(!\\) new run $starved is marked invalid, kept by --include-invalid: producers starved" \
+	"... and the mark explained under the table"
+"$BENCH" compare --force --json --include-invalid "$good" "$starved" >"$TEST_TMP/cj" 2>/dev/null
+is $? 0 "compare --json --include-invalid: exit 0"
+is "$(jq -c '[.invalid_runs[] | [.side, .file == "'"$starved"'", (.reason | startswith("producers starved"))]]' "$TEST_TMP/cj")" \
+	'[["new",true,true]]' "compare --json: invalid_runs names the side, the file and the reason"
+"$BENCH" compare --markdown --include-invalid "$starved" -- "$starved" >"$TEST_TMP/cm" 2>/dev/null
+is $? 0 "compare --markdown --include-invalid: exit 0"
+like "$TEST_TMP/cm" '\(!\) new run .* is marked invalid' "compare --markdown: the mark explained"
+"$BENCH" history add --db "$TEST_TMP/hi.db" --include-invalid "$starved" >"$TEST_TMP/hi" 2>"$TEST_TMP/hi.err"
+is $? 0 "history add --include-invalid: the invalid run is added (exit 0)"
+like "$TEST_TMP/hi" "$starved: added as run 1 \\(!\\) \\(marked invalid\\)" "... marked in add's output"
+"$BENCH" history list --db "$TEST_TMP/hi.db" >"$TEST_TMP/hl" 2>/dev/null
+is $? 0 "history list of it: exit 0"
+like "$TEST_TMP/hl" '^ +1 .*\(!\) invalid run$' "history list marks it"
+"$BENCH" history list --json --db "$TEST_TMP/hi.db" >"$TEST_TMP/hlj" 2>/dev/null
+is "$(jq -c '[.runs[].invalid]' "$TEST_TMP/hlj")" '[true]' "history list --json: invalid true"
+"$BENCH" history show --db "$TEST_TMP/hi.db" >"$TEST_TMP/hs" 2>/dev/null
+is $? 0 "history show of it: exit 0"
+like "$TEST_TMP/hs" ' 1\(!\)$' "history show marks its run id"
+"$BENCH" export kcidb --origin bench_test --include-invalid "$starved" >"$TEST_TMP/k.json" 2>/dev/null
+is $? 0 "export kcidb --include-invalid: exit 0"
+is "$(jq -r '[.tests[].status] | unique | join(" ")' "$TEST_TMP/k.json") $(jq '[.tests[] | select(.number and .misc.invalid)] | length > 0' "$TEST_TMP/k.json")" \
+	"ERROR true" "export kcidb --include-invalid: status ERROR, the figures kept with misc.invalid"
+"$BENCH" export kcidb --origin bench_test "$starved" >"$TEST_TMP/k0.json" 2>/dev/null
+is "$(jq '[.tests[] | select(.number)] | length' "$TEST_TMP/k0.json")" 0 \
+	"export kcidb without it: no figure of an invalid run"
+# a lone invalid run's timeline: drawn, the reason as its banner
+"$BENCH" plot timeline --text -o "$TEST_TMP/t.txt" "$starved" >/dev/null 2>"$TEST_TMP/p.err"
+is $? 0 "plot timeline --text of a lone invalid run: drawn (exit 0)"
+like "$TEST_TMP/t.txt" 'INVALID RUN \(no figure of the kernel\): producers' "... with the reason as a banner"
+like "$TEST_TMP/p.err" 'every file is an invalid run: drawn with its reason' "... saying so on stderr"
+"$BENCH" plot timeline -o "$TEST_TMP/t.svg" "$starved" >/dev/null 2>/dev/null
+is $? 0 "plot timeline -o t.svg of a lone invalid run: exit 0"
+grep -q 'INVALID RUN' "$TEST_TMP/t.svg"
+is $? 0 "... the SVG carries the banner"
+"$BENCH" plot timeline --text -o "$TEST_TMP/t2.txt" "$good" "$starved" >/dev/null 2>"$TEST_TMP/p2.err"
+is $? 0 "plot timeline of a valid and an invalid run: exit 0"
+like "$TEST_TMP/p2.err" 'plot: left out 1 of 2 files as invalid runs' "... the invalid one left out"
+"$BENCH" plot timeline --include-invalid --text -o "$TEST_TMP/t3.txt" "$good" "$starved" >/dev/null 2>/dev/null
+is $? 0 "plot timeline --include-invalid of both: exit 0"
+like "$TEST_TMP/t3.txt" 'INVALID RUN' "... the invalid one drawn under its banner"
+
+# more threads than allowed CPUs, asked for by the run itself: each producer
+# is judged against its fair share (here 2 producers pinned to the one CPU
+# taskset allows: half a CPU each), with a note, not "the machine was busy"
+fair=$TEST_TMP/fair.json
+taskset -c "$cpu" "$BENCH" -w0 -d1 -p2 -a --min-cpu-share 80 --json "$fair" count-local \
+	>"$TEST_TMP/fair" 2>"$TEST_TMP/fair.err"
+is $? 0 "-p2 -a on one allowed CPU: exits 0"
+schema_ok "$fair"
+is "$(jq -c '.validity.fair_cpu_share' "$fair")" '[0.5,0.5]' \
+	"validity.fair_cpu_share: half a CPU each (2 producers on 1 CPU)"
+like "$TEST_TMP/fair.err" \
+	'^note: the run has 2 threads \(2 producers, 0 consumers\) on 1 allowed CPU: a producer is judged against its fair share of a CPU \(down to 50%\)' \
+	"a note says why, on stderr"
+like <(jq -r '.validity.note' "$fair") 'judged against its fair share' "... and in validity.note"
+# the verdict is the threshold times the fair share, whatever the load was
+is "$(jq '.validity | .valid == ([.prod_cpu_share, .fair_cpu_share] | transpose
+	| all(.[0] == null or .[0] >= 0.8 * .[1]))' "$fair")" true \
+	"valid exactly when every producer ran 80% of its fair share"
+if [ "$(jq '.validity.valid' "$fair")" = false ]; then
+	like <(jq -r '.validity.reason' "$fair") 'ran less than 80% of their fair share \(50% of a CPU\)' \
+		"starved below its fair share: the reason says so"
+else
+	! grep -q 'machine was busy' "$TEST_TMP/fair.err"
+	ok $? "kept valid: no word of a busy machine"
+fi
+is "$(jq -c '.validity | [.fair_cpu_share, .note]' "$good")" '[[1],null]' \
+	"one producer, one CPU: a fair share of a whole CPU, no note"
+
+# decimals, and an empty BENCH_MIN_CPU_SHARE (the default, as unset)
+run_bench "$TEST_TMP/dec" -w0 -d1 --min-cpu-share 80.5 --json "$TEST_TMP/dec.json" count-local
+is $? 0 "--min-cpu-share 80.5: accepted"
+is "$(jq '.validity.min_cpu_share' "$TEST_TMP/dec.json")" 0.805 "... the threshold is 80.5%"
+BENCH_MIN_CPU_SHARE='' run_bench "$TEST_TMP/empty" -w0 -d1 --json "$TEST_TMP/empty.json" count-local
+is $? 0 "BENCH_MIN_CPU_SHARE= (empty): accepted"
+is "$(jq '.validity.min_cpu_share' "$TEST_TMP/empty.json")" 0.8 "... as unset: the default 80%"
+BENCH_MIN_CPU_SHARE=12.25 run_bench "$TEST_TMP/envdec" -w0 -d1 --json "$TEST_TMP/envdec.json" count-local
+is "$(jq '.validity.min_cpu_share' "$TEST_TMP/envdec.json")" 0.1225 "BENCH_MIN_CPU_SHARE=12.25: decimals"
 
 # the threshold's refusals
 run_bench "$TEST_TMP/bad" -w0 -d1 --min-cpu-share 101 count-local
 is $? 64 "--min-cpu-share 101: refused as a usage error"
-is "$(cat "$TEST_TMP/bad.err")" "invalid --min-cpu-share '101': expected a percentage in 0..100" \
+is "$(cat "$TEST_TMP/bad.err")" "invalid --min-cpu-share '101': expected a percentage in 0..100, decimals allowed" \
 	"... in one line naming the value and what is accepted"
 BENCH_MIN_CPU_SHARE=x run_bench "$TEST_TMP/bad2" -w0 -d1 count-local
 is $? 64 "BENCH_MIN_CPU_SHARE=x: refused as a usage error"
-is "$(cat "$TEST_TMP/bad2.err")" "invalid BENCH_MIN_CPU_SHARE 'x': expected a percentage in 0..100" \
+is "$(cat "$TEST_TMP/bad2.err")" "invalid BENCH_MIN_CPU_SHARE 'x': expected a percentage in 0..100, decimals allowed" \
 	"... in one line"
 
 # BENCH_TEST_THREAD_NICE (lib.sh gives every test 15): the producer and

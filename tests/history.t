@@ -248,4 +248,43 @@ SQL
 		"^history: $db: run 1: the stored document is not JSON\$"
 done
 
+# the tag is part of a row's identity: base and patched runs of one build
+# are two rows of show, base first, the change of patched against it
+jq '.context.tag = "base"' a.json >tag-base-1.json
+jq '.context.tag = "base" | .context.start_time = "2026-01-01T00:00:01Z"' b.json >tag-base-2.json
+jq '.context.tag = "patched"' a.json >tag-patched-1.json
+jq '.context.tag = "patched" | .context.start_time = "2026-01-01T00:00:02Z"' b.json >tag-patched-2.json
+is_exit 0 "tagged runs of one build: added" "$BENCH" history add --db tags.db \
+	tag-base-1.json tag-base-2.json tag-patched-1.json tag-patched-2.json
+is_exit 0 "show of base and patched on one build: exit 0" "$BENCH" history show --db tags.db
+is "$(awk 'NR > 2 { print $3 }' "$TEST_TMP/is_exit.out" | paste -sd' ')" "base patched" \
+	"show: one row per tag (base, then patched), not one merged row"
+like "$TEST_TMP/is_exit.out" ' base .* base +1,2$' "show: base's row, its own two runs, the base"
+like "$TEST_TMP/is_exit.out" ' patched .* [+-][0-9.]+% +3,4$' "show: patched's row, its change against base"
+is_exit 0 "show --json of them: exit 0" "$BENCH" history show --json --db tags.db
+is "$(jq -c '[.kernels[] | [.tags, .base, .run_ids]]' "$TEST_TMP/is_exit.out")" \
+	'[["base",true,[1,2]],["patched",false,[3,4]]]' "show --json: two rows, one a tag"
+
+# a selection that matches nothing: list and show agree (2), naming what is stored
+is_exit 2 "list --config that matches nothing: exit 2" "$BENCH" history list --db tags.db --config overwrite
+like "$TEST_TMP/is_exit.err" "^history list: no run in tags.db matches; the configurations stored: count-local --config '[^']*'$" \
+	"list: one line listing the configurations stored"
+is "$(wc -c <"$TEST_TMP/is_exit.out")" 0 "list: nothing on stdout"
+is_exit 2 "show --config that matches nothing: exit 2, as list" "$BENCH" history show --db tags.db --config overwrite
+like "$TEST_TMP/is_exit.err" "no run in tags.db matches with a value; the configurations stored: count-local --config '" \
+	"show: the same list"
+is_exit 2 "list --json that matches nothing: exit 2" "$BENCH" history list --json --db tags.db --benchmark nope
+is "$(jq -c '[.command, .exit_status, (.error | test("no run in tags.db matches"))]' "$TEST_TMP/is_exit.out")" \
+	'["history list",2,true]' "list --json that matches nothing: the refusal as a JSON error object"
+
+# a stored document damaged in place: compare says so, not "no run"
+cp tags.db damaged.db
+sqlite3 damaged.db "UPDATE runs SET doc = 'not JSON {' WHERE id = 2"
+is_exit 2 "compare history:DB:2 of a damaged document: exit 2" \
+	"$BENCH" compare history:damaged.db:1 history:damaged.db:2
+like "$TEST_TMP/is_exit.err" "^compare: history:damaged.db:2: run 2's stored document in damaged.db is damaged \\(line 1, column [0-9]+: .*\\): it cannot be read back$" \
+	"a damaged document: named as damaged"
+! grep -q 'no run 2' "$TEST_TMP/is_exit.err"
+ok $? "... not as a run that is not there"
+
 done_testing

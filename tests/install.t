@@ -144,7 +144,7 @@ is "$(complete_words "$B" htab-mem --use)" "--use-case " "bench htab-mem --use<T
 is "$(complete_words "$B" -p2 htab-mem "")" "" "after a benchmark: no second one"
 is "$(complete_words "$B" plot "")" "compare history latency scaling timeline " "bench plot <TAB>: the chart kinds"
 is "$(complete_words "$B" history "")" "add list show " "bench history <TAB>: its commands"
-is "$(complete_words "$B" history add --)" "--db --help --machine --usage --version " \
+is "$(complete_words "$B" history add --)" "--db --help --include-invalid --machine --usage --version " \
 	"bench history add --<TAB>: add's options only"
 is "$(complete_words "$B" plot history --me)" "--metric " "bench plot history --me<TAB>"
 is "$(complete_words "$B" compare --ra)" "--rank " "bench compare --ra<TAB>"

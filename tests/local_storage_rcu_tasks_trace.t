@@ -103,6 +103,17 @@ if host_only "the figures through lkp-tests' parse and export kcidb"; then
 	is "$(jq -r '.tests[] | select(.path | endswith(".hits")) | .status + " " + .number.unit' "$out.kcidb")" \
 		"DONE op/s" "export kcidb: the churn (hits) DONE, in op/s"
 fi
+# plot and history draw and show what was measured: gp_latency where the
+# grace periods were timed, else the churn's rate (hits), without --metric
+[ "$GP" = true ] && want_metric=gp_latency || want_metric=hits
+"$BENCH" plot timeline --text -o "$out.timeline.txt" "$out.json" >/dev/null 2>"$out.timeline.err"
+is $? 0 "plot timeline --text of its result: exit 0"
+like "$out.timeline.txt" "timeline: $want_metric per second" "plot timeline: draws $want_metric, the measured metric"
+"$BENCH" history add --db "$TEST_TMP/lstt.db" "$out.json" >/dev/null 2>&1
+is $? 0 "history add of its result: exit 0"
+"$BENCH" history show --db "$TEST_TMP/lstt.db" >"$out.show" 2>"$out.show.err"
+is $? 0 "history show of it without --metric: exit 0"
+like "$out.show" ": $want_metric \\(" "history show: the measured metric, $want_metric"
 check_clean "a run"
 
 # a signal mid-run: the sleepers are killed and reaped with everything
@@ -123,14 +134,14 @@ fi
 
 if host_only "bad values refused in one line; the wrapper"; then
 	refused "invalid producer count 2: $B runs one producer \\(-p1\\)" -p2 $B
-	refused '^invalid --nr_procs 150001: the benchmark supports up to 150000 sleeper procs$' --nr_procs 150001 $B
+	refused "^invalid --nr_procs '150001': expected an integer in 1..150000$" --nr_procs 150001 $B
 	refused "^invalid --nr_procs '0': expected an integer in 1..150000$" --nr_procs 0 $B
 	refused "^invalid --kthread_pid '0': expected a process id" --kthread_pid 0 $B
 	refused '^invalid --kthread_pid 2147483647: cannot read /proc/2147483647/stat: No such file or directory$' \
 		--kthread_pid 2147483647 $B
 	refused "^invalid --hook 'lsm': expected auto, fentry or tracepoint$" --hook lsm $B
 	is_exit 64 "--nr_procs x: exit 64, as upstream's argp_usage()" "$BENCH" --nr_procs x $B
-	is_exit 1 "--nr_procs 150001: exit 1, as upstream's validate()" "$BENCH" --nr_procs 150001 $B
+	is_exit 64 "--nr_procs 150001: out of range, exit 64 (README's table; upstream's validate() exits 1)" "$BENCH" --nr_procs 150001 $B
 
 	# the wrapper, shortened: the kthread found, the SUMMARY lines, no Iter line
 	out=$TEST_TMP/wrapper

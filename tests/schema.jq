@@ -127,7 +127,11 @@ def stats_ok: (t == "object") and (.n | isint)
 		and (if .valid then .reason == null else .reason | t == "string" end)
 		and (.min_cpu_share | isnum_or_null)
 		and (.prod_cpu_share | t == "array" and length == $d.options.runner.producers
-			and all(.[]; isnum_or_null))); "validity malformed"),
+			and all(.[]; isnum_or_null))
+		and ((.note | t == "null" or t == "string") or (has("note") | not))
+		and ((has("fair_cpu_share") | not) or (.fair_cpu_share | t == "array"
+			and length == $d.options.runner.producers
+			and all(.[]; (t == "null") or (t == "number" and . > 0 and . <= 1))))); "validity malformed"),
 	(.samples | to_entries[] | .key as $i | .value |
 		check(.contention; (t == "null") or (
 			(.prod_cpu_share | t == "array" and length == $d.options.runner.producers

@@ -549,10 +549,30 @@ int import_check_summary(const char *name, const struct import_log *log, int war
 	return 0;
 }
 
+/*
+ * Upstream's htab-mem prints 0.00 MiB, every second and as the peak, when
+ * it cannot read its cgroup's memory.current (no memory controller on
+ * cgroup v2): a map's memory is never 0, so all zeros is "not measured".
+ */
+static bool memory_unread(const struct import_log *log)
+{
+	int j;
+
+	if (!isnan(log->peak_mib) && log->peak_mib != 0)
+		return false;
+	for (j = 0; j < log->nsamples; j++)
+		if (!isnan(log->samples[j].v[IM_MEMORY]) && log->samples[j].v[IM_MEMORY] != 0)
+			return false;
+	return !log->sum[IM_MEMORY].has || log->sum[IM_MEMORY].mean == 0;
+}
+
 /* does the log have metric i: in its Iter lines, or else in its Summary or row? */
 static bool log_has(const struct import_log *log, int i)
 {
 	int j;
+
+	if (i == IM_MEMORY && memory_unread(log))
+		return false;
 
 	if (log->nsamples) {
 		for (j = 0; j < log->nsamples; j++)
@@ -636,7 +656,7 @@ static json_t *summary_json(const struct import_log *log, const struct import_me
 	if (!sum)
 		return NULL;
 	/* printed in MiB with two decimals: the bytes are that figure's */
-	peak = isnan(log->peak_mib) ? -1 : llround(log->peak_mib * 1048576.0);
+	peak = isnan(log->peak_mib) || memory_unread(log) ? -1 : llround(log->peak_mib * 1048576.0);
 	json_object_set_new(sum, "peak_memory_bytes", peak >= 0 ? json_integer(peak) : json_null());
 	json_object_set_new(sum, "peak_memory_mib", peak >= 0 ? json_real(peak / 1048576.0) :
 			    json_null());
@@ -659,6 +679,8 @@ static json_t *source_json(const struct import_log *log, const struct import_met
 		json_array_append_new(lacks, json_string("command_line: the options are upstream's defaults for the benchmark the text names"));
 	for (n = meta->notes; n && *n; n++)
 		json_array_append_new(lacks, json_string(*n));
+	if (memory_unread(log) && (log->sum[IM_MEMORY].has || !isnan(log->peak_mib)))
+		json_array_append_new(lacks, json_string("memory: 0.00 MiB in every sample and as the peak, which upstream prints when it cannot read its cgroup's memory.current: not measured"));
 	src = json_pack("{s:s, s:s, s:O?, s:o, s:o}",
 			"kind", log->kind == IMPORT_PATCH_MAIL ? "patch-mail" : "upstream-text",
 			"file", meta->file, "command_line", meta->command_line,

@@ -135,6 +135,39 @@ static void test_htab(void)
 	import_log_free(&log);
 }
 
+/* upstream's htab-mem where it cannot read memory.current: zeros, not a measurement */
+static const char htab_nomem_log[] =
+	"Setting up benchmark 'htab-mem'...\n"
+	"Iter   0 (  0.000us): per-prod-op   26.00k/s, memory usage    0.00MiB\n"
+	"Iter   1 (  0.000us): per-prod-op   28.00k/s, memory usage    0.00MiB\n"
+	"Iter   2 (  0.000us): per-prod-op   30.00k/s, memory usage    0.00MiB\n"
+	"Summary: per-prod-op   29.00 ±    1.41k/s, memory usage    0.00 ±    0.00MiB, peak memory usage    0.00MiB\n";
+
+static void test_htab_nomem(void)
+{
+	const char *want[] = { "per_prod_op", "memory", NULL };
+	struct import_meta meta = { .benchmark = "htab-mem", .file = "n.log", .want = want,
+				    .warmup = 1 };
+	struct import_log log;
+	char err[512];
+	json_t *doc;
+
+	is_int(import_parse("n.log", htab_nomem_log, &any, &log, err, sizeof(err)), 0, "no memory: parsed");
+	meta.options = json_pack("{s:{s:i, s:i}, s:{}}", "runner", "duration_sec", 5, "warmup_sec", 1,
+				 "benchmark");
+	doc = import_doc(&log, &meta, err, sizeof(err));
+	ok(doc && !json_object_get(json_object_get(json_object_get(doc, "summary"), "metrics"), "memory"),
+	   "all-zero memory is not imported as a figure");
+	ok(doc && json_is_null(json_object_get(json_object_get(doc, "summary"), "peak_memory_mib")),
+	   "nor the zero peak");
+	is_str(json_string_value(json_array_get(json_object_get(json_object_get(doc, "source"),
+							       "missing_metrics"), 0)),
+	       "memory", "memory is among the missing metrics");
+	json_decref(doc);
+	json_decref(meta.options);
+	import_log_free(&log);
+}
+
 static void test_mail(void)
 {
 	struct import_pick by_line = { .line = 7 }, by_name = { .row = "overwrite" },
@@ -220,6 +253,7 @@ int main(void)
 	test_hits();
 	test_counts();
 	test_htab();
+	test_htab_nomem();
 	test_mail();
 	test_refusals();
 	return done_testing();

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,21 +119,38 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* a side of a row: its estimate, the spread beside it and its observations */
+static json_t *side_json(double mean, double sd, int n, bool median)
+{
+	return json_pack("{s:o, s:o, s:i, s:s}", "mean", num(mean), "spread", num(sd), "n", n,
+			 "estimate", median ? "median" : "mean");
+}
+
 json_t *cli_json_compare_rows(const struct compare_row *rows, int n)
 {
-	json_t *a = json_array();
+	json_t *a = json_array(), *o;
 	int i;
 
 	for (i = 0; a && i < n; i++) {
 		const struct compare_row *r = &rows[i];
+		const char *reason = verdict_reason_name(r->v.reason);
 
-		if (json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:o, s:[o, o], s:o, s:s, s:i, s:i, s:b, s:b}",
-			"metric", r->name, "base", r->bs, "new", r->ns,
+		o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:[o, o], s:b, s:o}",
+			"metric", r->metric, "unit", r->unit,
+			"base", side_json(r->base, r->base_sd, r->na, r->median),
+			"new", side_json(r->new, r->new_sd, r->nb, r->median),
 			"change_pct", num(r->measured ? r->change_pct : NAN),
 			"ci95_pct", num(r->lo_pct), num(r->hi_pct),
-			"p", num(r->p), "verdict", r->verdict ? r->verdict : "n/a",
-			"n_base", r->na, "n_new", r->nb, "worse", r->worse != 0,
-			"measured", r->measured))) {
+			"ci95_unbounded", isinf(r->lo_pct) || isinf(r->hi_pct), "p", num(r->p));
+		if (o && json_object_update_new(o, json_pack("{s:s, s:s, s:s?, s:o, s:b, s:o, s:b, s:b}",
+			"verdict", r->measured ? verdict_kind_name(r->v.kind) : "n/a",
+			"verdict_text", r->verdict ? r->verdict : "n/a", "reason", reason,
+			"detectable_pct", num(r->v.detectable_pct),
+			"below_threshold", r->v.below_threshold,
+			"resolution", num(r->resolution > 0 ? r->resolution : NAN),
+			"worse", r->worse != 0, "measured", r->measured)))
+			o = (json_decref(o), NULL);
+		if (!o || json_array_append_new(a, o)) {
 			json_decref(a);
 			return NULL;
 		}

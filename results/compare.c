@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench compare BASE.json NEW.json: is NEW better, worse, or the same
- * within noise?  A change counts only when Welch's t-test on the logs
- * (the p-value and the interval of one test on one scale) says it is
- * significant at 95% AND it is larger than a practical threshold: one
- * run's per-second samples are correlated, so two runs of the same
- * configuration can differ "significantly" by a fraction of a percent, and
- * that is noise.  The test is on the most independent observations the
- * files allow: invocation (file) means with several files per side, repeat
- * means with repeats, per-second samples otherwise.
+ * bench compare BASE.json NEW.json: is NEW better, worse, within the
+ * threshold, or undecided?  The change is the ratio of the arithmetic
+ * means printed beside it, its 95% interval Fieller's, and the verdict
+ * verdict.c's one rule (better/worse only when the interval leaves out 0,
+ * within ±T only when it lies inside ±T).  The observations are the most
+ * independent the files allow: invocation (file) means with several
+ * files per side, repeat means with repeats, per-second samples otherwise
+ * (correlated: within-run noise only).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -122,50 +121,7 @@ int compare_same_config(const struct result_file *a, const struct result_file *b
 	return 0;
 }
 
-/* ---- verdicts ---- */
-
-const char *compare_verdict(double base, double new, double p, double threshold_pct,
-			    double resolution, bool higher_is_better, int *worse)
-{
-	double change;
-
-	*worse = 0;
-	if (!isfinite(base) || !isfinite(new))
-		return "n/a";
-	if (base == new)
-		return "within noise";
-	/* a difference the instrument cannot resolve is noise, whatever p says */
-	if (resolution > 0 && fabs(new - base) < resolution)
-		return "within resolution";
-	change = base != 0 ? (new - base) / fabs(base) * 100.0 : INFINITY;
-	if (!(p < 0.05) || fabs(change) < threshold_pct)
-		return "within noise";
-	if ((change > 0) == higher_is_better)
-		return "better";
-	*worse = 1;
-	return "worse";
-}
-
-bool compare_too_few(double base, double new, double p, double df, double threshold_pct)
-{
-	double change;
-
-	if (!isfinite(base) || !isfinite(new) || base == 0 || isnan(p) || isnan(df))
-		return false;
-	change = (new - base) / fabs(base) * 100.0;
-	return !(p < 0.05) && fabs(change) >= threshold_pct && df < 4;
-}
-
-const char *compare_peak_verdict(double base, double new, double threshold_pct, double resolution)
-{
-	double c = base != 0 ? (new - base) / fabs(base) * 100.0 : 0;
-
-	if (fabs(new - base) < resolution)
-		return "within resolution";
-	if (fabs(c) < threshold_pct)
-		return "within threshold";
-	return c > 0 ? "higher (one value, untested)" : "lower (one value, untested)";
-}
+/* ---- formats ---- */
 
 static void fmt_p(double p, char *buf, size_t sz)
 {
@@ -758,6 +714,7 @@ struct metric_test {
 	struct paired_ratio pr;	/* --paired */
 	struct log_change lc;	/* the log-scale test: Welch on logs, or --paired's */
 	bool log_scale;		/* p and interval from lc */
+	struct stats sa, sb;	/* the default test's observations, summarised */
 };
 
 static double pct_change(double base, double new)
@@ -793,50 +750,6 @@ static void set_ratio_pct(struct metric_test *mt, double lo, double hi)
 {
 	mt->lo_pct = (lo - 1) * 100.0;
 	mt->hi_pct = (hi - 1) * 100.0;
-}
-
-/* the change, its p and its interval from Welch's test on the logs in mt->lc */
-static void take_log_test(struct metric_test *mt)
-{
-	mt->log_scale = true;
-	mt->p = mt->lc.p;
-	mt->df = mt->lc.df;
-	mt->new = mt->base * mt->lc.ratio;
-	mt->change_pct = (mt->lc.ratio - 1) * 100.0;
-	set_ratio_pct(mt, mt->lc.lo, mt->lc.hi);
-}
-
-/*
- * The 95% interval of the change of the mean a to the mean b: of their
- * ratio where both are positive, of their difference otherwise.  With one
- * observation on a side its spread is the other side's, as the test takes.
- */
-static void mean_change_interval(const struct stats *a, const struct stats *b,
-				 struct metric_test *mt)
-{
-	const struct stats *one, *many;
-	double lo, hi, ci;
-
-	mt->lo_pct = mt->hi_pct = NAN;
-	if (a->n >= 2 && b->n >= 2) {
-		if (!ratio_ci(a, b, 0.05, &lo, &hi)) {
-			set_ratio_pct(mt, lo, hi);
-			return;
-		}
-		ci = welch_diff_ci95(a, b);
-		if (a->mean != 0 && isfinite(ci)) {
-			mt->lo_pct = (b->mean - a->mean - ci) / fabs(a->mean) * 100.0;
-			mt->hi_pct = (b->mean - a->mean + ci) / fabs(a->mean) * 100.0;
-		}
-		return;
-	}
-	if (a->n < 1 || b->n < 1 || (a->n < 2 && b->n < 2) || !(a->mean > 0) || !(b->mean > 0))
-		return;
-	one = a->n < 2 ? a : b;
-	many = one == a ? b : a;
-	if (!ratio_ci_se(b->mean / a->mean, many->cv * sqrt(1.0 / one->n + 1.0 / many->n),
-			 many->n - 1, 0.05, &lo, &hi))
-		set_ratio_pct(mt, lo, hi);
 }
 
 static bool all_positive(const double *v, int n)
@@ -964,36 +877,10 @@ static int robust_metric(const struct compare_params *prm, enum compare_unit uni
 }
 
 /*
- * Welch's test on the logs of the unit's observations: the p-value and the
- * interval of one test on one scale, the ratio of the geometric means.
- * Observations that are not all above 0 keep the linear test and the
- * difference's interval already in mt.  0, or -ENOMEM.
+ * The unit's observations summarised (the default: the verdict's ratio of
+ * the means and Fieller's interval, verdict.c), or --rank's or --paired's
+ * test on them
  */
-static int log_welch_metric(enum compare_unit unit, const struct compare_side *sa,
-			    const struct compare_side *sb, const struct side_obs *oa,
-			    const struct side_obs *ob, struct metric_test *mt)
-{
-	double *a = NULL, *b = NULL;
-	int na, nb, err = 0;
-
-	na = unit_obs(unit, sa, oa, &a);
-	nb = unit_obs(unit, sb, ob, &b);
-	if (na < 0 || nb < 0) {
-		err = -ENOMEM;
-		goto out;
-	}
-	if (!all_positive(a, na) || !all_positive(b, nb))
-		goto out;
-	if (welch_log(a, na, b, nb, 0.05, &mt->lc))
-		goto out;	/* too few observations: untested, as the linear test */
-	take_log_test(mt);
-out:
-	free(a);
-	free(b);
-	return err;
-}
-
-/* Welch's test on the unit's observations (the default, on logs), then --rank or --paired */
 static int test_metric(const struct compare_params *prm, enum compare_unit unit,
 		       const struct compare_side *sa, const struct compare_side *sb,
 		       const struct side_obs *oa, const struct side_obs *ob,
@@ -1029,39 +916,78 @@ static int test_metric(const struct compare_params *prm, enum compare_unit unit,
 	mt->na = a->n;
 	mt->nb = b->n;
 	mt->change_pct = pct_change(mt->base, mt->new);
-	mean_change_interval(a, b, mt);
+	mt->lo_pct = mt->hi_pct = NAN;
+	mt->sa = *a;
+	mt->sb = *b;
 	if (unit == COMPARE_UNIT_PAIR || prm->rank)
 		return robust_metric(prm, unit, sa, sb, oa, ob, mt);
-	if (!isnan(mt->p))
-		return log_welch_metric(unit, sa, sb, oa, ob, mt);
 	return 0;
 }
 
-/* the verdict of a tested row, "untested (...)" when the unit gave no test */
-static const char *row_verdict(const struct compare_params *prm, enum compare_unit unit,
-			       const struct metric_test *mt, double resolution,
-			       bool higher_is_better, int *worse)
+/* what the unit's observations are called in a verdict's reason */
+static const char *obs_word(enum compare_unit unit)
 {
-	const char *v = compare_verdict(mt->base, mt->new, isnan(mt->p) ? 1.0 : mt->p,
-					prm->threshold_pct, resolution, higher_is_better, worse);
-
-	if (!isnan(mt->p) || !strcmp(v, "within resolution") || mt->base == mt->new ||
-	    (unit == COMPARE_UNIT_SAMPLE && !prm->rank))
-		return v;
 	switch (unit) {
-	case COMPARE_UNIT_PAIR:
-		return "untested (under 2 pairs with a value)";
-	case COMPARE_UNIT_FILE:
-		return "untested (under 2 invocations with a value per side)";
+	case COMPARE_UNIT_SAMPLE:
+		return "samples";
 	case COMPARE_UNIT_REPEAT:
-		return prm->rank ? "untested (a side without values)" : "untested (one repeat per side)";
+		return "repeats";
+	case COMPARE_UNIT_PAIR:
+		return "pairs";
 	default:
-		return "untested (a side without values)";
+		return "runs";
 	}
+}
+
+/*
+ * The row's verdict (verdict.h): by default on the sides' summaries (the
+ * ratio of the arithmetic means printed beside it, Fieller's interval,
+ * Welch's p of the difference, which agree); with --rank or --paired on
+ * their estimate and interval.  mt's p and df become the verdict's.
+ */
+static void judge(const struct compare_params *prm, enum compare_unit unit,
+		  struct metric_test *mt, double resolution, const char *munit,
+		  bool higher_is_better, struct compare_row *row)
+{
+	struct verdict_in in = {
+		.base = { mt->sa.mean, mt->sa.stddev, mt->sa.n },
+		.new = { mt->sb.mean, mt->sb.stddev, mt->sb.n },
+		.threshold_pct = prm->threshold_pct, .resolution = resolution, .unit = munit,
+		.higher_is_better = higher_is_better, .obs = obs_word(unit),
+	};
+	struct verdict *v = &row->v;
+
+	if (unit != COMPARE_UNIT_PAIR && !prm->rank) {
+		verdict_eval(&in, v);
+		mt->p = v->p;
+		mt->df = v->df;
+		mt->change_pct = v->change_pct;
+		mt->lo_pct = v->lo_pct;
+		mt->hi_pct = v->hi_pct;
+	} else {
+		memset(v, 0, sizeof(*v));
+		in.base.n = mt->na;
+		in.new.n = mt->nb;
+		in.base.mean = mt->base;
+		in.new.mean = mt->new;
+		v->change_pct = mt->change_pct;
+		v->lo_pct = mt->lo_pct;
+		v->hi_pct = mt->hi_pct;
+		v->p = mt->p;
+		v->df = mt->df;
+		/* the half-width of its interval: the smallest change it would have shown */
+		v->detectable_pct = (mt->hi_pct - mt->lo_pct) / 2;
+		verdict_classify(&in, v);
+	}
+	row->verdict = v->text;
+	row->worse = v->fails;
 }
 
 static void fill_row(struct compare_row *row, const struct metric_test *mt)
 {
+	row->base_sd = mt->sa.n > 1 ? mt->sa.stddev : NAN;
+	row->new_sd = mt->sb.n > 1 ? mt->sb.stddev : NAN;
+	row->median = !strcmp(mt->how, "Mann-Whitney");
 	snprintf(row->bs, sizeof(row->bs), "%s", mt->bs);
 	snprintf(row->ns, sizeof(row->ns), "%s", mt->ns);
 	row->change_pct = mt->change_pct;
@@ -1106,7 +1032,16 @@ static void summary_only_row(const struct result_metric *ma, const struct result
 	row->new = mb->st.mean;
 	row->change_pct = pct_change(row->base, row->new);
 	row->resolution = fmax(ma->resolution, mb->resolution);
-	row->verdict = "untested (summary only)";
+	row->base_sd = ma->st.stddev;
+	row->new_sd = mb->st.stddev;
+	row->v.kind = VERDICT_UNDECIDED;
+	row->v.reason = VERDICT_R_UNTESTED;
+	row->v.change_pct = row->change_pct;
+	row->v.lo_pct = row->v.hi_pct = row->v.p = row->v.detectable_pct = NAN;
+	snprintf(row->v.word, sizeof(row->v.word), "undecided");
+	snprintf(row->v.why, sizeof(row->v.why), "untested (summary only)");
+	snprintf(row->v.text, sizeof(row->v.text), "undecided: untested (summary only)");
+	row->verdict = row->v.text;
 	row->measured = true;
 }
 
@@ -1168,7 +1103,10 @@ static int eval_metric(const struct compare_params *prm, enum compare_unit unit,
 
 	memset(row, 0, sizeof(*row));
 	snprintf(row->name, sizeof(row->name), "%s (%s)", ma->name, ma->unit);
+	snprintf(row->metric, sizeof(row->metric), "%s", ma->name);
+	snprintf(row->unit, sizeof(row->unit), "%s", ma->unit);
 	row->p = row->change_pct = row->lo_pct = row->hi_pct = NAN;
+	row->base_sd = row->new_sd = NAN;
 	if (ma->summary_only || mb->summary_only) {
 		summary_only_row(ma, mb, row);
 		return 0;
@@ -1182,17 +1120,18 @@ static int eval_metric(const struct compare_params *prm, enum compare_unit unit,
 		/* neither run measured it (e.g. no memory cgroup): say so */
 		snprintf(row->bs, sizeof(row->bs), "-");
 		snprintf(row->ns, sizeof(row->ns), "-");
-		row->verdict = "not measured in either run";
+		snprintf(row->v.text, sizeof(row->v.text), "not measured in either run");
+		snprintf(row->v.word, sizeof(row->v.word), "n/a");
+		row->verdict = row->v.text;
 		return 0;
 	}
 	err = test_metric(prm, unit, sa, sb, oa, ob, mt);
 	if (err)
 		return compare_failed(ma->name, err);
+	row->resolution = fmax(ma->resolution, mb->resolution);
+	judge(prm, unit, mt, row->resolution, ma->unit, ma->higher_is_better, row);
 	fill_row(row, mt);
 	mark_invalid(row, sa, sb);
-	row->resolution = fmax(ma->resolution, mb->resolution);
-	row->verdict = row_verdict(prm, unit, mt, row->resolution, ma->higher_is_better,
-				   &row->worse);
 	return 0;
 }
 
@@ -1210,15 +1149,15 @@ static int side_peaks(const struct compare_side *sd, double **v)
 }
 
 /*
- * Peak memory is one value per run: with one file on a side it gets no
- * test; with 2 or more on each, the files' peaks are the observations
- * (Welch, or --rank / --paired) and the change its interval.
+ * Peak memory is one value per run: the files' peaks are the
+ * observations (the verdict's ratio of the means, or --rank / --paired);
+ * with one file a side there is no test.
  */
 static int peak_test(const struct compare_params *prm, const struct compare_side *sa,
 		     const struct compare_side *sb, struct metric_test *mt)
 {
 	struct stats st_a, st_b;
-	double *a = NULL, *b = NULL, t;
+	double *a = NULL, *b = NULL;
 	int err;
 
 	memset(mt, 0, sizeof(*mt));
@@ -1231,6 +1170,8 @@ static int peak_test(const struct compare_params *prm, const struct compare_side
 		goto out;
 	stats_compute(a, sa->n, &st_a);
 	stats_compute(b, sb->n, &st_b);
+	mt->sa = st_a;
+	mt->sb = st_b;
 	mt->base = st_a.mean;
 	mt->new = st_b.mean;
 	mt->na = st_a.n;
@@ -1240,19 +1181,12 @@ static int peak_test(const struct compare_params *prm, const struct compare_side
 	mt->change_pct = pct_change(mt->base, mt->new);
 	if (sa->n < 2 || sb->n < 2)
 		goto out;
-	if (prm->paired) {
+	if (prm->paired)
 		paired_obs(prm, a, b, sa->n, mt);
-	} else if (prm->rank) {
+	else if (prm->rank)
 		err = rank_obs(a, sa->n, b, sb->n, mt);
-	} else {
-		mt->p = welch_test(&st_a, &st_b, &t, &mt->df);
+	else
 		mt->how = "Welch";
-		mean_change_interval(&st_a, &st_b, mt);
-		/* the peaks are above 0: the test on their logs, as every metric's */
-		if (all_positive(a, sa->n) && all_positive(b, sb->n) &&
-		    !welch_log(a, sa->n, b, sb->n, 0.05, &mt->lc))
-			take_log_test(mt);
-	}
 out:
 	free(a);
 	free(b);
@@ -1275,14 +1209,13 @@ static int eval_peak(const struct compare_params *prm, const struct compare_side
 		return compare_failed("peak_memory", err);
 	memset(row, 0, sizeof(*row));
 	snprintf(row->name, sizeof(row->name), "peak_memory (MiB)");
+	snprintf(row->metric, sizeof(row->metric), "peak_memory");
+	snprintf(row->unit, sizeof(row->unit), "MiB");
+	row->resolution = *mem_res;
+	judge(prm, prm->paired ? COMPARE_UNIT_PAIR : COMPARE_UNIT_FILE, &mt, *mem_res, "MiB",
+	      false, row);
 	fill_row(row, &mt);
 	mark_invalid(row, sa, sb);
-	row->resolution = *mem_res;
-	if (!strcmp(mt.how, "none"))
-		row->verdict = compare_peak_verdict(mt.base, mt.new, prm->threshold_pct, *mem_res);
-	else
-		row->verdict = compare_verdict(mt.base, mt.new, isnan(mt.p) ? 1.0 : mt.p,
-					       prm->threshold_pct, *mem_res, false, &row->worse);
 	return 1;
 }
 
@@ -1328,20 +1261,12 @@ int compare_eval(const struct compare_params *prm, const struct compare_side *sa
 
 static void fmt_pct(double pct, char *buf, size_t sz)
 {
-	if (isnan(pct))
-		snprintf(buf, sz, "n/a");
-	else
-		/* rounding noise of summation order must not print as -0.00% */
-		snprintf(buf, sz, "%+.2f%%", fabs(pct) < 0.005 ? 0.0 : pct);
+	verdict_fmt_pct(pct, buf, sz);
 }
 
 static void fmt_ci(const struct compare_row *row, char *buf, size_t sz)
 {
-	if (isnan(row->lo_pct) || isnan(row->hi_pct))
-		snprintf(buf, sz, "-");
-	else
-		snprintf(buf, sz, "[%+.2f, %+.2f]%%", fabs(row->lo_pct) < 0.005 ? 0.0 : row->lo_pct,
-			 fabs(row->hi_pct) < 0.005 ? 0.0 : row->hi_pct);
+	verdict_fmt_interval(row->lo_pct, row->hi_pct, buf, sz);
 }
 
 #define ROW_FMT "%-24s %22s %22s %10s %20s %8s  %s\n"
@@ -1501,13 +1426,6 @@ static void print_metric_notes(const struct compare_params *prm, bool power,
 		print_test_note(ma->name, unit, oa, ob, mt, dfs);
 	fmt_pct(row->change_pct, ch, sizeof(ch));
 	fmt_p(mt->p, pv, sizeof(pv));
-	/* "within noise" must not read as "no change" when the test could not tell */
-	if (!strcmp(row->verdict, "within noise") &&
-	    compare_too_few(mt->base, mt->new, mt->p, mt->df, prm->threshold_pct))
-		printf("  %s: %s but p %s on df %.1f: too few observations to tell a change from noise, not a change shown to be absent; give 5 or more %s\n",
-		       ma->name, ch, pv, mt->df,
-		       unit == COMPARE_UNIT_PAIR ? "pairs" : unit == COMPARE_UNIT_FILE ? "files per side" :
-		       unit == COMPARE_UNIT_REPEAT ? "repeats per side" : "measured samples per side");
 	if (!power)
 		return;
 	if (unit == COMPARE_UNIT_PAIR)
@@ -1564,11 +1482,13 @@ static void print_unit_note(const struct compare_params *prm, enum compare_unit 
 	}
 	if (prm->rank && unit != COMPARE_UNIT_PAIR)
 		printf("--rank: the p-values are Mann-Whitney's and the changes the Hodges-Lehmann shifts of the same observations (the medians above), with their distribution-free intervals.\n");
-	printf("95%% CI: the interval of the change from the same test as the p-value, on the same scale: of the ratio new/base (the logs) wherever every observation is above 0, so it never reaches below -100%%, and p < 0.05 exactly when it leaves out 0; the change is then %s.\n",
-	       prm->rank ? "the Hodges-Lehmann estimate" :
-	       unit == COMPARE_UNIT_PAIR && prm->trimmed ? "the ratio of the trimmed mean log ratio" :
-	       unit == COMPARE_UNIT_PAIR ? "the pairs' geometric mean ratio" :
-	       "the ratio of the geometric means (the means above are arithmetic)");
+	if (prm->rank || unit == COMPARE_UNIT_PAIR)
+		printf("95%% CI: the interval of the change from the same test as the p-value, on the log scale, so it never reaches below -100%%, and p < 0.05 exactly when it leaves out 0; the change is %s.\n",
+		       prm->rank ? "the Hodges-Lehmann estimate" :
+		       prm->trimmed ? "the ratio of the trimmed mean log ratio" :
+		       "the pairs' geometric mean ratio");
+	else
+		printf("Change: the ratio of the arithmetic means above, new/base - 1; 95%% CI: Fieller's interval of that ratio (\"unbounded\" when the base mean is not itself clear of 0), which leaves out 0 exactly when Welch's test of the difference gives p < 0.05.\n");
 }
 
 int compare_print(const struct compare_params *prm, bool power, const struct compare_side *sa,
@@ -1608,8 +1528,8 @@ int compare_print(const struct compare_params *prm, bool power, const struct com
 		return -EINVAL;
 	}
 	compare_invalid_legend(stdout, sa, sb);
-	printf("A change counts when p < 0.05, |change| >= %.2f%% and it exceeds the metric's resolution (where known).\n",
-	       prm->threshold_pct);
+	printf("Verdict: better or worse only when the 95%% interval leaves out 0 (and --fail-on-regression fails only on worse by %g%% or more); within ±%g%% only when the whole interval lies inside; otherwise undecided, with the smallest change the observations could have shown.  No change below a metric's resolution is claimed.\n",
+	       prm->threshold_pct, prm->threshold_pct);
 	print_resolutions(ra, rb, mem_res);
 	print_unit_note(prm, unit);
 	*worse = worse_any;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "stats.h"
+#include "verdict.h"
 
 /*
  * The comparison's own options, each long and short: -t/--threshold PCT,
@@ -30,27 +31,6 @@ struct result_file;
  */
 int compare_same_config(const struct result_file *a, const struct result_file *b,
 			const char *ignore, bool force, const char *verb, FILE *warn);
-/*
- * "better", "worse", "within noise", "within resolution" (the difference is
- * below what the measurement resolves; resolution 0: unknown) or "n/a";
- * *worse set for "worse"
- */
-const char *compare_verdict(double base, double new, double p, double threshold_pct,
-			    double resolution, bool higher_is_better, int *worse);
-
-/*
- * A verdict of "within noise" for a change of at least threshold_pct that
- * missed p < 0.05 on a test with fewer than 4 degrees of freedom: the
- * observations were too few to tell, not the change too small.  True then.
- */
-bool compare_too_few(double base, double new, double p, double df, double threshold_pct);
-
-/*
- * Peak memory is one value per run, so it gets no test: "within resolution",
- * "within threshold", "higher (one value, untested)" or "lower (...)"
- */
-const char *compare_peak_verdict(double base, double new, double threshold_pct, double resolution);
-
 /* one side of a comparison: one or more result files of one configuration */
 struct compare_side {
 	const char *which;	/* "base" or "new" */
@@ -82,20 +62,24 @@ const char *compare_unit_name(enum compare_unit unit);
 
 /*
  * One row of a comparison, as bench compare prints it and bench plot
- * compare draws it.  The change is in percent of the base; its interval
- * is of the ratio new/base wherever both are positive (so it never
- * reaches below -100%), of the difference otherwise; NaN: none.
+ * compare, --markdown and --json draw it.  By default the change is the
+ * ratio of the arithmetic means beside it with Fieller's 95% interval
+ * (verdict.h); --rank and --paired give their own estimate and interval,
+ * judged by the same rule.  NaN: none.
  */
 struct compare_row {
 	char name[96];		/* "metric (unit)" */
+	char metric[64], unit[32];
 	char bs[64], ns[64];	/* the sides as printed: mean ± stddev, or the median */
+	double base_sd, new_sd;	/* the spread printed beside base and new (NaN: none) */
+	bool median;		/* --rank: base and new are medians, no spread */
 	double change_pct, lo_pct, hi_pct;
 	double p;		/* NaN: untested */
-	const char *verdict;
-	/* what "within resolution" compared: the sides' estimates, the resolution (0: unknown) */
-	double base, new, resolution;
+	struct verdict v;	/* the verdict, its reason and the detectable change */
+	const char *verdict;	/* v.text */
+	double base, new, resolution;	/* the sides' estimates; the resolution (0: unknown) */
 	int na, nb;		/* observations per side */
-	int worse;
+	int worse;		/* v.fails: worse by the threshold or more */
 	bool measured;		/* false: neither side has a value */
 	/* runs marked invalid per side, kept by --include-invalid: bs, ns marked */
 	int base_invalid, new_invalid;

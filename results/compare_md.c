@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,16 +79,65 @@ static const struct compare_row *find_row(const struct compare_row *rows, int n,
 	return NULL;
 }
 
-static void put_change(FILE *f, const struct compare_row *r)
+/* "89.69 ± 0.60": four significant digits of the mean, the spread to the same place */
+static void fmt_side(double mean, double sd, char *buf, size_t sz)
 {
-	if (!r || !r->measured || isnan(r->change_pct)) {
-		fprintf(f, " - |");
+	int dec = 3;
+
+	if (isnan(mean)) {
+		snprintf(buf, sz, "-");
 		return;
 	}
-	fprintf(f, " %+.2f%%", fabs(r->change_pct) < 0.005 ? 0.0 : r->change_pct);
-	if (!isnan(r->lo_pct) && !isnan(r->hi_pct))
-		fprintf(f, " [%+.2f, %+.2f]%%", r->lo_pct, r->hi_pct);
-	fprintf(f, " (%s) |", r->verdict);
+	if (fabs(mean) >= 1)
+		dec = 3 - (int)floor(log10(fabs(mean)));
+	dec = dec < 0 ? 0 : dec > 3 ? 3 : dec;
+	if (isnan(sd))
+		snprintf(buf, sz, "%.*f", dec, mean);
+	else
+		snprintf(buf, sz, "%.*f ± %.*f", dec, mean, dec, sd);
+}
+
+/* "0.555 → 0.863": a memory row's two means, or "-" */
+static void fmt_move(const struct compare_row *r, char *buf, size_t sz)
+{
+	char a[32], b[32];
+
+	if (!r || !r->measured) {
+		snprintf(buf, sz, "-");
+		return;
+	}
+	fmt_side(r->base, NAN, a, sizeof(a));
+	fmt_side(r->new, NAN, b, sizeof(b));
+	snprintf(buf, sz, "%s → %s", a, b);
+}
+
+static void put_change(FILE *f, const struct compare_row *r)
+{
+	char ch[32], ci[48];
+
+	if (!r || !r->measured || isnan(r->change_pct)) {
+		fprintf(f, " - | %s |", r ? r->v.word : "-");
+		return;
+	}
+	verdict_fmt_pct(r->change_pct, ch, sizeof(ch));
+	verdict_fmt_interval(r->lo_pct, r->hi_pct, ci, sizeof(ci));
+	fprintf(f, " %s %s | %s%s |", ch, ci, r->v.word,
+		r->v.kind == VERDICT_UNDECIDED ? " (see below)" :
+		r->v.below_threshold ? " (below threshold)" : "");
+}
+
+/* did a file of side run under TCG, whose timings are emulated? */
+static bool ran_under_tcg_any(const struct compare_side *side)
+{
+	json_t *v;
+	int i;
+
+	for (i = 0; i < side->n; i++) {
+		v = json_object_get(json_object_get(side->rf[i].doc, "context"), "hypervisor");
+		if (json_is_string(v) && !strcmp(json_string_value(v), "tcg"))
+			return true;
+	}
+	return false;
 }
 
 /* each run's noise warnings, on stderr, naming the row and the file */
@@ -103,12 +153,12 @@ static void note_warnings(const struct compare_side *sd, const char *label)
 
 /* one configuration's row; 0, or -EINVAL after compare's refusal on stderr */
 static int md_row(const struct compare_params *prm, const struct compare_side *sa,
-		  const struct compare_side *sb, int *worse_any)
+		  const struct compare_side *sb, FILE *out, FILE *notes, int *worse_any)
 {
 	const struct compare_row *rate, *mem, *peak;
 	struct compare_row *rows = NULL;
 	enum compare_unit unit;
-	char label[256];
+	char label[256], bs[64], ns[64], mm[96], pm[96];
 	int n, err, i;
 
 	err = compare_eval(prm, sa, sb, stderr, &rows, &n, &unit);
@@ -120,11 +170,17 @@ static int md_row(const struct compare_params *prm, const struct compare_side *s
 	rate = n ? &rows[0] : NULL;
 	mem = find_row(rows, n, "memory");
 	peak = find_row(rows, n, "peak_memory");
-	printf("| %s %s | %s | %s | %s |", sa->rf[0].benchmark, label, rate ? rate->name : "-",
-	       rate ? rate->bs : "-", rate ? rate->ns : "-");
-	put_change(stdout, rate);
-	printf(" %s | %s | %s | %s | %d / %d %s |\n", mem ? mem->bs : "-", mem ? mem->ns : "-",
-	       peak ? peak->bs : "-", peak ? peak->ns : "-", sa->n, sb->n, compare_unit_name(unit));
+	fmt_side(rate ? rate->base : NAN, rate ? rate->base_sd : NAN, bs, sizeof(bs));
+	fmt_side(rate ? rate->new : NAN, rate ? rate->new_sd : NAN, ns, sizeof(ns));
+	fmt_move(mem, mm, sizeof(mm));
+	fmt_move(peak, pm, sizeof(pm));
+	fprintf(out, "| %s %s | %s | %s | %s |", sa->rf[0].benchmark, label, rate ? rate->name : "-",
+		bs, ns);
+	put_change(out, rate);
+	fprintf(out, " %s | %s | %d / %d |\n", mm, pm, sa->n, sb->n);
+	if (rate && rate->v.kind == VERDICT_UNDECIDED)
+		fprintf(notes, "%s %s: %s; `bench ab` or --repeat N resolve smaller changes\n",
+			sa->rf[0].benchmark, label, rate->v.text);
 	for (i = 0; i < n; i++)
 		*worse_any |= rows[i].worse;
 	free(rows);
@@ -133,20 +189,100 @@ static int md_row(const struct compare_params *prm, const struct compare_side *s
 	return 0;
 }
 
+/* does every file of side have the configuration of its first? */
+static bool one_config(const struct compare_side *side)
+{
+	char *key = result_config_key(side->rf[0].doc), *k;
+	bool one = key != NULL;
+	int i;
+
+	for (i = 1; one && i < side->n; i++) {
+		k = result_config_key(side->rf[i].doc);
+		one = k && !strcmp(k, key) && !strcmp(side->rf[i].benchmark, side->rf[0].benchmark);
+		free(k);
+	}
+	free(key);
+	return one;
+}
+
+/* the rows: one per configuration of the base side, in the order first given */
+static int md_rows(const struct compare_params *prm, const struct compare_side *sa,
+		   const struct compare_side *sb, FILE *out, FILE *notes, int *worse_any)
+{
+	struct compare_side ga = {}, gb = {};
+	char label[256], *key, *seen = NULL;
+	size_t seen_len = 0;
+	FILE *seen_f;
+	int i, err = 0, rows = 0;
+
+	/* --force: one configuration a side, whatever sets them apart, is one row */
+	if (prm->force && one_config(sa) && one_config(sb)) {
+		err = md_row(prm, sa, sb, out, notes, worse_any);
+		return err ? err : 1;
+	}
+	seen_f = open_memstream(&seen, &seen_len);
+	if (!seen_f)
+		return md_nomem();
+	for (i = 0; i < sa->n && !err; i++) {
+		key = result_config_key(sa->rf[i].doc);
+		if (!key) {
+			err = md_nomem();
+			break;
+		}
+		fflush(seen_f);
+		if (!(seen && strstr(seen, key))) {
+			fprintf(seen_f, "%s\n", key);
+			err = subside(sa, &sa->rf[i], &ga) ?: subside(sb, &sa->rf[i], &gb);
+			if (!err && !gb.n)
+				fprintf(stderr, "compare: %s %s: no new run of this configuration: left out of the table%s\n",
+					sa->rf[i].benchmark,
+					(result_config_label(sa->rf[i].doc, label, sizeof(label)), label),
+					prm->force ? "" : " (--force compares a side of one configuration with the other's)");
+			else if (!err)
+				err = md_row(prm, &ga, &gb, out, notes, worse_any);
+			rows += !err && gb.n;
+			free(ga.rf);
+			free(gb.rf);
+			ga.rf = gb.rf = NULL;
+		}
+		free(key);
+	}
+	fclose(seen_f);
+	free(seen);
+	return err ? err : rows;
+}
+
 int compare_markdown(const struct compare_params *prm, const struct compare_side *sa,
 		     const struct compare_side *sb, int *worse_any)
 {
-	struct compare_side ga = {}, gb = {};
 	json_t *first = sa->rf[0].doc;
-	char ka[256], kb[256], *key, *seen = NULL;
-	int i, j, err = 0, rows = 0;
+	char ka[256], kb[256], prod[64], *table = NULL, *notes = NULL;
+	size_t table_len = 0, notes_len = 0;
+	FILE *tf = open_memstream(&table, &table_len), *nf = open_memstream(&notes, &notes_len);
 	long long pmin = 0, pmax = 0;
-	char prod[64];
-	size_t seen_len = 0;
-	FILE *seen_f = open_memstream(&seen, &seen_len);
+	int i, rows, err = 0;
 
-	if (!seen_f)
+	if (!tf || !nf) {
+		if (tf)
+			fclose(tf);
+		if (nf)
+			fclose(nf);
+		free(table);
+		free(notes);
 		return md_nomem();
+	}
+	/* the table goes out whole or not at all: rows first into memory */
+	rows = md_rows(prm, sa, sb, tf, nf, worse_any);
+	fclose(tf);
+	fclose(nf);
+	if (rows == 0) {
+		fprintf(stderr, "compare: no configuration has runs on both sides\n");
+		err = -EINVAL;
+	} else if (rows < 0) {
+		err = rows;
+	}
+	if (err)
+		goto out;
 	kernel_name(first, ka, sizeof(ka));
 	kernel_name(sb->rf[0].doc, kb, sizeof(kb));
 	for (i = 0; i < sa->n; i++) {
@@ -161,41 +297,18 @@ int compare_markdown(const struct compare_params *prm, const struct compare_side
 	       (int)json_integer_value(json_object_get(json_object_get(first, "context"),
 						       "nr_online_cpus")),
 	       json_string_value(json_object_get(json_object_get(first, "context"), "cpu_model")) ?: "?");
-	printf("| configuration | rate | before | after | change [95%% CI] (verdict) | memory before (MiB) | memory after (MiB) | peak before (MiB) | peak after (MiB) | runs before / after |\n");
-	printf("|---|---|---:|---:|---|---:|---:|---:|---:|---|\n");
-	/* one row per configuration of the base side, in the order first given */
-	for (i = 0; i < sa->n && !err; i++) {
-		key = result_config_key(sa->rf[i].doc);
-		if (!key) {
-			err = md_nomem();
-			break;
-		}
-		fflush(seen_f);
-		j = seen && strstr(seen, key) != NULL;
-		if (!j) {
-			fprintf(seen_f, "%s\n", key);
-			err = subside(sa, &sa->rf[i], &ga) ?: subside(sb, &sa->rf[i], &gb);
-			if (!err && !gb.n)
-				fprintf(stderr, "compare: %s %s: no new run of this configuration: left out of the table\n",
-					sa->rf[i].benchmark, (result_config_label(sa->rf[i].doc, ka, sizeof(ka)), ka));
-			else if (!err)
-				err = md_row(prm, &ga, &gb, worse_any);
-			rows += !err && gb.n;
-			free(ga.rf);
-			free(gb.rf);
-			ga.rf = gb.rf = NULL;
-		}
-		free(key);
-	}
-	fclose(seen_f);
-	free(seen);
-	if (!err && !rows) {
-		fprintf(stderr, "compare: no configuration has runs on both sides\n");
-		err = -EINVAL;
-	}
-	if (!err)
-		compare_invalid_legend(stdout, sa, sb);
-	if (!err)
-		printf("\nrate: the benchmark's first metric (per configuration), mean ± stddev of the runs (or of their repeats or samples, as the last column says); change: of the mean, with its 95%% interval and compare's verdict; memory: the per-second average; peak: the run's peak.\n");
+	printf("| configuration | rate | before | after | change [95%% CI] | verdict | memory (MiB) | peak (MiB) | runs |\n");
+	printf("|---|---|---:|---:|---|---|---:|---:|---|\n");
+	fputs(table, stdout);
+	compare_invalid_legend(stdout, sa, sb);
+	printf("\nrate: the first metric, mean ± stddev of the runs' means (or of their repeats or samples with fewer files); change: the ratio of those means with its 95%% interval (Fieller's); verdict: better/worse only when the interval leaves out 0, within ±%g%% only when it lies inside; memory: the per-second average, before → after; peak: the run's peak, before → after.\n",
+	       prm->threshold_pct);
+	if (notes_len)
+		printf("\n%s", notes);
+	if (ran_under_tcg_any(sa) || ran_under_tcg_any(sb))
+		printf("\nEmulated timings: runs under TCG (QEMU's emulator); trust memory figures and counts, not rates.\n");
+out:
+	free(table);
+	free(notes);
 	return err;
 }

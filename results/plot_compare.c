@@ -20,26 +20,36 @@
 /* the verdict colours: the legend of the compare chart names each */
 #define COLOR_BETTER "#2e7d32"
 #define COLOR_WORSE "#c62828"
-#define COLOR_NOISE "#9e9e9e"
-#define COLOR_UNTESTED "#ef6c00"
+#define COLOR_WITHIN "#9e9e9e"
+#define COLOR_UNDECIDED "#ef6c00"
 
-static const char *verdict_color(const char *v)
+static const char *verdict_color(enum verdict_kind kind)
 {
-	if (!strcmp(v, "better"))
+	switch (kind) {
+	case VERDICT_BETTER:
 		return COLOR_BETTER;
-	if (!strcmp(v, "worse"))
+	case VERDICT_WORSE:
 		return COLOR_WORSE;
-	if (strstr(v, "untested"))
-		return COLOR_UNTESTED;
-	return COLOR_NOISE;
+	case VERDICT_UNDECIDED:
+		return COLOR_UNDECIDED;
+	default:
+		return COLOR_WITHIN;
+	}
+}
+
+/* an interval's end as data: an unbounded one far beyond any axis */
+static double finite_end(double y)
+{
+	return isinf(y) ? copysign(1e30, y) : y;
 }
 
 static void compare_row(FILE *f, int idx, const char *name, double change, double lo,
-			double hi, const char *verdict)
+			double hi, enum verdict_kind kind, const char *verdict)
 {
 	fprintf(f, "%d ", idx);
 	plot_put_str(f, name);
-	fprintf(f, " %.6g %.6g %.6g 0x%s ", change, lo, hi, verdict_color(verdict) + 1);
+	fprintf(f, " %.6g %.6g %.6g 0x%s ", change, finite_end(lo), finite_end(hi),
+		verdict_color(kind) + 1);
 	plot_put_str(f, verdict);
 	fprintf(f, "\n");
 }
@@ -74,25 +84,17 @@ static int make_side(struct compare_side *sd, const char *which, struct plot_run
 struct bar {
 	double ch, lo, hi;	/* the change and its interval, 0 where there is none */
 	char name[128];		/* metric (unit), and its counts where the bars' differ */
-	char detail[96];	/* what "within resolution" compared, or "" */
-	const char *verdict;
+	char detail[160];	/* why a bar is undecided, or "" */
+	char verdict[24];	/* the verdict's word, over the bar */
+	enum verdict_kind kind;
 };
 
-/*
- * A bar's verdict, compare's; for "within resolution" the difference and
- * the resolution it fell under, so that a large change in percent of a
- * small figure does not read as noise without its reason.
- */
+/* a bar's verdict, compare's: its word over the bar, its reason under the chart */
 static void bar_words(struct bar *b, const struct compare_row *r)
 {
-	const char *unit = strrchr(r->name, '(');
-
-	b->verdict = r->measured ? r->verdict : "n/a";
-	b->detail[0] = '\0';
-	if (strcmp(b->verdict, "within resolution") || !(r->resolution > 0) || !unit)
-		return;
-	snprintf(b->detail, sizeof(b->detail), "diff %.3g < %.3g %.*s",
-		 fabs(r->new - r->base), r->resolution, (int)strcspn(unit + 1, ")"), unit + 1);
+	snprintf(b->verdict, sizeof(b->verdict), "%s", r->measured ? r->v.word : "n/a");
+	b->kind = r->measured ? r->v.kind : VERDICT_NA;
+	snprintf(b->detail, sizeof(b->detail), "%s", r->measured ? r->v.why : "");
 }
 
 /* the bars of compare's rows; na, nb: observations per side, -1 where the bars differ */
@@ -160,7 +162,7 @@ static int compare_bars(const struct plot_opts *o, struct plot_run *runs, int n,
 	return err;
 }
 
-/* the $compare block; the range the bars span in *lo, *hi */
+/* the $compare block; the range the estimates span in *lo, *hi */
 static void compare_block(FILE *f, const struct bar *bars, int nbars, double *lo, double *hi)
 {
 	int i;
@@ -169,9 +171,9 @@ static void compare_block(FILE *f, const struct bar *bars, int nbars, double *lo
 			 "index metric change_pct ci95_low_pct ci95_high_pct color verdict");
 	for (i = 0; i < nbars; i++) {
 		compare_row(f, i, bars[i].name, bars[i].ch, bars[i].lo, bars[i].hi,
-			    bars[i].verdict);
-		*lo = fmin(*lo, bars[i].lo);
-		*hi = fmax(*hi, bars[i].hi);
+			    bars[i].kind, bars[i].verdict);
+		*lo = fmin(*lo, bars[i].ch);
+		*hi = fmax(*hi, bars[i].ch);
 	}
 	plot_block_end(f);
 }
@@ -261,11 +263,12 @@ static int compare_title(FILE *f, const struct plot_opts *o, struct plot_run *ru
 	snprintf(title, sizeof(title), "%s compare: change %s, new vs base; %s%s, %s",
 		 plot_benchmark_of(&runs[0]),
 		 o->rank ? "(Hodges-Lehmann)" : o->trimmed ? "(trimmed mean of log ratios)" :
-		 "(ratio of geometric means)", count,
+		 unit == COMPARE_UNIT_PAIR ? "(geometric mean of pair ratios)" :
+		 "(ratio of means)", count,
 		 compare_unit_name(unit),
 		 unit == COMPARE_UNIT_PAIR ? (o->rank ? "signed-rank test" :
 					      o->trimmed ? "trimmed t-test" : "paired t-test on logs") :
-		 o->rank ? "Mann-Whitney" : "Welch on logs");
+		 o->rank ? "Mann-Whitney" : "Fieller's interval");
 	plot_put_line(f, o, title);
 	fprintf(f, " . \"\\n\" . ");
 	if (side_label(a, sizeof(a), runs, n, nbase, n - nbase) ||
@@ -317,13 +320,14 @@ static void compare_rmargin(FILE *f, const struct plot_opts *o, const struct bar
  * no room: there the bars are numbered and the list under the chart says
  * each one's name and verdict.
  */
-static void compare_words(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars)
+static void compare_words(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars,
+			  double lo, double hi)
 {
 	double thr = o->threshold_pct, y, off;
 	int i;
 
 	for (i = 0; i < nbars && o->format != PLOT_TEXT; i++) {
-		y = bars[i].ch >= 0 ? fmax(bars[i].hi, thr) : fmin(bars[i].lo, -thr);
+		y = bars[i].ch >= 0 ? fmax(fmin(bars[i].hi, hi), thr) : fmin(fmax(bars[i].lo, lo), -thr);
 		off = (i % 2 && nbars >= 5 ? 1.8 : 0.8) * (bars[i].ch >= 0 ? 1 : -1);
 		fprintf(f, "  $compare every ::%d::%d using 1:(%.6g):7 with labels offset 0,%g notitle, \\\n",
 			i, i, y, off);
@@ -345,8 +349,9 @@ static void compare_text_axis(FILE *f, const struct plot_opts *o, const struct b
 		fprintf(f, "%s\"%d\" %d", i ? ", " : "", i + 1, i);
 	fprintf(f, ")\nset xlabel \"the lines at ±%g%% mark the threshold\"\n", o->threshold_pct);
 	for (i = 0; i < nbars; i++) {
-		snprintf(line, sizeof(line), "%d %s: %s%s%s%s", i + 1, bars[i].name, bars[i].verdict,
-			 *bars[i].detail ? " (" : "", bars[i].detail, *bars[i].detail ? ")" : "");
+		snprintf(line, sizeof(line), "%d %s: %s%s%s", i + 1, bars[i].name, bars[i].verdict,
+			 !*bars[i].detail ? "" : bars[i].kind == VERDICT_UNDECIDED ? ": " : ", ",
+			 bars[i].detail);
 		fprintf(f, "set label %d ", 201 + i);
 		plot_put_line(f, o, line);
 		fprintf(f, " at character 1, character %d left\n", nbars - i);
@@ -354,24 +359,53 @@ static void compare_text_axis(FILE *f, const struct plot_opts *o, const struct b
 }
 
 /*
- * The metric axis's title; under it, for the bars within resolution, the
- * difference and the resolution it fell under (too long to sit over a bar)
+ * The metric axis's title; under it, each bar's reason (why undecided,
+ * below the threshold): too long to sit over a bar
  */
 static void compare_xlabel(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars)
 {
-	char note[512] = "";
+	char note[1024] = "";
 	size_t len = 0;
 	int i;
 
 	for (i = 0; i < nbars; i++) {
 		if (!*bars[i].detail || len >= sizeof(note))
 			continue;
-		len += snprintf(note + len, sizeof(note) - len, "%s%.*s %s", len ? ", " : "within resolution: ",
+		len += snprintf(note + len, sizeof(note) - len, "%s%.*s: %s", len ? "; " : "",
 				(int)strcspn(bars[i].name, " "), bars[i].name, bars[i].detail);
 	}
 	fprintf(f, "set xlabel ");
 	plot_put_title_expr(f, o, "metric (unit)", note);
 	fprintf(f, "\n");
+}
+
+/*
+ * An interval's end beyond the axis [lo, hi]: an arrow at the edge and the
+ * end's value beside it ("unbounded" for Fieller's unbounded interval)
+ */
+static void compare_cuts(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars,
+			 double lo, double hi)
+{
+	double end, edge, len = (hi - lo) * 0.06;
+	char val[32], text[48];
+	int i, s, n = 0;
+
+	for (i = 0; i < nbars; i++) {
+		for (s = 0; s < 2; s++) {
+			end = s ? bars[i].hi : bars[i].lo;
+			if (s ? !(end > hi) : !(end < lo))
+				continue;
+			edge = s ? hi : lo;
+			verdict_fmt_pct(end, val, sizeof(val));
+			snprintf(text, sizeof(text), "%s %s", s ? "interval to" : "interval from", val);
+			fprintf(f, "set arrow %d from %d, first %.6g to %d, first %.6g head size screen 0.012,25 lc rgb \"black\" lw 1.5\n",
+				10 + n, i, edge - (s ? len : -len), i, edge);
+			fprintf(f, "set label %d ", 101 + n);
+			plot_put_line(f, o, text);
+			fprintf(f, " at %d, first %.6g offset 1,0 left\n", i, edge - (s ? len : -len) / 2);
+			n++;
+		}
+	}
 }
 
 /* the axes, the threshold lines, the bars with their intervals and verdicts, the key */
@@ -383,10 +417,19 @@ static void compare_plot(FILE *f, const struct plot_opts *o, const struct bar *b
 		compare_text_axis(f, o, bars, nbars);
 	else
 		compare_xlabel(f, o, bars, nbars);
-	/* room for the verdict labels above and below the bars */
+	/*
+	 * The axis fits the estimates and the threshold lines, not the
+	 * intervals: an interval beyond it is cut at its edge with an arrow
+	 * and its value, so that one wide interval does not flatten every bar
+	 */
 	lo = fmin(lo, -o->threshold_pct);
 	hi = fmax(hi, o->threshold_pct);
+	lo -= (hi - lo) * 0.3;
+	hi += (hi - lo) * 0.3;
+	compare_cuts(f, o, bars, nbars, lo, hi);
+	/* room for the verdict labels above and below the bars */
 	fprintf(f, "set yrange [%.6g:%.6g]\n", lo - (hi - lo) * 0.22, hi + (hi - lo) * 0.22);
+	fprintf(f, "clip(y) = y < %.6g ? %.6g : y > %.6g ? %.6g : y\n", lo, lo, hi, hi);
 	fprintf(f, "set xrange [-0.6:%d.6]\n", nbars - 1);
 	fprintf(f, "set xtics scale 0\nset grid ytics\nset xzeroaxis lt -1\n");
 	/* five names or more do not fit side by side */
@@ -401,9 +444,9 @@ static void compare_plot(FILE *f, const struct plot_opts *o, const struct bar *b
 	fprintf(f, "set boxwidth 0.6\nset style fill solid 0.8 border -1\nset key below\n");
 	fprintf(f, "plot $compare using 1:3:6%s with boxes lc rgb variable notitle, \\\n",
 		o->format == PLOT_TEXT ? "" : ":xtic(2)");
-	fprintf(f, "  $compare using 1:4:(0):($5 - $4) with vectors heads size screen 0.008,90 lc rgb \"black\" lw 1.5 notitle, \\\n");
+	fprintf(f, "  $compare using 1:(clip($4)):(0):(clip($5) - clip($4)) with vectors heads size screen 0.008,90 lc rgb \"black\" lw 1.5 notitle, \\\n");
 	/* the verdict in words over each bar: the colours alone do not survive print */
-	compare_words(f, o, bars, nbars);
+	compare_words(f, o, bars, nbars, lo, hi);
 	if (o->format == PLOT_TEXT) {
 		/* no colours in text: the list under the chart gives the verdicts */
 		fprintf(f, "  keyentry notitle\n");
@@ -411,10 +454,10 @@ static void compare_plot(FILE *f, const struct plot_opts *o, const struct bar *b
 	}
 	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"better\", \\\n", COLOR_BETTER);
 	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"worse\", \\\n", COLOR_WORSE);
-	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"within noise / resolution\", \\\n",
-		COLOR_NOISE);
-	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"one value, untested\", \\\n",
-		COLOR_UNTESTED);
+	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"within ±%g%%\", \\\n",
+		COLOR_WITHIN, o->threshold_pct);
+	fprintf(f, "  keyentry with boxes lc rgb \"%s\" title \"undecided\", \\\n",
+		COLOR_UNDECIDED);
 	fprintf(f, "  keyentry with lines dt 2 lc rgb \"#555555\" title \"±%g%% threshold\"\n",
 		o->threshold_pct);
 }

@@ -37,8 +37,10 @@ is $? 0 "compare --json of one configuration against itself: exit 0"
 envelope c.json compare
 is "$(jq -r '[.benchmark, .configuration, .unit, (.base | length), (.new | length), .worse, .exit_status] | join(" ")' c.json)" \
 	"count-local default invocations 2 2 false 0" "compare --json: what was compared, the unit, no regression"
-is "$(jq -r '.rows[0] | [.metric, .change_pct, .verdict, .n_base, .n_new] | join("|")' c.json)" \
-	"hits (M/s)|0|within noise|2|2" "compare --json: a row with its change and verdict"
+is "$(jq -r '.rows[0] | [.metric, .unit, .change_pct, .base.n, .new.n, (.base.mean | type), (.base.spread | type), .base.mean == .new.mean] | join("|")' c.json)" \
+	"hits|M/s|0|2|2|number|number|true" "compare --json: a row with its metric, unit, change, and numbers per side"
+like <(jq -r '.rows[0] | [.verdict, .verdict_text] | join("|")' c.json) '^(within\|within ±2%|undecided\|undecided: 2 runs a side resolve only changes above [0-9.]+%)$' \
+	"compare --json: a change of 0 is within the threshold or undecided, never better or worse"
 is "$(jq -r '.rows[0].ci95_pct | length' c.json)" 2 "compare --json: the interval as two numbers"
 
 "$BENCH" compare --json --fail-on-regression a1.json a2.json -- h1.json h2.json >w.json 2>w.err

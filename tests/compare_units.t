@@ -24,12 +24,13 @@ for i in 1 2 3; do
 done
 # verdicts <compare output>: the verdict of every metric row, in order
 verdicts() {
-	sed -nE 's/^[a-z_0-9]+ \([^)]*\) .* (-|\[[-+][0-9.]+, [-+][0-9.]+\]%) +(-|<?[0-9.]+) +(.*)$/\3/p' "$1"
+	sed -nE 's/^[a-z_0-9]+ \([^)]*\) .* (-|unbounded|\[[-+][0-9.e+]+, [-+][0-9.e+]+\]%) +(-|<?[0-9.]+) +(.*)$/\3/p' "$1" |
+		sed -E 's/^(undecided):.*/\1/; s/^(better|worse), below .*/\1/'
 }
 
 # chart_verdicts <svg> <n>: the first n verdict labels over the bars
 chart_verdicts() {
-	grep -oE '>(better|worse|within noise|within resolution|within threshold|higher \(one value, untested\)|lower \(one value, untested\)|untested[^<]*|n/a)<' "$1" |
+	grep -oE '>(better|worse|within ±[0-9.]+%|undecided|n/a)<' "$1" |
 		head -n "$2" | sed -E 's/^>(.*)<$/\1/'
 }
 
@@ -91,7 +92,7 @@ jq '.samples |= [to_entries[] | .value.metrics.hits = ([50, 150, 100][.key % 3])
 			      tukey: {low_fence: 0, high_fence: 200, outliers: []}}' s.json >wide.json
 ok $? "a run with hits 50, 150, 100 made"
 "$BENCH" compare wide.json wide.json >wide.self 2>&1
-if ! like wide.self '^hits \(M/s\) .* within noise$' "the made run is a valid result"; then
+if ! like wide.self '^hits \(M/s\) .* undecided: 3 samples a side resolve only changes above [0-9.]+%$' "the made run is a valid result"; then
 	diag "$(head -5 wide.self)"
 fi
 scaled_hits wide.json 0.1 tenth.json
@@ -131,14 +132,16 @@ for i in 1 2 3; do
 	    .summary.peak_memory_resolution_mib = 0.5" "l$i.json" >"mg$i.json"
 done
 agree memory ml1.json ml2.json ml3.json -- mg1.json mg2.json mg3.json
-# 12 +- 1 against 22 +- 1 MiB, tested on the logs: the geometric means
-# 11.972 and 21.985, ratio exp(0.60777) = +83.63%; se 0.05492 on 3.09 df,
-# t 11.07, p about 0.0014; interval exp(0.60777 -+ 3.15 x 0.05492)
-like memory.cmp '^peak_memory \(MiB\) +12\.000 ± 1\.000 +22\.000 ± 1\.000 +\+83\.63% +\[\+5[0-9.]+, \+1[12][0-9.]+\]% +0\.00[0-9]+ +worse$' \
-	"memory: 12 against 22 MiB over 3 + 3 files: +83.63% (geometric means), a ratio's interval, worse"
+# 12 +- 1 against 22 +- 1 MiB over 3 + 3 files: the ratio of the means
+# 22 / 12 = +83.3%; va = vb = 1/3, Welch df 4, t(0.975, 4) = 2.7764;
+# Fieller: A = 144 - 2.7764^2 / 3 = 141.43, B = 264, disc = 2.7764^2 x
+# (484 / 3 + 141.43 / 3) = 1607.0, sqrt 40.09: [223.9, 304.1] / 141.43 =
+# [1.583, 2.150], +58.3% .. +115%; t = 10 / sqrt(2/3) = 12.25 on 4 df, p 0.0003
+like memory.cmp '^peak_memory \(MiB\) +12\.000 ± 1\.000 +22\.000 ± 1\.000 +\+83\.3% +\[\+58\.3, \+115\]% +0\.000[0-9]+ +worse$' \
+	"memory: 12 against 22 MiB over 3 + 3 files: +83.3% (the means), Fieller's interval, worse"
 like memory.svg '3\+3 invocations' "memory: the chart counts the files, its memory bar's too"
 "$BENCH" compare ml1.json mg1.json >memory1.cmp 2>&1
-like memory1.cmp '^peak_memory \(MiB\) +11\.000 +21\.000 +\+90\.91% +- +- +higher \(one value, untested\)$' \
+like memory1.cmp '^peak_memory \(MiB\) +11\.000 +21\.000 +\+90\.9% +- +- +undecided: 1 run a side, no spread: no test possible$' \
 	"memory: one file a side stays untested"
 
 for i in 1 2 3; do

@@ -161,7 +161,7 @@ if host_only "compare of overwrite vs no_op"; then
 	like "$TEST_TMP/c3.err" 'different options: use_case "overwrite" vs "no_op"' "and names the option"
 	"$BENCH" compare --force "$TEST_TMP/hm.json" "$TEST_TMP/no.json" >"$TEST_TMP/c3" 2>&1
 	is $? 0 "compare --force of overwrite vs no_op: exit 0"
-	like "$TEST_TMP/c3" '^per_prod_op \(k/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-) +[<0-9.]+ +(within noise|better|worse)$' \
+	like "$TEST_TMP/c3" '^per_prod_op \(k/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-|unbounded) +[<0-9.]+ +(within ±2%|better|worse|undecided: .*|(better|worse), below the ±2% threshold)$' \
 		"compare --force of overwrite vs no_op: a per_prod_op verdict"
 	# whether no_op is faster is a timing: logged, not judged
 	diag "$(cat "$TEST_TMP/c3")"

@@ -341,20 +341,43 @@ static void compare_words(FILE *f, const struct plot_opts *o, const struct bar *
 static void compare_text_axis(FILE *f, const struct plot_opts *o, const struct bar *bars,
 			      int nbars)
 {
-	char line[256];
-	int i;
+	/* plot_put_line() cuts a text line beyond width - 6 bytes: wrap before */
+	int i, n = 0, w = o->width > 20 ? o->width - 6 : 14, len, cut;
+	char line[320], *lines[64][2];
+	int lens[64];
+	const char *p;
 
-	fprintf(f, "set tmargin 6\nset bmargin %d\nset xtics (", nbars + 3);
-	for (i = 0; i < nbars; i++)
-		fprintf(f, "%s\"%d\" %d", i ? ", " : "", i + 1, i);
-	fprintf(f, ")\nset xlabel \"the lines at ±%g%% mark the threshold\"\n", o->threshold_pct);
+	/* each bar's line, wrapped at a space to the chart's width: a list line is never cut */
 	for (i = 0; i < nbars; i++) {
 		snprintf(line, sizeof(line), "%d %s: %s%s%s", i + 1, bars[i].name, bars[i].verdict,
 			 !*bars[i].detail ? "" : bars[i].kind == VERDICT_UNDECIDED ? ": " : ", ",
 			 bars[i].detail);
+		for (p = line; *p && n < 64; p += cut, n++) {
+			len = strlen(p) + (p != line ? 4 : 0);
+			cut = strlen(p);
+			if (len > w) {
+				cut = w - (p != line ? 4 : 0);
+				while (cut > 1 && p[cut] != ' ')
+					cut--;
+			}
+			lines[n][0] = p != line ? "    " : "";
+			lines[n][1] = strndup(p, cut);
+			lens[n] = cut;
+			while (p[cut] == ' ')
+				cut++;
+		}
+	}
+	fprintf(f, "set tmargin 6\nset bmargin %d\nset xtics (", n + 3);
+	for (i = 0; i < nbars; i++)
+		fprintf(f, "%s\"%d\" %d", i ? ", " : "", i + 1, i);
+	fprintf(f, ")\nset xlabel \"the lines at ±%g%% mark the threshold\"\n", o->threshold_pct);
+	for (i = 0; i < n; i++) {
+		snprintf(line, sizeof(line), "%s%.*s", lines[i][0], lens[i],
+			 lines[i][1] ? lines[i][1] : "");
+		free(lines[i][1]);
 		fprintf(f, "set label %d ", 201 + i);
 		plot_put_line(f, o, line);
-		fprintf(f, " at character 1, character %d left\n", nbars - i);
+		fprintf(f, " at character 1, character %d left\n", n - i);
 	}
 }
 

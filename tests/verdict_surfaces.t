@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One verdict, one change, one interval on every surface (results/verdict.c):
+# the same files through bench compare's text, --markdown, --json and plot
+# compare --text must say the same.  count-local runs (no BPF), the new side
+# made from them by scaling (lib.sh's scaled_hits), so the cases are known:
+# +30% on 2 + 2 runs, the same runs on both sides, one run a side.
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/lib.sh"
+cd "$TEST_TMP" || exit 1
+export LC_ALL=C.UTF-8
+
+for i in 1 2; do
+	par_start "a$i.out" "$BENCH" -q -w0 -d3 --min-cpu-share 0 --json "a$i.json" count-local
+done
+for i in 1 2; do
+	par_wait "a$i.out"
+	ok $? "count-local run $i: exit 0"
+	scaled_hits "a$i.json" 1.3 "b$i.json"
+done
+
+# the hits row of each surface: change, interval, verdict
+text_row() {	# text_row <compare args...>: "change|interval|verdict" of compare's text
+	"$BENCH" compare "$@" 2>/dev/null |
+		sed -nE 's/^hits \(M\/s\) +[0-9.]+( ± [0-9.]+)? +[0-9.]+( ± [0-9.]+)? +([-+][0-9.e+]+%|n\/a) +(-|unbounded|\[[^]]*\]%) +(-|<?[0-9.]+) +(.*)$/\3|\4|\6/p'
+}
+md_row() {	# md_row <compare args...>: "change|interval|word" of the markdown row
+	"$BENCH" compare --markdown "$@" 2>/dev/null |
+		sed -nE 's/^\| count-local [^|]*\| hits \(M\/s\) \|[^|]*\|[^|]*\| ([-+][0-9.e+]+%) (-|unbounded|\[[^]]*\]%) \| ([^|(]*[^ |(])( \([^)]*\))? \|.*/\1|\2|\3/p'
+}
+json_row() {	# json_row <compare args...>: "verdict|verdict_text|change_pct|lo|hi"
+	"$BENCH" compare --json "$@" 2>/dev/null |
+		jq -r '.rows[] | select(.metric == "hits") | [.verdict, .verdict_text, .change_pct, .ci95_pct[0], .ci95_pct[1]] | map(tostring) | join("|")'
+}
+plot_row() {	# plot_row <compare args...>: the verdict in the list under the text chart
+	# (a long line wraps onto lines indented by 5 spaces: joined again)
+	"$BENCH" plot compare --text "$@" 2>/dev/null |
+		awk '{ sub(/ +$/, "") }
+		     /^ *1 hits \(M\/s\): / { on = 1; sub(/^ *1 hits \(M\/s\): /, ""); t = $0; next }
+		     on && /^     [^ ]/ { sub(/^ +/, ""); t = t " " $0; next } { on = 0 }
+		     END { sub(/ +$/, "", t); print t }'
+}
+# pct <number>: a percent as verdict.c prints it (2 decimals under 10, 1 under 100)
+pct() {
+	awk -v x="$1" 'BEGIN { a = x < 0 ? -x : x; if (a < 0.005) { print "+0.00"; exit }
+		f = a < 9.995 ? "%+.2f" : a < 99.95 ? "%+.1f" : a < 9999.5 ? "%+.0f" : "%+.1e"; printf f "\n", x }'
+}
+
+surfaces() {	# surfaces <case> <compare args...>
+	local name=$1 t m j p ch ci v
+	shift
+	t=$(text_row "$@")
+	m=$(md_row "$@")
+	j=$(json_row "$@")
+	p=$(plot_row "$@")
+	IFS='|' read -r ch ci v <<<"$t"
+	isnt "$t" "" "$name: compare's row read ($t)"
+	is "$(cut -d'|' -f1,2 <<<"$m")" "$ch|$ci" "$name: --markdown has compare's change and interval"
+	IFS='|' read -r jw jt jc jl jh <<<"$j"
+	is "$jt" "$v" "$name: --json's verdict_text is compare's verdict"
+	like <(echo "$v") "^$jw" "$name: --json's verdict word ($jw) starts it"
+	is "$(pct "$jc")%" "$ch" "$name: --json's change_pct is compare's change"
+	if [ "$jl" = null ]; then
+		like <(echo "$ci") '^(-|unbounded)$' "$name: --json has no interval, nor has compare ($ci)"
+	else
+		is "[$(pct "$jl"), $(pct "$jh")]%" "$ci" "$name: --json's interval is compare's"
+	fi
+	case $v in
+	undecided*) is "$(cut -d'|' -f3 <<<"$m")" "undecided" "$name: --markdown says undecided" ;;
+	*) is "$(cut -d'|' -f3 <<<"$m")" "${v%%,*}" "$name: --markdown's verdict is compare's" ;;
+	esac
+	if command -v gnuplot >/dev/null; then
+		is "$p" "$v" "$name: plot compare's verdict is compare's"
+	else
+		skip "gnuplot not installed" "$name: plot compare's verdict is compare's"
+	fi
+}
+
+surfaces "+30% on 2+2" a1.json a2.json -- b1.json b2.json
+is "$(json_row a1.json a2.json -- b1.json b2.json | cut -d'|' -f3)" 30 "+30% on 2+2: the change is the ratio of the means, exactly +30"
+surfaces "the same on both sides" a1.json a2.json -- a1.json a2.json
+like <(text_row a1.json a2.json -- a1.json a2.json) '\|(within ±2%|undecided: 2 runs a side resolve only changes above [0-9.]+%)$' \
+	"the same on both sides: within or undecided, never better or worse"
+surfaces "one run a side" a1.json b1.json
+done_testing

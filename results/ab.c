@@ -1341,6 +1341,43 @@ static void print_files(FILE *f, const struct ab_run *r)
 		aopts.stat == SEQ_STAT_TRIMMED ? " --trimmed" : "", r->dir, r->dir);
 }
 
+/* side's figures over the pairs the blocks used: mean, stddev, count */
+static void side_stats(const struct ab_run *r, int side, struct stats *st)
+{
+	stats_compute(r->rate[side], 2 * r->blocks, st);
+}
+
+/* A's and B's own figures, beside their ratio */
+static void print_values(FILE *f, const struct ab_run *r)
+{
+	struct stats a, b;
+
+	side_stats(r, 0, &a);
+	side_stats(r, 1, &b);
+	if (!a.n || !b.n)
+		return;
+	fprintf(f, "values: A %.6g ± %.3g %s, B %.6g ± %.3g %s (mean ± stddev of the %d + %d invocations the blocks used)\n",
+		a.mean, a.stddev, r->unit, b.mean, b.stddev, r->unit, a.n, b.n);
+}
+
+/* a side's figures as JSON: null where no block finished */
+static json_t *values_json(const struct ab_run *r, int side)
+{
+	struct stats st;
+
+	side_stats(r, side, &st);
+	if (!st.n)
+		return json_null();
+	return json_pack("{s:f, s:o, s:i}", "mean", st.mean, "spread",
+			 st.n > 1 ? json_real(st.stddev) : json_null(), "n", st.n);
+}
+
+/* a test was taken: a look from the third block on with an interval */
+static bool test_taken(const struct ab_look *lk)
+{
+	return lk->blocks >= AB_MIN_BLOCKS && isfinite(lk->e.lo) && isfinite(lk->e.hi);
+}
+
 static void print_report(FILE *f, const struct ab_run *r)
 {
 	const struct ab_look *lk = &r->look;
@@ -1409,6 +1446,7 @@ static void print_report(FILE *f, const struct ab_run *r)
 		fprintf(f, "left out: %d block%s with an invalid invocation (producers starved: the machine was busy); their files are %s/invalid-pair-*\n",
 			r->left_out, r->left_out == 1 ? "" : "s", r->dir);
 	print_speed_check(f, r);
+	print_values(f, r);
 	print_detectable(f, r, d);
 	print_files(f, r);
 }
@@ -1464,11 +1502,14 @@ static json_t *report_json(const struct ab_run *r)
 		"stopped", r->stopped ? r->stopped : ""));
 	json_object_update_new(o, json_pack("{s:o, s:[o, o], s:o, s:o, s:s, s:o, s:s}",
 		"change_pct", lk->blocks ? pct_json(lk->e.est) : json_null(),
-		"interval_pct", pct_json(lk->e.lo), pct_json(lk->e.hi),
-		"p", isfinite(lk->e.p) ? json_real(lk->e.p) : json_null(),
-		"level", isfinite(lk->nominal) ? json_real(lk->nominal) : json_null(),
+		"interval_pct", test_taken(lk) ? pct_json(lk->e.lo) : json_null(),
+		test_taken(lk) ? pct_json(lk->e.hi) : json_null(),
+		"p", test_taken(lk) && isfinite(lk->e.p) ? json_real(lk->e.p) : json_null(),
+		"level", test_taken(lk) && lk->nominal > 0 ? json_real(lk->nominal) : json_null(),
 		"verdict", lk->verdict ? lk->verdict : "undecided",
 		"detectable_pct", isfinite(d) ? json_real(d) : json_null(), "dir", r->dir));
+	json_object_update_new(o, json_pack("{s:o, s:o}", "a_value", values_json(r, 0),
+		"b_value", values_json(r, 1)));
 	return o;
 }
 

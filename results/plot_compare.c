@@ -343,7 +343,7 @@ static void compare_text_axis(FILE *f, const struct plot_opts *o, const struct b
 {
 	/* plot_put_line() cuts a text line beyond width - 6 bytes: wrap before */
 	int i, n = 0, w = o->width > 20 ? o->width - 6 : 14, len, cut;
-	char line[320], *lines[64][2];
+	char line[400], *lines[64][2];
 	int lens[64];
 	const char *p;
 

@@ -116,7 +116,7 @@ done
 run_bench "$C/cmp.out" compare "$C/c1.json" "$C/c2.json" "$C/c3.json" "$C/c4.json" -- \
 	"$C/c3.json" "$C/c1.json" "$C/c4.json" "$C/c2.json"
 is $? 0 "compare 4 files per side: exit 0"
-like "$C/cmp.out" '^hits \(M/s\) .* \+0\.00% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-|unbounded) +1\.0000  (within ±2%|undecided: 4 runs a side (resolve only changes above [0-9.]+%|: too noisy to bound the change))$' "hits: no change, p = 1: within or undecided, never better or worse"
+like "$C/cmp.out" '^hits \(M/s\) .* \+0\.00% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-|unbounded) +1\.0000  (within ±2%|undecided: 4 runs a side( resolve only changes above [0-9.]+%|: too noisy to bound the change))$' "hits: no change, p = 1: within or undecided, never better or worse"
 # several files on both sides: the invocation is the unit, so each file's
 # 2 repeats make one observation, 4 per side
 like "$C/cmp.out" "^  hits: Welch's t-test on 4 \+ 4 invocation means \(the invocation is the unit: each file's mean of its 2 repeat means\), df 6\.0; between-invocation CV [0-9.]+% / [0-9.]+%, between-repeat CV [0-9.]+% / [0-9.]+%, within-repeat CV [0-9.]+% / [0-9.]+%$" \
@@ -176,7 +176,7 @@ run_bench "$C/cmp4.out" compare "$C/one.json" "$C/c1.json" -- "$C/c1.json" "$C/o
 is $? 0 "mixed files per side: exit 0"
 like "$C/cmp4.out" "^  hits: Welch's t-test on 2 \+ 2 invocation means \(the invocation is the unit: each file's mean of its repeat means, 1 to 2 per file; a file without repeats: its mean over samples\), df 2\.0;" \
 	"mixed files per side: the file means are said"
-like "$C/cmp4.out" '^hits \(M/s\) .* \+0\.00% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-|unbounded) +1\.0000  (within ±2%|undecided: 2 runs a side (resolve only changes above [0-9.]+%|: too noisy to bound the change))$' "mixed files, the same on both sides: within or undecided"
+like "$C/cmp4.out" '^hits \(M/s\) .* \+0\.00% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-|unbounded) +1\.0000  (within ±2%|undecided: 2 runs a side( resolve only changes above [0-9.]+%|: too noisy to bound the change))$' "mixed files, the same on both sides: within or undecided"
 run_bench "$C/cmp5.out" compare "$C/one.json" "$C/one.json" -- "$C/one.json" "$C/one.json"
 is $? 0 "files without repeats on both sides: exit 0"
 like "$C/cmp5.out" "^  hits: Welch's t-test on 2 \+ 2 invocation means \(the invocation is the unit: each file's mean over its per-second samples\), df 2\.0; between-invocation CV 0\.00% / 0\.00%, within-invocation CV [0-9.]+% / [0-9.]+%$" \

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "bench_api.h"
-#include "bench_args.h"
+#include "bench_exit.h"
 #include "cgroup_helpers.h"
 #include "kernel_env.h"
 #include "output_file.h"

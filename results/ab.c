@@ -59,7 +59,8 @@
 
 #include "ab.h"
 #include "ab_interleaved.h"
-#include "bench_args.h"
+#include "bench.h"		/* ARRAY_SIZE() */
+#include "bench_exit.h"
 #include "cli_json.h"
 #include "latency.h"
 #include "output_file.h"

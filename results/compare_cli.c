@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_args.h"
+#include "bench_exit.h"
 #include "bench_limits.h"
 #include "cli_files.h"
 #include "cli_json.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_args.h"
+#include "bench_exit.h"
 #include "cli_json.h"
 #include "config_cli.h"
 #include "result_config.h"

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_args.h"
+#include "bench_exit.h"
 #include "cli_files.h"
 #include "export.h"
 #include "json_util.h"

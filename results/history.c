@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_args.h"
+#include "bench_exit.h"
 #include "cli_files.h"
 #include "history.h"
 #include "cli_json.h"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_args.h"
+#include "bench_exit.h"
 #include "history.h"
 #include "history_cli.h"
 #include "plot_common.h"

@@ -293,6 +293,53 @@ static bool has_procs(const char *dir)
 	return !err && buf[0];
 }
 
+/*
+ * How deep a killed run's cgroups may go: the run's own (depth 0) and
+ * what a benchmark made inside it through upstream's cgroup_helpers API
+ * (cgroup_upstream.c), a few levels at most.  Deeper is not ours.
+ */
+#define CG_SWEEP_DEPTH 8
+
+/*
+ * Remove dir and the cgroups inside it, children first (no cgroup can be
+ * removed while it has children).  With dry_run, only check that none of
+ * them lists a process and that the tree is no deeper than ours can be:
+ * 0 if the tree can go, -EBUSY if not.  Interface files are not
+ * directories, so only child cgroups are visited.
+ */
+static int sweep_tree(const char *dir, int depth, bool dry_run)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	int err = 0, n;
+	DIR *d;
+
+	if (depth > CG_SWEEP_DEPTH || has_procs(dir))
+		return -EBUSY;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d))) {
+		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		n = snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (n < 0 || (size_t)n >= sizeof(path))
+			err = -ENAMETOOLONG;
+		else
+			err = sweep_tree(path, depth + 1, dry_run);
+	}
+	closedir(d);
+	if (!err && !dry_run && rmdir(dir))
+		err = -errno;
+	return err;
+}
+
+/*
+ * A run killed before its clean-up (SIGKILL, a crash) leaves its cgroup,
+ * and whatever upstream-style cgroups its benchmark made inside it, under
+ * the parent the next run uses: remove those of runs that are gone.  The
+ * whole tree is checked first, so a tree in use is left whole.
+ */
 int cg_remove_stale(const char *parent)
 {
 	char path[PATH_MAX];
@@ -309,9 +356,9 @@ int cg_remove_stale(const char *parent)
 		if (!parse_run_name(de->d_name, &pid, &ns) || live_run_here(pid, ns, ns_self))
 			continue;
 		n = snprintf(path, sizeof(path), "%s/%s", parent, de->d_name);
-		if (n < 0 || (size_t)n >= sizeof(path) || has_procs(path))
+		if (n < 0 || (size_t)n >= sizeof(path) || sweep_tree(path, 0, true))
 			continue;
-		if (!rmdir(path))
+		if (!sweep_tree(path, 0, false))
 			removed++;
 	}
 	closedir(d);

@@ -357,6 +357,34 @@ static void test_stale(void)
 	ok(cg_create(&cg, "bench-busy", me, 0) == -EEXIST, "create: a leftover that cannot be removed is -EEXIST");
 }
 
+/*
+ * A run killed by SIGKILL leaves its cgroup with the cgroups its benchmark
+ * made inside it (upstream's API: bench-upstream.<pid>/upstream_api).  The
+ * pids below are of another namespace: they mean nothing here, so what is
+ * inside decides.  A cgroup cannot go while it has children: the sweep
+ * removes them first, and leaves a tree whole if any part is in use.
+ */
+static void test_stale_tree(void)
+{
+	char base[PATH_MAX];
+
+	snprintf(base, sizeof(base), "%s/stale_tree", tmp);
+	mkdirs("%s/bench-upstream.3.ns4026532850/upstream_api/inner", base);
+	mkdirs("%s/bench-upstream.3.ns4026532850/second", base);
+	mkdirs("%s/bench-upstream.4.ns4026532850/upstream_api", base);
+	put("9\n", "%s/bench-upstream.4.ns4026532850/upstream_api/cgroup.procs", base);
+	/* deeper than CG_SWEEP_DEPTH (8): not a tree this tool makes */
+	mkdirs("%s/bench-upstream.5.ns4026532850/a/b/c/d/e/f/g/h/i", base);
+
+	is_int(cg_remove_stale(base), 1, "stale tree: one killed run's tree removed");
+	ok(!exists("%s/bench-upstream.3.ns4026532850", base),
+	   "stale tree: a killed run's cgroup goes with the empty cgroups inside it");
+	ok(exists("%s/bench-upstream.4.ns4026532850/upstream_api", base),
+	   "stale tree: a child that lists a process keeps the whole tree");
+	ok(exists("%s/bench-upstream.5.ns4026532850/a/b/c/d/e/f/g/h/i", base),
+	   "stale tree: a tree deeper than a run makes is not touched");
+}
+
 /* a fake cgroup directory under tmp, created, of the given kind */
 static void fake_cg(struct bench_cgroup *cg, enum cg_mem_kind kind, const char *name)
 {
@@ -523,6 +551,7 @@ int main(void)
 	test_v1();
 	test_none();
 	test_stale();
+	test_stale_tree();
 	test_mem_stat_v2();
 	test_mem_stat_v1();
 	test_mem_field_names();

@@ -101,6 +101,26 @@ is "$(left_behind | tr '\n' ' ')" "" "exit(1) in a hook: no cgroup of the run or
 none_loaded "$PROGS"
 ok $? "exit(1) in a hook: no program of upstream-api-* left loaded"
 is "$(tracefs_mounts)" "$TRACEFS_BEFORE" "exit(1) in a hook: no tracefs mount left"
+# SIGKILL: no clean-up runs, so the run's cgroup stays, with the cgroups its
+# benchmark made inside it; the next run's stale sweep removes them all
+"$BENCH" -w1 -d30 upstream-api-hits --cgroup >"$TEST_TMP/killed" 2>&1 &
+killed=$!
+# the first Iter line: set-up is done, upstream_api exists
+wait_for "$TEST_TMP/killed" '^Iter' "$killed" 30
+ok $? "SIGKILL: the run to be killed measures"
+kill -KILL "$killed"
+{ wait "$killed"; } 2>/dev/null
+is $? 137 "SIGKILL: the run is killed (exit status 137)"
+# hybrid hosts: the run's v1 memory cgroup and bench-upstream.<pid> in v2;
+# pure v2: upstream_api inside the run's own memory cgroup
+killed_cgs=$(left_behind | grep "\\.$killed\$")
+[ -n "$killed_cgs" ]
+ok $? "SIGKILL: the killed run's cgroups are left (${killed_cgs//$'\n'/ })"
+[ -n "$(printf '%s\n' "$killed_cgs" | xargs -r -I{} find {} -mindepth 1 -type d -name upstream_api)" ]
+ok $? "SIGKILL: with the benchmark's upstream_api inside one of them"
+run_bench "$TEST_TMP/after-kill" -w0 -d1 upstream-api-hits --cgroup
+is $? 0 "the run after the killed one: exit status 0"
+is "$(left_behind | tr '\n' ' ')" "" "the run after the killed one: its sweep left no cgroup of either run"
 run_bench "$TEST_TMP/badstage" -w0 -d1 upstream-api-hits --fail-at nowhere
 is $? 1 "--fail-at nowhere: refused in validate() (exit status 1)"
 

@@ -14,6 +14,15 @@ static inline json_t *json_finite(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/*
+ * A spread (stddev, cv, ci95) of n values: of one value it does not exist,
+ * so null, never a 0 that reads as measured (docs/results-and-json.md)
+ */
+static inline json_t *json_spread(int n, double v)
+{
+	return n > 1 ? json_finite(v) : json_null();
+}
+
 /* a CPU list as a JSON array */
 static inline json_t *cpu_list_json(const struct cpu_list *l)
 {

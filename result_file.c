@@ -512,8 +512,15 @@ static int check_stats(struct loader *ld, json_t *def, const char *name, const s
 {
 	int err;
 
+	/*
+	 * one value has no spread: null (older files: 0, as stats_compute()
+	 * still has it)
+	 */
+	bool one = st->n < 2 && json_is_null(json_object_get(def, "stddev")) &&
+		   json_is_null(json_object_get(def, "cv")) && json_is_null(json_object_get(def, "ci95"));
+
 	err = check_stat(ld, def, name, "mean", st->mean, scale);
-	if (!err)
+	if (!err && !one)
 		err = check_stat(ld, def, name, "stddev", st->stddev, scale);
 	if (!err)
 		err = check_stat(ld, def, name, "median", st->median, scale);
@@ -521,10 +528,10 @@ static int check_stats(struct loader *ld, json_t *def, const char *name, const s
 		err = check_stat(ld, def, name, "min", st->min, scale);
 	if (!err)
 		err = check_stat(ld, def, name, "max", st->max, scale);
-	if (!err)
+	if (!err && !one)
 		err = check_stat(ld, def, name, "ci95", st->ci95, scale);
 	/* a ratio: its own magnitude is the scale */
-	if (!err)
+	if (!err && !one)
 		err = check_stat(ld, def, name, "cv", st->cv, 1.0);
 	return err;
 }

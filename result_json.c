@@ -166,9 +166,9 @@ static json_t *sample_json(const struct bench_run *run, const struct bench_res *
 json_t *result_json_stats(const struct stats *st)
 {
 	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "n", st->n,
-			 "mean", json_finite(st->mean), "stddev", json_finite(st->stddev),
+			 "mean", json_finite(st->mean), "stddev", json_spread(st->n, st->stddev),
 			 "median", json_finite(st->median), "min", json_finite(st->min), "max", json_finite(st->max),
-			 "cv", json_finite(st->cv), "ci95", json_finite(st->ci95));
+			 "cv", json_spread(st->n, st->cv), "ci95", json_spread(st->n, st->ci95));
 }
 
 /*

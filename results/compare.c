@@ -133,10 +133,13 @@ static void fmt_p(double p, char *buf, size_t sz)
 		snprintf(buf, sz, "%.4f", p);
 }
 
+/* "mean ± stddev"; one observation has no spread: its mean alone, never "± 0.000" */
 static void fmt_ms(const struct stats *st, char *buf, size_t sz)
 {
 	if (st->n == 0)
 		snprintf(buf, sz, "-");
+	else if (st->n == 1)
+		snprintf(buf, sz, "%.3f", st->mean);
 	else
 		snprintf(buf, sz, "%.3f ± %.3f", st->mean, st->stddev);
 }

@@ -289,10 +289,10 @@ static json_t *number_json(double mean, const char *unit)
 static json_t *stats_json(const struct stats *st)
 {
 	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "n", st->n,
-			 "mean", json_finite(st->mean), "stddev", json_finite(st->stddev),
+			 "mean", json_finite(st->mean), "stddev", json_spread(st->n, st->stddev),
 			 "median", json_finite(st->median), "min", json_finite(st->min),
-			 "max", json_finite(st->max), "cv", json_finite(st->cv),
-			 "ci95", json_finite(st->ci95));
+			 "max", json_finite(st->max), "cv", json_spread(st->n, st->cv),
+			 "ci95", json_spread(st->n, st->ci95));
 }
 
 /* where the run ran: the test's environment */

@@ -20,6 +20,7 @@
 #include "cli_files.h"
 #include "history.h"
 #include "cli_json.h"
+#include "compare.h"
 #include "history_cli.h"
 #include "stats.h"
 #include "suggest.h"
@@ -580,62 +581,126 @@ static int group_tags_width(const struct history_rows *rows)
 	return w;
 }
 
-static void print_ids(const struct history_rows *rows, const struct history_group *g)
+/* the group's run ids, ","-joined, each invalid one marked */
+static void group_ids(const struct history_rows *rows, const struct history_group *g,
+		      char *buf, size_t sz)
 {
-	const char *sep = "";
+	size_t n = 0;
 	int j;
 
-	for (j = g->from; j < g->to; j++) {
+	buf[0] = '\0';
+	for (j = g->from; j < g->to && n < sz; j++) {
 		if (!rows->row[j].has_metric || isnan(rows->row[j].mean))
 			continue;
-		printf("%s%lld%s", sep, rows->row[j].id,
-		       rows->row[j].invalid ? HISTORY_INVALID_MARK : "");
-		sep = ",";
+		n += snprintf(buf + n, sz - n, "%s%lld%s", n ? "," : "", rows->row[j].id,
+			      rows->row[j].invalid ? HISTORY_INVALID_MARK : "");
 	}
-	printf("\n");
+}
+
+static int group_ids_width(const struct history_rows *rows)
+{
+	struct history_group g;
+	char ids[256];
+	int i = 0, w = 7;
+
+	while (history_next_group(rows, &i, &g) > 0) {
+		group_ids(rows, &g, ids, sizeof(ids));
+		if ((int)strlen(ids) > w)
+			w = strlen(ids);
+	}
+	return w;
 }
 
 /* the base of a group's change: the first group of its machine, in kernel order */
-static double machine_base(const struct history_rows *rows, const struct history_group *g,
-			   bool *is_base)
+static void machine_base(const struct history_rows *rows, const struct history_group *g,
+			 struct history_group *b, bool *is_base)
 {
-	struct history_group b;
 	int i = 0;
 
-	while (history_next_group(rows, &i, &b) > 0)
-		if (!strcmp(b.first->machine, g->first->machine)) {
-			*is_base = b.from == g->from;
-			return b.st.mean;
+	while (history_next_group(rows, &i, b) > 0)
+		if (!strcmp(b->first->machine, g->first->machine)) {
+			*is_base = b->from == g->from;
+			return;
 		}
+	*b = *g;
 	*is_base = true;
-	return g->st.mean;
+}
+
+/*
+ * g's row against its machine's base group, as bench compare prints it for
+ * the same runs; v->kind VERDICT_NA for the base itself.  0, or a negative
+ * errno after one line (a stored document refused, no memory).
+ */
+static int group_verdict(const struct history_rows *rows, const struct history_group *g,
+			 struct compare_row *row, bool *is_base)
+{
+	struct history_group b;
+	int err;
+
+	machine_base(rows, g, &b, is_base);
+	memset(row, 0, sizeof(*row));
+	row->change_pct = row->lo_pct = row->hi_pct = row->p = row->v.detectable_pct = NAN;
+	row->v.kind = VERDICT_NA;
+	snprintf(row->v.text, sizeof(row->v.text), "%s", *is_base ? "base" : "n/a");
+	row->verdict = row->v.text;
+	if (*is_base)
+		return 0;
+	err = history_group_verdict(rows, &b, g, g->first->metric, row);
+	if (err == -ENOENT) {
+		/* compare has no row for it: neither side measured it */
+		row->change_pct = row->lo_pct = row->hi_pct = row->p = NAN;
+		return 0;
+	}
+	if (err == -ENOMEM)
+		fprintf(stderr, "history show: failed to compare the runs: %s\n", strerror(ENOMEM));
+	return err;
+}
+
+static json_t *interval_json(const struct compare_row *row)
+{
+	return json_pack("[o, o]", num_or_null(row->lo_pct), num_or_null(row->hi_pct));
 }
 
 static int show_json(const struct history_rows *rows)
 {
-	json_t *o = cli_json_new("history show"), *a = json_array(), *ids;
+	json_t *o = cli_json_new("history show"), *a = json_array(), *ids, *k;
 	const struct history_row *f = NULL;
 	struct history_group g;
+	struct compare_row row;
 	char tags[128];
 	bool is_base;
-	double base;
-	int i = 0, j;
+	int i = 0, j, err;
 
 	while (a && history_next_group(rows, &i, &g) > 0) {
 		f = f ? f : g.first;
-		base = machine_base(rows, &g, &is_base);
+		err = group_verdict(rows, &g, &row, &is_base);
+		if (err) {
+			json_decref(o);
+			json_decref(a);
+			return err;
+		}
 		group_tags(rows, &g, tags, sizeof(tags));
 		ids = json_array();
 		for (j = g.from; j < g.to; j++)
 			if (rows->row[j].has_metric && !isnan(rows->row[j].mean))
 				json_array_append_new(ids, json_integer(rows->row[j].id));
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:i, s:o, s:o, s:b, s:o, s:o}",
+		k = json_pack("{s:s, s:s, s:s, s:s, s:i, s:o, s:o, s:b, s:o, s:o}",
 			"kernel", g.first->kernel, "build", g.first->build_short, "tags", tags,
 			"machine", g.first->machine, "runs", g.n, "mean", num_or_null(g.st.mean),
 			"stddev", num_or_null(g.n > 1 ? g.st.stddev : NAN), "base", is_base,
-			"change_pct", num_or_null(is_base || base == 0 ? NAN :
-						  (g.st.mean - base) / fabs(base) * 100),
-			"run_ids", ids));
+			"change_pct", num_or_null(row.change_pct), "run_ids", ids);
+		/* compare's verdict of the same runs; null for the base itself */
+		if (k && json_object_update_new(k, json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o}",
+				"ci95_pct", interval_json(&row),
+				"ci95_unbounded", isinf(row.lo_pct) || isinf(row.hi_pct),
+				"p", num_or_null(row.p),
+				"verdict", is_base ? json_null() : json_string(verdict_kind_name(row.v.kind)),
+				"verdict_text", is_base ? json_null() : json_string(row.v.text),
+				"reason", verdict_reason_name(row.v.reason) ?
+					  json_string(verdict_reason_name(row.v.reason)) : json_null(),
+				"detectable_pct", num_or_null(row.v.detectable_pct))))
+			k = NULL;
+		json_array_append_new(a, k);
 	}
 	if (!o || !a || !f || json_object_update_new(o, json_pack("{s:s, s:s, s:o, s:i, s:s, s:s, s:b, s:o}",
 			"benchmark", f->benchmark, "configuration", f->config,
@@ -656,17 +721,18 @@ static int show_main(int argc, char **argv)
 {
 	struct history_rows rows;
 	struct history_group g;
+	struct compare_row row;
 	const struct history_row *f;
-	char sd[32], change[32], tags[128];
-	int i = 0, wk, wu, wt, wm, err;
+	char sd[32], change[32], ci[48], tags[128], ids[256];
+	int i = 0, wk, wu, wt, wm, wi, err;
 	bool is_base;
-	double base;
 
 	if (history_cli_parse("history show", &out_argp, "",
 			      "The trend of one metric across kernels, as a table: per kernel release "
 			      "(in version order), build (in the order first added) and machine, the "
-			      "mean of its runs' means, their standard deviation, and the change against "
-			      "the machine's first kernel build.  "
+			      "mean of its runs' means, their standard deviation, and the change "
+			      "against the machine's first kernel build with its 95% interval and "
+			      "verdict, as bench compare gives them for the same runs.  "
 			      "The selection must be one benchmark and configuration.", argc, argv))
 		return BENCH_EXIT_BAD_INPUT;
 	if (hcli.nfiles) {
@@ -688,32 +754,41 @@ static int show_main(int argc, char **argv)
 	wu = WIDTH(&rows, build_short, "build");
 	wt = group_tags_width(&rows);
 	wm = WIDTH(&rows, machine, "machine");
+	wi = group_ids_width(&rows);
 	printf("%s %s (%d producers): %s (%s, %s is better), mean of each kernel build's runs\n",
 	       f->benchmark, f->config, f->producers, f->metric, f->unit,
 	       f->higher_is_better ? "higher" : "lower");
-	printf("%-*s  %-*s  %-*s  %-*s  %4s  %12s  %10s  %8s  %s\n", wk, "kernel", wu, "build",
-	       wt, "tag", wm, "machine", "runs", "mean", "stddev", "change", "run ids");
+	printf("%-*s  %-*s  %-*s  %-*s  %4s  %12s  %10s  %8s  %16s  %-*s  %s\n", wk, "kernel",
+	       wu, "build", wt, "tag", wm, "machine", "runs", "mean", "stddev", "change", "95% CI",
+	       wi, "run ids", "verdict");
 	i = 0;
 	while (history_next_group(&rows, &i, &g) > 0) {
-		base = machine_base(&rows, &g, &is_base);
+		err = group_verdict(&rows, &g, &row, &is_base);
+		if (err)
+			break;
 		snprintf(sd, sizeof(sd), g.n > 1 ? "%.3f" : "-", g.st.stddev);
 		if (is_base)
 			snprintf(change, sizeof(change), "base");
-		else if (base == 0)
-			snprintf(change, sizeof(change), "n/a");
 		else
-			snprintf(change, sizeof(change), "%+.2f%%", (g.st.mean - base) / fabs(base) * 100);
+			verdict_fmt_pct(row.change_pct, change, sizeof(change));
+		verdict_fmt_interval(row.lo_pct, row.hi_pct, ci, sizeof(ci));
 		group_tags(&rows, &g, tags, sizeof(tags));
-		printf("%-*s  %-*s  %-*s  %-*s  %4d  %12.3f  %10s  %8s  ", wk, g.first->kernel,
-		       wu, g.first->build_short, wt, tags, wm, g.first->machine, g.n, g.st.mean, sd,
-		       change);
-		print_ids(&rows, &g);
+		group_ids(&rows, &g, ids, sizeof(ids));
+		printf("%-*s  %-*s  %-*s  %-*s  %4d  %12.3f  %10s  %8s  %16s  %-*s  %s\n",
+		       wk, g.first->kernel, wu, g.first->build_short, wt, tags, wm, g.first->machine,
+		       g.n, g.st.mean, sd, change, is_base ? "-" : ci, wi, ids,
+		       is_base ? "-" : row.v.text);
+	}
+	if (err) {
+		history_rows_free(&rows);
+		return bench_exit_status(err);
 	}
 	for (i = 0; i < rows.n && !rows.row[i].invalid; i++)
 		;
 	if (i < rows.n)
 		printf("%s: a run marked invalid (its producers were starved), added with --include-invalid\n",
 		       HISTORY_INVALID_MARK);
+	printf("change, 95%% CI, verdict: bench compare's of the runs against the machine's first build's (ratio of the means, Fieller's interval; docs/statistics-and-noise.md)\n");
 	note_builds(&rows);
 	history_rows_free(&rows);
 	return BENCH_EXIT_OK;

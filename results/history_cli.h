@@ -55,4 +55,15 @@ struct history_group {
 /* the group starting at *i (moved past it): 1, 0 at the end, or -ENOMEM */
 int history_next_group(const struct history_rows *rows, int *i, struct history_group *g);
 
+struct compare_row;
+/*
+ * bench compare's row of metric for g's runs against base's, on their
+ * stored documents (history_verdict.c): the change, its interval and the
+ * verdict compare prints for the same runs.  0, or a negative errno (a
+ * document refused, said on stderr; -ENOENT: no such row).
+ */
+int history_group_verdict(const struct history_rows *rows, const struct history_group *base,
+			  const struct history_group *g, const char *metric,
+			  struct compare_row *out);
+
 #endif /* __HISTORY_CLI_H */

@@ -144,6 +144,7 @@ edited mean '.summary.metrics.per_prod_op.mean *= 2'
 edited other '{"schema": "other"}'
 edited fails '.samples[-1].counters.fails = 3 | .summary.fails = 3'
 edited invalid '.validity = {"valid": false, "reason": "producers starved", "min_cpu_share": 0.8, "prod_cpu_share": [0.1, 0.1]}'
+edited kept '.validity = {"valid": false, "reason": "producers starved", "min_cpu_share": 0.8, "prod_cpu_share": [0.1, 0.1]}'
 # bpf_ma's log, its document saying its total memory is below its floor
 RR=$TEST_TMP/result/ma
 doc | jq '.counts.memory_below_floor = 1' >"$RR/below.json"
@@ -244,6 +245,18 @@ is "$(jq -c 'keys' "$RR/bpf-bench.json") $(stat fails)" '["bpf-bench.fails"] 3' 
 stats_wait invalid
 ok $? "an invalid run: run-stats exit 0"
 is "$(jq -c 'keys' "$RR/bpf-bench.json")" '["bpf-bench.invalid_run"]' "an invalid run (producers starved): invalid_run, no figure"
+# the job's include_invalid=1, in parse's environment as lkp gives it: the figures, marked
+RR=$TEST_TMP/result/kept
+include_invalid=1 stats
+ok $? "an invalid run, include_invalid=1: run-stats exit 0"
+is "$(stat invalid_run)" 1 "include_invalid=1: the run is marked invalid_run 1"
+assert "include_invalid=1: its figures are kept (per_prod_op, the result's mean in op/s)" \
+	near "$(stat per_prod_op)" "$(doc | jq '.summary.metrics.per_prod_op.mean * 1000')"
+rc=0
+"$PROG/parse" --include-invalid "$RR/bpf-bench" >"$RR/parsed" 2>"$RR/parse.err" || rc=$?
+is "$rc $(grep -c '^invalid_run: 1$' "$RR/parsed") $(grep -c '^per_prod_op: ' "$RR/parsed")" "0 1 1" \
+	"parse --include-invalid: exit 0, invalid_run: 1 beside the figures"
+like "$RR/parse.err" 'invalid run \(kept: include_invalid\): producers starved' "parse --include-invalid: says it kept it"
 
 # bpf_ma's total memory below its floor: not a number, a flag
 RR=$TEST_TMP/result/ma

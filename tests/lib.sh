@@ -902,7 +902,8 @@ scaled_hits() {
 	jq --argjson k "$2" '.samples |= map(.metrics.hits *= $k) |
 	    .summary.metrics.hits |= with_entries(if .key | IN("mean", "stddev", "median", "min", "max", "ci95",
 							       "q1", "q3", "iqr", "mad", "p90", "p99")
-						  then .value *= $k else . end) |
+						  then .value |= (if . == null then null else . * $k end)
+						  else . end) |
 	    .summary.metrics.hits.tukey |= (.low_fence *= $k | .high_fence *= $k)' "$1" >"$3"
 }
 

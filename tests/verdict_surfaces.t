@@ -41,6 +41,35 @@ plot_row() {	# plot_row <compare args...>: the verdict in the list under the tex
 		     on && /^     [^ ]/ { sub(/^ +/, ""); t = t " " $0; next } { on = 0 }
 		     END { sub(/ +$/, "", t); print t }'
 }
+hist_row() {	# hist_row <db>: "change|interval|verdict" of history show's last build
+	"$BENCH" history show --db "$1" 2>/dev/null |
+		awk -F '  +' '$3 == "patched" { r = $8 "|" $9 "|" $11 } END { print r }'
+}
+hist_json_row() {	# hist_json_row <db>: "verdict|verdict_text|change_pct|lo|hi" of show --json
+	"$BENCH" history show --db "$1" --json 2>/dev/null |
+		jq -r '.kernels[] | select(.tags == "patched") | [.verdict, .verdict_text, .change_pct, .ci95_pct[0], .ci95_pct[1]] | map(tostring) | join("|")'
+}
+# the change between the sides' means of each file's figure: kcidb's numbers, lkp's values
+kcidb_values() {	# kcidb_values <file...>: each file's hits as its KCIDB test's number
+	local f
+
+	for f; do
+		"$BENCH" export kcidb --origin verdict "$f" |
+			jq -r '.tests[] | select(.path == "bpf.bench.count-local.default.hits") | .number.value'
+	done
+}
+lkp_values() {	# lkp_values <file...>: each file's hits as lkp's parse prints it
+	local f
+
+	for f; do
+		"$SRC_TOP/contrib/lkp-tests/programs/bpf-bench/parse" "$f" | sed -n 's/^hits: //p'
+	done
+}
+ratio_of_means() {	# ratio_of_means <base values file> <new values file>: the change in percent
+	awk 'NR == FNR { a += $1; na++; next } { b += $1; nb++ }
+	     END { printf "%.10g\n", ((b / nb) / (a / na) - 1) * 100 }' "$1" "$2"
+}
+
 # pct <number>: a percent as verdict.c prints it (2 decimals under 10, 1 under 100)
 pct() {
 	awk -v x="$1" 'BEGIN { a = x < 0 ? -x : x; if (a < 0.005) { print "+0.00"; exit }
@@ -75,6 +104,54 @@ surfaces() {	# surfaces <case> <compare args...>
 	else
 		skip "gnuplot not installed" "$name: plot compare's verdict is compare's"
 	fi
+	other_surfaces "$name" "$t" "$@"
+}
+
+# other_surfaces <case> <compare's row> <compare args...>: history show of
+# the same runs (the base side tagged base, the new side patched), and the
+# figures KCIDB and lkp carry, whose change is compare's
+other_surfaces() {
+	local name=$1 t=$2 db f side=base h
+	local -a base=() new=()
+
+	shift 2
+	for f; do
+		if [ "$f" = -- ]; then
+			side=patched
+			continue
+		fi
+		jq --arg t "$side" '.context.tag = $t' "$f" >"$side-${f##*/}"
+		if [ "$side" = base ]; then
+			base+=("$f")
+		else
+			new+=("$f")
+		fi
+	done
+	if [ ${#new[@]} -eq 0 ]; then	# compare A.json B.json
+		new=("${base[1]}")
+		base=("${base[0]}")
+		mv "base-${new[0]##*/}" "patched-${new[0]##*/}"
+		jq '.context.tag = "patched"' "${new[0]}" >"patched-${new[0]##*/}"
+	fi
+	db="$name.db"
+	rm -f "$db"
+	"$BENCH" history add --db "$db" "${base[@]/#/base-}" "${new[@]/#/patched-}" >/dev/null
+	ok $? "$name: history add of both sides: exit 0"
+	h=$(hist_row "$db")
+	is "$h" "$t" "$name: history show's change, interval and verdict are compare's"
+	IFS='|' read -r ch ci v <<<"$t"
+	IFS='|' read -r jw jt jc jl jh <<<"$(hist_json_row "$db")"
+	is "$jt|$(pct "$jc")%" "$v|$ch" "$name: history show --json's verdict_text and change_pct are compare's"
+	kcidb_values "${base[@]}" >kcidb.a
+	kcidb_values "${new[@]}" >kcidb.b
+	is "$(pct "$(ratio_of_means kcidb.a kcidb.b)")%" "$ch" "$name: KCIDB's numbers give compare's change"
+	if command -v ruby >/dev/null; then
+		lkp_values "${base[@]}" >lkp.a
+		lkp_values "${new[@]}" >lkp.b
+		is "$(pct "$(ratio_of_means lkp.a lkp.b)")%" "$ch" "$name: lkp's values give compare's change"
+	else
+		skip "ruby not installed" "$name: lkp's values give compare's change"
+	fi
 }
 
 surfaces "+30% on 2+2" a1.json a2.json -- b1.json b2.json
@@ -83,4 +160,23 @@ surfaces "the same on both sides" a1.json a2.json -- a1.json a2.json
 like <(text_row a1.json a2.json -- a1.json a2.json) '\|(within ±2%|undecided: 2 runs a side resolve only changes above [0-9.]+%)$' \
 	"the same on both sides: within or undecided, never better or worse"
 surfaces "one run a side" a1.json b1.json
+
+# one sample a side: no spread printed as if measured, no test
+"$BENCH" -q -w0 -d1 --json s1.json count-local >/dev/null
+ok $? "a -d1 count-local run: exit 0"
+scaled_hits s1.json 1.0431 s2.json
+is "$(jq -c '.summary.metrics.hits | [.n, .stddev, .cv, .ci95]' s1.json)" "[1,null,null,null]" \
+	"one sample: the result file's stddev, cv and ci95 are null, not 0"
+surfaces "one sample a side" s1.json s2.json
+is "$(text_row s1.json s2.json)" "+4.31%|-|undecided: 1 sample a side, no spread: no test possible" \
+	"one sample a side: compare says no test was possible"
+"$BENCH" compare s1.json s2.json >one.out 2>&1
+ok $? "one sample a side: compare exits 0"
+is "$(grep -cE '^[a-z_]+ \([^)]*\) .* ± [0-9]' one.out)" 0 \
+	"one sample a side: no row prints a spread (no '± 0.000')"
+is "$("$BENCH" compare --json s1.json s2.json | jq -c '.rows[] | select(.metric == "hits") | [.base.spread, .new.spread, .ci95_pct, .p]')" \
+	"[null,null,[null,null],null]" "one sample a side: --json's spreads, interval and p are null"
+is "$("$BENCH" export kcidb --origin verdict s1.json |
+	jq -c '[.tests[] | select(.path == "bpf.bench.count-local.default.hits") | .misc.statistics | .stddev, .cv, .ci95]')" \
+	"[null,null,null]" "one sample: KCIDB's statistics have null spreads"
 done_testing

@@ -217,7 +217,7 @@ static void timeline_plot_run(FILE *f, const struct plot_opts *o, const struct p
 	if (o->format == PLOT_TEXT) {
 		snprintf(st_line, sizeof(st_line), "lt %d", 1 + 2 * i);
 		snprintf(st_band, sizeof(st_band), "lt %d", 2 + 2 * i);
-		snprintf(st_mem, sizeof(st_mem), "lt %d", 5 + i);
+		snprintf(st_mem, sizeof(st_mem), " lt %d", 5 + i);
 		snprintf(pt_warm, sizeof(pt_warm), "pt %d", 2 + 2 * i);
 		snprintf(pt_meas, sizeof(pt_meas), "pt %d", 1 + 2 * i);
 		fprintf(f, "  $run%d_band using 1:2 with lines %s title ", i, st_band);
@@ -228,7 +228,11 @@ static void timeline_plot_run(FILE *f, const struct plot_opts *o, const struct p
 	} else {
 		snprintf(st_line, sizeof(st_line), "lc rgb \"%s\"", c);
 		snprintf(st_band, sizeof(st_band), "lc rgb \"%s\" dt 2", c);
-		snprintf(st_mem, sizeof(st_mem), "lc rgb \"%s\" dt 4 lw 1.5", c);
+		/*
+		 * memory: a thin solid line through hollow squares at each
+		 * reading, never a dashed line like the mean's (dt 2)
+		 */
+		snprintf(st_mem, sizeof(st_mem), "points lc rgb \"%s\" lw 1 pt 4 ps 0.7", c);
 		snprintf(pt_warm, sizeof(pt_warm), "pt 6 ps 1.2");
 		snprintf(pt_meas, sizeof(pt_meas), "pt 7");
 		fprintf(f, "  $run%d_band using 1:2:3 with filledcurves lc rgb \"%s\" notitle, \\\n",
@@ -246,7 +250,7 @@ static void timeline_plot_run(FILE *f, const struct plot_opts *o, const struct p
 		 r->label, st.mean, st.stddev, unit, st.n);
 	plot_put_str(f, title);
 	if (plot_has_memory(r)) {
-		fprintf(f, ", \\\n  $run%d_memory using 1:2 axes x1y2 with lines %s title ", i,
+		fprintf(f, ", \\\n  $run%d_memory using 1:2 axes x1y2 with lines%s title ", i,
 			st_mem);
 		snprintf(title, sizeof(title), "%s: memory (MiB, right axis)", r->label);
 		plot_put_str(f, title);

@@ -173,7 +173,8 @@ static void test_timeline(void)
 	const double v[] = { 10, 20, 30 }, mem[] = { 1.5, 1.5, 2 };
 	struct plot_opts o = opts(PLOT_TIMELINE);
 	struct plot_run r[2] = { { .path = "a.json" }, { .path = "b.json" } };
-	char *s;
+	const char *mem_line;
+	char line[256], *s;
 
 	load(&r[0], make_doc("htab-mem", 2, "per_prod_op", "k/s", v, 3, 1, mem,
 			     json_pack("{s:b}", "preallocated", 1)));
@@ -192,6 +193,11 @@ static void test_timeline(void)
 		 "timeline: memory readings of every sample");
 	ok(!block(s, "run1_memory"), "timeline: no memory series for a run without memory");
 	ok(strstr(s, "axes x1y2") && strstr(s, "memory (MiB)"), "timeline: memory on the second axis");
+	mem_line = strstr(s, "$run0_memory using");
+	snprintf(line, sizeof(line), "%.*s", mem_line ? (int)strcspn(mem_line, "\n") : 0,
+		 mem_line ? mem_line : "");
+	ok(strstr(line, " with linespoints ") && strstr(line, " pt 4 ") && !strstr(line, " dt "),
+	   "timeline: memory drawn solid through its readings, never dashed like the mean line");
 	ok(strstr(s, "\"preallocated=true: 25.00 ± 7.07 k/s (mean ± stddev band, n=2)\"") != NULL,
 	   "timeline: legend from the differing option, with mean, stddev, unit and sample count");
 	ok(strstr(s, "warm-up (1 sample, not in the statistics)") != NULL,

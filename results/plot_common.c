@@ -200,14 +200,26 @@ void plot_put_terminal(FILE *f, const struct plot_opts *o)
 
 /*
  * A title line: the text terminal drops a line wider than the picture
- * whole, so there it is cut to fit, with "..." saying so.
+ * whole, so there it is wrapped at a space onto further lines (a word
+ * longer than the width alone is cut, with "..." saying so).
  */
 void plot_put_line(FILE *f, const struct plot_opts *o, const char *text)
 {
 	char buf[512];
 	size_t max = o->format == PLOT_TEXT && o->width > 10 ? (size_t)o->width - 6 : sizeof(buf) - 1;
+	size_t cut;
 
 	snprintf(buf, sizeof(buf), "%s", text);
+	while (max < sizeof(buf) - 1 && strlen(buf) > max) {
+		for (cut = max; cut > max / 2 && buf[cut] != ' '; cut--)
+			;
+		if (buf[cut] != ' ')
+			break;
+		buf[cut] = '\0';
+		plot_put_str(f, buf);
+		fprintf(f, " . \"\\n\" . ");
+		memmove(buf, buf + cut + 1, strlen(buf + cut + 1) + 1);
+	}
 	if (max < sizeof(buf) - 1 && strlen(buf) > max)
 		strcpy(buf + max - 3, "...");
 	plot_put_str(f, buf);

@@ -156,6 +156,14 @@ other_surfaces() {
 
 surfaces "+30% on 2+2" a1.json a2.json -- b1.json b2.json
 is "$(json_row a1.json a2.json -- b1.json b2.json | cut -d'|' -f3)" 30 "+30% on 2+2: the change is the ratio of the means, exactly +30"
+if command -v gnuplot >/dev/null; then
+	"$BENCH" plot compare --text a1.json a2.json -- b1.json b2.json >title.txt 2>/dev/null
+	is "$(grep -c '\.\.\.' title.txt)" 0 "plot compare --text: no title line cut short (...)"
+	like title.txt "Fieller's interval" "plot compare --text: the title whole, to its last words, wrapped"
+else
+	skip "gnuplot not installed" "plot compare --text: no title line cut short (...)"
+	skip "gnuplot not installed" "plot compare --text: the title whole, to its last words, wrapped"
+fi
 surfaces "the same on both sides" a1.json a2.json -- a1.json a2.json
 like <(text_row a1.json a2.json -- a1.json a2.json) '\|(within ±2%|undecided: 2 runs a side resolve only changes above [0-9.]+%)$' \
 	"the same on both sides: within or undecided, never better or worse"

@@ -65,6 +65,18 @@ like none '^files: .* \(no pair finished: nothing for bench compare\)$' \
 	"no pair: no bench compare hint whose globs match nothing"
 is "$(find none.d -name 'pair-*' | wc -l)" 0 "and there is no pair-* file"
 
+# ---- no test taken: ab.json's interval, p and level are null, never 0 ----
+# (a budget too short for the first look: one block, then refused)
+rates nt-a
+rates nt-b
+STANDIN_SLEEP=0.4 "$BENCH" ab --budget 2s --json -o nt.d --cmd-a "exec $STANDIN $TEST_TMP/nt-a" \
+	--cmd-b "exec $STANDIN $TEST_TMP/nt-b" >nt.json 2>nt.err
+is $? 2 "a budget too short for a test: exit 2"
+is "$(jq -c '[.interval_pct, .p, .level, .verdict]' nt.d/ab.json)" '[[null,null],null,null,"undecided"]' \
+	"no test taken: ab.json's interval_pct, p and level are null"
+is "$(jq -c '[.interval_pct, .p, .level]' nt.json)" '[[null,null],null,null]' \
+	"no test taken: --json's interval_pct, p and level are null too"
+
 # ---- a reused -o: refused unless empty ----
 standin_ab reuse -o left.d
 is $? 2 "-o of an earlier run's directory: exit 2"

@@ -49,7 +49,11 @@ def history_list_ok: [
 def history_show_ok: [
 	check(.benchmark; isstr; "benchmark is not a string"),
 	check(.kernels; t == "array" and all(.[]; (.kernel | isstr) and (.runs | isint)
-		and (.run_ids | t == "array")); "kernels is not a list of kernels")
+		and (.run_ids | t == "array")); "kernels is not a list of kernels"),
+	check(.kernels; all(.[]; (.ci95_pct | t == "array" and length == 2
+		and all(.[]; isnum_or_null)) and (.p | isnum_or_null)
+		and (.verdict == null or (.verdict | IN("better", "worse", "within", "undecided", "n/a")))
+		and (.base == (.verdict == null))); "a kernel's interval, p or verdict is not compare's shape")
 ];
 
 def ab_ok: [

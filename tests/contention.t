@@ -109,7 +109,7 @@ like "$TEST_TMP/hl" '^ +1 .*\(!\) invalid run$' "history list marks it"
 is "$(jq -c '[.runs[].invalid]' "$TEST_TMP/hlj")" '[true]' "history list --json: invalid true"
 "$BENCH" history show --db "$TEST_TMP/hi.db" >"$TEST_TMP/hs" 2>/dev/null
 is $? 0 "history show of it: exit 0"
-like "$TEST_TMP/hs" ' 1\(!\)$' "history show marks its run id"
+like "$TEST_TMP/hs" ' 1\(!\) +-$' "history show marks its run id (the base: no verdict after it)"
 "$BENCH" export kcidb --origin bench_test --include-invalid "$starved" >"$TEST_TMP/k.json" 2>/dev/null
 is $? 0 "export kcidb --include-invalid: exit 0"
 is "$(jq -r '[.tests[].status] | unique | join(" ")' "$TEST_TMP/k.json") $(jq '[.tests[] | select(.number and .misc.invalid)] | length > 0' "$TEST_TMP/k.json")" \

@@ -81,16 +81,19 @@ is "$(grep -c . "$TEST_TMP/is_exit.err")" 1 "show over two benchmarks: one line"
 is_exit 0 "show --benchmark count-local: exit 0" "$BENCH" history show --benchmark count-local
 cp "$TEST_TMP/is_exit.out" show.out
 diag "$(cat show.out)"
-is "$(awk 'NR > 2 { print $1 }' show.out | tr '\n' ' ')" \
+# a row's columns are 2 or more spaces apart (machine names have single spaces);
+# the rows are the lines with every column, the legend under them is not
+row() { awk -F '  +' -v c="$1" 'NR > 2 && NF >= 11 { print $c }' "${2:-show.out}"; }
+is "$(row 1 | tr '\n' ' ')" \
 	"6.1.0-57-amd64 6.12.100+deb12-amd64 $(jq -r .context.kernel_release a.json) " \
 	"show: one row per kernel, in version order (6.1 before 6.12)"
 want=$(jq -s '(.[0].summary.metrics.hits.mean + .[1].summary.metrics.hits.mean) / 2' a.json b.json)
-got=$(awk 'NR == 3 { print $(NF - 3) }' show.out)	# machine names have spaces: from the right
+got=$(row 6 | head -1)
 assert "show: a kernel's mean is the mean of its runs' means ($got, $want)" \
 	awk -v g="$got" -v w="$want" 'BEGIN { exit !(g - w < 0.0005 && w - g < 0.0005) }'
 like show.out '^count-local default \(1 producers\): hits \(M/s, higher is better\)' "show: what the figures are"
-is "$(awk 'NR > 2 { print $(NF - 4) }' show.out | tr '\n' ' ')" "2 2 2 " "show: two runs on each kernel"
-is "$(awk 'NR == 3 { print $(NF - 1) }' show.out)" base "show: the first kernel is the base of the changes"
+is "$(row 5 | tr '\n' ' ')" "2 2 2 " "show: two runs on each kernel"
+is "$(row 8 | head -1)" base "show: the first kernel is the base of the changes"
 like show.out '\+0\.00%' "show: the change against the first kernel (the same runs: +0.00%)"
 is_exit 0 "show --metric drops: exit 0" "$BENCH" history show --benchmark count-local --metric drops
 like "$TEST_TMP/is_exit.out" ': drops \(M/s' "show --metric: that metric"
@@ -257,10 +260,11 @@ jq '.context.tag = "patched" | .context.start_time = "2026-01-01T00:00:02Z"' b.j
 is_exit 0 "tagged runs of one build: added" "$BENCH" history add --db tags.db \
 	tag-base-1.json tag-base-2.json tag-patched-1.json tag-patched-2.json
 is_exit 0 "show of base and patched on one build: exit 0" "$BENCH" history show --db tags.db
-is "$(awk 'NR > 2 { print $3 }' "$TEST_TMP/is_exit.out" | paste -sd' ')" "base patched" \
+is "$(row 3 "$TEST_TMP/is_exit.out" | paste -sd' ')" "base patched" \
 	"show: one row per tag (base, then patched), not one merged row"
-like "$TEST_TMP/is_exit.out" ' base .* base +1,2$' "show: base's row, its own two runs, the base"
-like "$TEST_TMP/is_exit.out" ' patched .* [+-][0-9.]+% +3,4$' "show: patched's row, its change against base"
+like "$TEST_TMP/is_exit.out" ' base .* base +- +1,2 +-$' "show: base's row, its own two runs, the base"
+like "$TEST_TMP/is_exit.out" ' patched .* [+-][0-9.]+% +(\[[^]]*\]%|-|unbounded) +3,4 +(better|worse|within|undecided)' \
+	"show: patched's row, its change against base, interval and verdict"
 is_exit 0 "show --json of them: exit 0" "$BENCH" history show --json --db tags.db
 is "$(jq -c '[.kernels[] | [.tags, .base, .run_ids]]' "$TEST_TMP/is_exit.out")" \
 	'[["base",true,[1,2]],["patched",false,[3,4]]]' "show --json: two rows, one a tag"

@@ -88,7 +88,8 @@ like "$TEST_TMP/is_exit.out" "^note: kernel $(uname -r | sed 's/[.+]/\\&/g') ran
 	"list: a note that one release ran as three builds"
 is_exit 0 "history show: exit 0" "$BENCH" history show --db "$DB"
 is "$(grep -c "^$(uname -r | sed 's/[.+]/\\&/g') " "$TEST_TMP/is_exit.out")" 3 "show: one line per build, not one per release"
-like "$TEST_TMP/is_exit.out" ' 0123456789ab +patched +.* 1 +[0-9.]+ +- +[-+][0-9.]+% +2$' "show: the patched build's line, its tag, its change"
+like "$TEST_TMP/is_exit.out" ' 0123456789ab +patched +.* 1 +[0-9.]+ +- +[-+][0-9.]+% +(-|\[[^]]*\]%|unbounded) +2 +(better|worse|within|undecided)' \
+	"show: the patched build's line, its tag, its change, interval and verdict"
 like "$TEST_TMP/is_exit.out" '^note: kernel .* ran as 3 different builds: .*0123456789ab \(patched\)' "show: the note names builds and tags"
 is_exit 0 "history list --build 0123: exit 0" "$BENCH" history list --db "$DB" --build 0123
 is "$(awk 'NR > 1 && /^ +[0-9]/ { print $1 }' "$TEST_TMP/is_exit.out" | tr '\n' ' ')" "2 " "--build PREFIX selects that build"

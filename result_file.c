@@ -1114,6 +1114,22 @@ int result_file_load_doc(const char *name, json_t *doc, struct result_file *rf, 
 	return ret;
 }
 
+/*
+ * jansson's allocator while a file is parsed: out of memory it reports
+ * whatever it was reading (line -1 and no text, or "string or '}'
+ * expected"), so whether an allocation failed is recorded here
+ */
+static bool json_alloc_failed;
+
+static void *json_alloc(size_t size)
+{
+	void *p = malloc(size);
+
+	if (!p)
+		json_alloc_failed = true;
+	return p;
+}
+
 int result_file_load(const char *path, struct result_file *rf, char *err, size_t errsz)
 {
 	json_error_t jerr;
@@ -1136,12 +1152,19 @@ int result_file_load(const char *path, struct result_file *rf, char *err, size_t
 		snprintf(err, errsz, "failed to read %s: %s", path, strerror(EISDIR));
 		return -EISDIR;
 	}
+	json_set_alloc_funcs(json_alloc, free);
+	json_alloc_failed = false;
 	doc = json_loadf(f, 0, &jerr);
 	ret = !doc && ferror(f) ? -EIO : 0;
 	fclose(f);
 	if (ret) {
 		snprintf(err, errsz, "failed to read %s: %s", path, strerror(EIO));
 		return ret;
+	}
+	/* the file may be fine: a parse that ran out of memory is not "not valid JSON" */
+	if (!doc && json_alloc_failed) {
+		snprintf(err, errsz, "failed to load %s: %s", path, strerror(ENOMEM));
+		return -ENOMEM;
 	}
 	if (!doc) {
 		snprintf(err, errsz, "%s: line %d, column %d: not valid JSON: %s", path, jerr.line,

@@ -7,7 +7,8 @@
 # and contrib/lkp-tests' parse (which runs bench's reader), each with the
 # reader's line and its exit status of README's table: producers -1 or
 # 5000, a validity block against its own figures, a run beyond a day
-# (bench_limits.h).  count-local runs, no BPF.
+# (bench_limits.h); a file read out of memory is said to be that, not a
+# damaged file.  count-local runs, no BPF.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 export LC_ALL=C
@@ -78,5 +79,32 @@ for f in producers-neg producers-5000 consumers-neg valid-starved share-1.7 min-
 done
 "$LKP_PARSE" good.json >out 2>err
 is "$? $(grep -c '^hits: ' out)" "0 1" "lkp's parse of the unedited file: exit 0, hits"
+
+# ---- a file read out of memory: said so, not taken for a damaged file ----
+# 100,000 copies of a sample (32 MB of JSON) take some 300 MB to parse;
+# 60 MB of address space is room for bench and a small file.  jansson
+# ran out of memory as "line -1, column -1: not valid JSON" or "string
+# or '}' expected": the loader now knows an allocation failed.
+jq -c '.samples[0] as $s | .samples = [range(100000) | $s]' good.json >huge.json
+(ulimit -v 60000 && "$BENCH" config good.json >/dev/null 2>&1)
+is $? 0 "within 60 MB of address space: config reads the small file"
+for cmd in config compare plot "history add" export; do
+	case $cmd in
+	config) args=(config huge.json) ;;
+	compare) args=(compare good.json huge.json) ;;
+	plot) args=(plot timeline --text -o t.txt huge.json) ;;
+	"history add") args=(history add --db "$DB" huge.json) ;;
+	export) args=(export kcidb --origin test huge.json) ;;
+	esac
+	(ulimit -v 60000 && "$BENCH" "${args[@]}" >/dev/null 2>err)
+	rc=$?
+	ok "$([ "$rc" -ne 0 ] && [ "$rc" -lt 64 ] && echo 0 || echo 1)" \
+		"out of memory: $cmd fails with a status of its own, not a crash ($rc)"
+	[ "$cmd" = export ] && cmd="export kcidb"
+	is "$(cat err)" "$cmd: failed to load huge.json: Cannot allocate memory" \
+		"out of memory: $cmd says so, not 'not valid JSON'"
+done
+(ulimit -v 60000 && "$BENCH" compare good.json huge.json >/dev/null 2>&1)
+is $? 2 "out of memory: compare exits 2 (README: it could not compare), never 1"
 
 done_testing

@@ -12,6 +12,11 @@
 #define BENCH_MAX_THREADS 1024
 /* -w, -d, and all repeats' seconds together: a day */
 #define BENCH_MAX_SECONDS 86400
+/*
+ * a CPU number of --prod-affinity and --cons-affinity: one a cpu_set_t
+ * holds (CPU_SETSIZE is sched.h's, under _GNU_SOURCE, where it is used)
+ */
+#define BENCH_MAX_CPU_NR (CPU_SETSIZE - 1)
 /* --repeat */
 #define BENCH_MAX_REPEAT 1000
 

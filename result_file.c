@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +118,38 @@ static int get_obj(struct loader *ld, json_t *v, const char *field, json_t **out
  * limits): more than a day of seconds, a thread count beyond the limit,
  * no producer.  Every reader refuses such a file, as one edited.
  */
+/* --prod-affinity's or --cons-affinity's CPUs: each a CPU the command line takes, once */
+static int check_cpu_list(struct loader *ld, json_t *runner, const char *key)
+{
+	json_t *list = json_object_get(runner, key), *v;
+	char field[64], buf[64];
+	size_t i, j;
+	long long x;
+	int err;
+
+	/* absent in files written before the options */
+	if (!list)
+		return 0;
+	snprintf(field, sizeof(field), "options.runner.%s", key);
+	if (!json_is_array(list))
+		return bad(ld, field, "expected an array of CPU numbers, got %s",
+			   jdesc(list, buf, sizeof(buf)));
+	json_array_foreach(list, i, v) {
+		snprintf(field, sizeof(field), "options.runner.%s[%zu]", key, i);
+		err = get_int(ld, v, field, 0, &x);
+		if (err)
+			return err;
+		if (x > BENCH_MAX_CPU_NR)
+			return bad(ld, field, "expected a CPU number in 0..%d, got %lld",
+				   BENCH_MAX_CPU_NR, x);
+		for (j = 0; j < i; j++)
+			if (json_equal(json_array_get(list, j), v))
+				return bad(ld, field, "CPU %lld a second time: the command line takes each CPU once",
+					   x);
+	}
+	return 0;
+}
+
 static int check_run_limits(struct loader *ld, struct result_file *rf, json_t *runner)
 {
 	static const struct { const char *key; long long min; } threads[] = {
@@ -146,7 +179,8 @@ static int check_run_limits(struct loader *ld, struct result_file *rf, json_t *r
 			return bad(ld, field, "expected an integer in %lld..%d, got %lld",
 				   threads[i].min, BENCH_MAX_THREADS, x);
 	}
-	return 0;
+	err = check_cpu_list(ld, runner, "prod_affinity");
+	return err ?: check_cpu_list(ld, runner, "cons_affinity");
 }
 
 static int check_header(struct loader *ld, struct result_file *rf)

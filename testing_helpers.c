@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_limits.h"
 #include "testing_helpers.h"
 
 int parse_long(const char *s, long min, long max, long *out)
@@ -78,9 +79,6 @@ static int cpu_list_add(struct cpu_list *l, int cpu)
 	return 0;
 }
 
-/* CPU numbers beyond this cannot be in a cpu_set_t */
-#define MAX_CPU_NR (CPU_SETSIZE - 1)
-
 /* one CPU number at *p, which is advanced past it */
 static int parse_cpu_nr(const char **p, long *cpu)
 {
@@ -94,7 +92,7 @@ static int parse_cpu_nr(const char **p, long *cpu)
 	memcpy(num, *p, len);
 	num[len] = '\0';
 	*p += len;
-	return parse_long(num, 0, MAX_CPU_NR, cpu);
+	return parse_long(num, 0, BENCH_MAX_CPU_NR, cpu);
 }
 
 int parse_cpu_list(const char *s, struct cpu_list *out)

@@ -6,9 +6,10 @@
 # plot, history add, export kcidb, config, bench ab (an invocation's file)
 # and contrib/lkp-tests' parse (which runs bench's reader), each with the
 # reader's line and its exit status of README's table: producers -1 or
-# 5000, a validity block against its own figures, a run beyond a day
-# (bench_limits.h); a file read out of memory is said to be that, not a
-# damaged file.  count-local runs, no BPF.
+# 5000, a CPU -1, 100000 or twice in the affinity lists, a validity block
+# against its own figures, a run beyond a day (bench_limits.h); a file
+# read out of memory is said to be that, not a damaged file.  count-local
+# runs, no BPF.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 export LC_ALL=C
@@ -23,6 +24,10 @@ edit() { jq "$2" good.json >"$1.json"; }
 edit producers-neg '.options.runner.producers = -1'
 edit producers-5000 '.options.runner.producers = 5000'
 edit consumers-neg '.options.runner.consumers = -3'
+# CPUs the command line does not take: KCIDB's path once read prod_affinity__-1_
+edit cpu-neg '.options.runner.prod_affinity = [-1]'
+edit cpu-100000 '.options.runner.prod_affinity = [100000]'
+edit cpu-twice '.options.runner.cons_affinity = [1, 1]'
 edit valid-starved '.validity.min_cpu_share = 0.745 | .validity.prod_cpu_share = [0.49]'
 edit share-1.7 '.validity.prod_cpu_share = [1.7]'
 edit min-share-2 '.validity.min_cpu_share = 2'
@@ -44,7 +49,7 @@ DB=$TEST_TMP/h.db
 "$BENCH" history add --db "$DB" good.json >/dev/null 2>&1
 ok $? "history add of the unedited file: exit 0"
 
-for f in producers-neg producers-5000 consumers-neg valid-starved share-1.7 min-share-2 shares-2 over-a-day; do
+for f in producers-neg producers-5000 consumers-neg cpu-neg cpu-100000 cpu-twice valid-starved share-1.7 min-share-2 shares-2 over-a-day; do
 	# the reader's line, as config prints it: every command prints the same
 	rc=0
 	"$BENCH" config "$f.json" >out 2>err || rc=$?

@@ -196,6 +196,8 @@ struct ab_run {
 	 */
 	char *side_key[2];
 	char side_label[2][256];
+	/* why an invocation was refused with -EXDEV: the report's stopped: */
+	const char *xdev_why;
 	/* invocations set aside: failed, stopped unfinished, finished but unused */
 	int failed, stopped_inv, unused;
 	struct seq_test seq;
@@ -890,6 +892,7 @@ static int side_config(struct ab_run *r, int side, const struct result_file *rf,
 	if (say)
 		fprintf(stderr, "ab: %s: %s %s, but %c's first invocation was %s: refusing to test a side of two configurations (bench compare refuses them as sides too)\n",
 			rf->path, rf->benchmark, label, 'A' + side, r->side_label[side]);
+	r->xdev_why = "a side's invocations are not of one configuration";
 	return -EXDEV;
 }
 
@@ -897,7 +900,8 @@ static int side_config(struct ab_run *r, int side, const struct result_file *rf,
  * The invocation's figure: its mean of repeat means (op_ns: above), which
  * must be positive; and its machine-speed reference (NaN: none).  0;
  * -EAGAIN for an invalid run (r->invalid_why says why); else -ENOENT (no
- * such metric), -EXDEV (not the side's configuration: side_config()) or
+ * such metric), -EXDEV (not the side's configuration: side_config(); or
+ * not the unit of the invocations before) or
  * -EINVAL, after a line if say: run_side() asks again,
  * saying it, once the file has the name it keeps.
  */
@@ -949,6 +953,13 @@ static int invocation_value(struct ab_run *r, int side, const char *json, bool s
 				r->metric[0] ? r->metric : aopts.metric ? aopts.metric : "?", json,
 				*names ? names : "none");
 		ret = -ENOENT;
+	} else if (strcmp(m->unit, r->unit)) {
+		/* 182 K/s is not 182 M/s: a ratio of the numbers would be one of the units */
+		if (say)
+			fprintf(stderr, "ab: %s: summary.metrics.%s.unit: \"%s\", but the invocations before had \"%s\": refusing a ratio of two units (bench compare refuses them too)\n",
+				json, m->name, m->unit, r->unit);
+		r->xdev_why = "the metric's unit is not one across the invocations";
+		ret = -EXDEV;
 	} else if (!(m->tl.mean > 0) || !isfinite(m->tl.mean)) {
 		if (say)
 			fprintf(stderr, "ab: %s: summary.metrics.%s: mean %g: a ratio needs a positive figure\n",
@@ -1820,7 +1831,7 @@ static int run_blocks(struct ab_run *r)
 			return err;
 		}
 		if (err == -EXDEV) {
-			r->stopped = "a side's invocations are not of one configuration";
+			r->stopped = r->xdev_why;
 			return -EINVAL;
 		}
 		if (err) {

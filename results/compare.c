@@ -95,11 +95,32 @@ static int options_differ(json_t *a, json_t *b, const char *ignore, char *out, s
 	return result_config_diff(a, b, skip, out, sz);
 }
 
+/*
+ * The first metric a and b both have in different units (182 K/s is not
+ * 182 M/s), its units in *ua and *ub; NULL when every shared one agrees
+ */
+static const char *unit_differs(const struct result_file *a, const struct result_file *b,
+				const char **ua, const char **ub)
+{
+	const struct result_metric *mb;
+	int i;
+
+	for (i = 0; i < a->nmetrics; i++) {
+		mb = result_file_metric(b, a->metrics[i].name);
+		if (mb && strcmp(a->metrics[i].unit, mb->unit)) {
+			*ua = a->metrics[i].unit;
+			*ub = mb->unit;
+			return mb->name;
+		}
+	}
+	return NULL;
+}
+
 int compare_same_config(const struct result_file *a, const struct result_file *b,
 			const char *ignore, bool force, const char *verb, FILE *warn)
 {
 	const char *ba = a->benchmark, *bb = b->benchmark;
-	const char *path_a = a->path, *path_b = b->path;
+	const char *path_a = a->path, *path_b = b->path, *name, *ua, *ub;
 	char diffs[1024];
 
 	if (!ba || !bb || strcmp(ba, bb)) {
@@ -117,6 +138,16 @@ int compare_same_config(const struct result_file *a, const struct result_file *b
 			return -EINVAL;
 		}
 		fprintf(warn, "warning: options differ: %s\n", diffs);
+	}
+	name = unit_differs(a, b, &ua, &ub);
+	if (name) {
+		if (!force) {
+			fprintf(stderr, "%s: %s: summary.metrics.%s.unit: \"%s\", but %s has \"%s\": refusing to %s a metric in two units (--force %ss anyway)\n",
+				verb, path_b, name, ub, path_a, ua, verb, verb);
+			return -EINVAL;
+		}
+		fprintf(warn, "warning: %s in %s against %s: the change is one of two units' numbers\n",
+			name, ua, ub);
 	}
 	return 0;
 }
@@ -155,6 +186,7 @@ static void fmt_ms(const struct stats *st, char *buf, size_t sz)
 static int check_side(const struct compare_side *sd)
 {
 	const struct result_file *a = &sd->rf[0], *b;
+	const char *name, *ua, *ub;
 	char diffs[1024];
 	int i, j;
 
@@ -182,6 +214,12 @@ static int check_side(const struct compare_side *sd)
 			fprintf(stderr, "compare: %s: options.runner.zero_seed %s, but %s on the same (%s) side has %s: one side is one configuration\n",
 				b->path, b->zero_seed ? "true" : "false", a->path, sd->which,
 				a->zero_seed ? "true" : "false");
+			return -EINVAL;
+		}
+		name = unit_differs(a, b, &ua, &ub);
+		if (name) {
+			fprintf(stderr, "compare: %s: summary.metrics.%s.unit: \"%s\", but %s on the same (%s) side has \"%s\": one side is one unit\n",
+				b->path, name, ub, a->path, sd->which, ua);
 			return -EINVAL;
 		}
 		for (j = 0; j < a->nmetrics || j < b->nmetrics; j++) {

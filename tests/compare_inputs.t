@@ -69,6 +69,16 @@ NO_FORCE=1 refused missing-metric 'del(.summary.metrics.drops, .samples[].metric
 is $? 0 "a metric missing on one side, --force: exit 0, the others compared"
 like mm.out '^warning: drops only in a\.json$' "a metric missing on one side, --force: named"
 is "$(grep -c '^drops ' mm.out)" 0 "a metric missing on one side, --force: not in the table"
+# one metric in two units: 182 K/s against 182 M/s was once "+0.00%"
+NO_FORCE=1 refused other-unit '.summary.metrics.hits.unit = "K/s"' \
+	'^compare: other-unit\.json: summary\.metrics\.hits\.unit: "K/s", but a\.json has "M/s": refusing to compare a metric in two units \(--force compares anyway\)$'
+"$BENCH" compare --force a.json other-unit.json >ou.out 2>ou.err
+is $? 0 "a metric in two units, --force: exit 0"
+like ou.out '^warning: hits in M/s against K/s: ' "a metric in two units, --force: said"
+"$BENCH" compare a.json other-unit.json -- a.json >ou.out 2>ou.err
+is $? 2 "a metric in two units on one side: exit 2"
+like ou.err '^compare: other-unit\.json: summary\.metrics\.hits\.unit: "K/s", but a\.json on the same \(base\) side has "M/s": one side is one unit$' \
+	"a metric in two units on one side: one line naming both"
 refused v3 '.schema_version = 3' \
 	'^compare: v3\.json: schema_version: schema version 3 is not one this bench reads \(it reads 1\)$'
 refused other '{hello: 1}' \

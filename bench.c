@@ -228,7 +228,7 @@ static int list_json(const char *path, const struct bench *const *table, size_t 
 	}
 	err = output_file_write(path, line, strlen(line));
 	if (err)
-		fprintf(stderr, "failed to write %s: %s\n", path, strerror(-err));
+		fprintf(stderr, "failed to write %s: %s\n", output_file_name(path), strerror(-err));
 	free(text);
 	free(line);
 	return err;

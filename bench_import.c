@@ -305,7 +305,7 @@ static int write_checked(json_t *doc, const char *path)
 	result_file_free(&rf);
 	err = output_file_write(path, line, strlen(line));
 	if (err)
-		fprintf(stderr, "failed to write %s: %s\n", path, strerror(-err));
+		fprintf(stderr, "failed to write %s: %s\n", output_file_name(path), strerror(-err));
 	free(line);
 	return err ? -EIO : 0;
 }
@@ -465,7 +465,7 @@ int bench_import_main(int argc, char **argv, const struct bench *const *table, s
 		return BENCH_EXIT_BAD_INPUT;
 	err = output_file_precheck("-o", iopts.output);
 	if (err)
-		return BENCH_EXIT_BAD_INPUT;
+		return bench_exit_status(err);
 	name = iopts.nrun ? iopts.run[0] : iopts.input;
 	err = iopts.nrun ? run_command(iopts.run, &text) : read_input(iopts.input, &text);
 	if (!err)

@@ -39,6 +39,9 @@ struct output_file {
 	size_t len;
 };
 
+/* standard output's first failed write's -errno (output_stdout_init()'s stream, a precheck) */
+static int stdout_err;
+
 /* "-" and the names of an open descriptor: -1 when path is none of them */
 static int fd_of_path(const char *path)
 {
@@ -67,6 +70,11 @@ static int fd_of_path(const char *path)
 int output_file_is_stdout(const char *path)
 {
 	return fd_of_path(path) == STDOUT_FILENO;
+}
+
+const char *output_file_name(const char *path)
+{
+	return output_file_is_stdout(path) ? "standard output" : path;
 }
 
 static int dir_of(const char *path, char *dir, size_t sz)
@@ -165,9 +173,16 @@ int output_file_precheck(const char *opt, const char *path)
 {
 	int err = output_file_check(path);
 
-	if (err)
-		fprintf(stderr, "invalid %s '%s': cannot write there: %s\n", opt, path, strerror(-err));
-	return err;
+	if (!err)
+		return 0;
+	/* said once, at the command's end (bench.c), as any standard output that failed */
+	if (output_file_is_stdout(path)) {
+		if (!stdout_err)
+			stdout_err = err;
+		return err;
+	}
+	fprintf(stderr, "invalid %s '%s': cannot write there: %s\n", opt, path, strerror(-err));
+	return -EINVAL;
 }
 
 int output_file_check(const char *path)
@@ -426,9 +441,6 @@ int output_file_write(const char *path, const void *buf, size_t len)
 }
 
 /* ---- standard output ---- */
-
-/* the first failed write's -errno */
-static int stdout_err;
 
 static ssize_t stdout_write(void *cookie, const char *buf, size_t len)
 {

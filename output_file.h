@@ -34,11 +34,18 @@ struct output_file;
  * device, full file system, closed descriptor).
  */
 int output_file_check(const char *path);
-/* the same, saying "invalid OPT 'PATH': cannot write there: ..." when it fails */
+/*
+ * The same, when it fails: a path is a bad option, "invalid OPT 'PATH':
+ * cannot write there: ..." and -EINVAL; the standard output is an output
+ * that could not be written, not bad input: its -errno, kept as a failed
+ * write there is (output_stdout_error()), for README's one line at the end
+ */
 int output_file_precheck(const char *opt, const char *path);
 
 /* true when path names the standard output ("-", /dev/stdout, ...) */
 int output_file_is_stdout(const char *path);
+/* path as a message names it: "standard output" for "-", /dev/stdout, ... */
+const char *output_file_name(const char *path);
 
 int output_file_open(struct output_file **of, const char *path);
 FILE *output_file_stream(struct output_file *of);

@@ -402,6 +402,6 @@ int result_json_write(const char *path, const char *text)
 	if (err == -EINTR)
 		fprintf(stderr, "interrupted while waiting for a reader of %s: not written\n", path);
 	else if (err)
-		fprintf(stderr, "failed to write %s: %s\n", path, strerror(-err));
+		fprintf(stderr, "failed to write %s: %s\n", output_file_name(path), strerror(-err));
 	return err;
 }

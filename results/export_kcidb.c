@@ -569,7 +569,7 @@ static int write_report(const struct result_file *rfs, int n, json_t *where)
 	err = output_file_write(out, text, len);
 	free(text);
 	if (err)
-		fprintf(stderr, "failed to write %s: %s\n", out, strerror(-err));
+		fprintf(stderr, "failed to write %s: %s\n", output_file_name(out), strerror(-err));
 	return err;
 }
 
@@ -582,10 +582,10 @@ static int export_kcidb_main(int argc, char **argv)
 	kopts = (struct kcidb_opts){};
 	if (argp_parse(&kcidb_argp, argc, argv, 0, NULL, NULL))
 		return BENCH_EXIT_BAD_INPUT;
-	if (kopts.output && output_file_check(kopts.output) < 0) {
-		fprintf(stderr, "invalid -o '%s': cannot write there: %s\n", kopts.output,
-			strerror(-output_file_check(kopts.output)));
-		return BENCH_EXIT_BAD_INPUT;
+	if (kopts.output) {
+		err = output_file_precheck("-o", kopts.output);
+		if (err)
+			return bench_exit_status(err);
 	}
 	rfs = calloc(kopts.nfiles ? kopts.nfiles : 1, sizeof(*rfs));
 	if (!rfs) {

@@ -349,11 +349,12 @@ int plot_run_gnuplot(const char *script, char **out, size_t *len)
 
 /*
  * bench plot writes like --json: one module for every file bench writes.
- * A path that cannot be written is a bad -o, refused as bad input.
+ * A path that cannot be written is a bad -o, refused as bad input
+ * (-EINVAL); a standard output that cannot be is a failure (its -errno).
  */
 int plot_check_output(const char *path)
 {
-	return output_file_precheck("-o", path) ? -EINVAL : 0;
+	return output_file_precheck("-o", path);
 }
 
 int plot_write_output(const char *path, const char *buf, size_t len)

@@ -58,6 +58,29 @@ out_fails 1 "bench -l --json -" "$BENCH" -l --json -
 out_fails 1 "bench --help" "$BENCH" --help
 out_fails 2 "compare --help" "$BENCH" compare --help
 
+# an option naming the standard output (-o -, --json -): README's one line
+# and the status of an output that could not be written, where a closed
+# one was once a bad option (import, export: "invalid -o '-'", exit 2) or
+# said twice (the runner); "failed to write -" is "standard output" now
+"$BENCH" -w0 -d2 --min-cpu-share 0 count-local >up.txt 2>/dev/null
+is $? 0 "a runner's text to import"
+# out_fails_once <status> <what> <command...>: out_fails, each failure said
+# once (a run's noise warnings may come before it)
+out_fails_once() {
+	out_fails "$@"
+	is "$(grep -c 'failed to' full.err) $(grep -c 'failed to' closed.err)" "1 1" "$2: one line each"
+	like full.err '(^|: )failed to write standard output: ' "$2 >/dev/full: names the standard output"
+	like closed.err '(^|: )failed to write standard output: ' "$2 >&-: names the standard output"
+}
+out_fails_once 1 "import -o -" "$BENCH" import -o - -C "bench -w0 -d2 count-local" up.txt
+out_fails_once 1 "export kcidb -o -" "$BENCH" export kcidb --origin test -o - a.json
+out_fails_once 1 "bench --json -" "$BENCH" -q -w0 -d1 --min-cpu-share 0 --json - count-local
+out_fails_once 1 "bench -l --json /dev/stdout" "$BENCH" -l --json /dev/stdout
+# a path that cannot be written stays a bad option
+"$BENCH" export kcidb --origin test -o none/k.json a.json >/dev/null 2>bad.err
+is $? 2 "export -o into a missing directory: still 2"
+like bad.err "^invalid -o 'none/k\.json': cannot write there: No such file or directory$" "it says so"
+
 # a refusal keeps its own status: bad input, whatever stdout is
 "$BENCH" compare a.json none.json >/dev/full 2>/dev/null
 is $? 2 "compare of a missing file >/dev/full: still 2"

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <wordexp.h>
@@ -191,10 +192,45 @@ static int read_input(const char *path, char **text)
 }
 
 /* -- COMMAND...: run it, its output passed through and kept; 0 when it exited 0 */
+/* the command's process group while it runs, and a signal import got meanwhile */
+static volatile sig_atomic_t cmd_pgid, cmd_signal;
+
+static void pass_signal(int sig)
+{
+	cmd_signal = sig;
+	if (cmd_pgid > 0)
+		kill(-cmd_pgid, sig);
+}
+
+/*
+ * INT, TERM, HUP and QUIT go on to the command's process group (its
+ * children too: a shell script's upstream bench), and import then ends by
+ * the same signal once the command has; a signal ignored on entry (a
+ * background job's SIGINT) stays ignored
+ */
+static void pass_signals(bool on)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	static struct sigaction old[4];
+	/* SA_RESTART: the command's output is read on while it is told */
+	struct sigaction sa = { .sa_handler = pass_signal, .sa_flags = SA_RESTART };
+	size_t i;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (!on) {
+			sigaction(sigs[i], &old[i], NULL);
+			continue;
+		}
+		sigaction(sigs[i], NULL, &old[i]);
+		if (old[i].sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 static int run_command(char **argv, char **text)
 {
 	int pfd[2], status, err;
-	pid_t pid;
+	pid_t pid, parent;
 
 	fflush(stdout);
 	if (pipe2(pfd, O_CLOEXEC)) {
@@ -202,15 +238,27 @@ static int run_command(char **argv, char **text)
 		fprintf(stderr, "failed to create a pipe: %s\n", strerror(-err));
 		return err;
 	}
+	parent = getpid();
+	/* before the fork: a signal from here on is passed on (the exec resets them in the child) */
+	pass_signals(true);
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
+		pass_signals(false);
 		fprintf(stderr, "failed to run %s: %s\n", argv[0], strerror(-err));
 		close(pfd[0]);
 		close(pfd[1]);
 		return err;
 	}
 	if (!pid) {
+		/*
+		 * its own process group, which import's signals go on to; import
+		 * killed outright (SIGKILL): the command is told too, rather than
+		 * left running with no reader of what it prints
+		 */
+		setpgid(0, 0);
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(126);
 		if (dup2(pfd[1], 1) < 0)
 			_exit(126);
 		execvp(argv[0], argv);
@@ -218,6 +266,11 @@ static int run_command(char **argv, char **text)
 		_exit(127);
 	}
 	close(pfd[1]);
+	setpgid(pid, pid);
+	cmd_pgid = pid;
+	/* a signal between the fork and now: passed on here */
+	if (cmd_signal)
+		kill(-pid, cmd_signal);
 	err = read_all(pfd[0], argv[0], true, text);
 	close(pfd[0]);
 	while (waitpid(pid, &status, 0) < 0)
@@ -225,6 +278,11 @@ static int run_command(char **argv, char **text)
 			status = -1;
 			break;
 		}
+	cmd_pgid = 0;
+	pass_signals(false);
+	/* ended as the signal would have ended it, now that the command has */
+	if (cmd_signal)
+		raise(cmd_signal);
 	if (!err && !(WIFEXITED(status) && !WEXITSTATUS(status))) {
 		if (WIFSIGNALED(status))
 			fprintf(stderr, "import: %s ended by signal %d: nothing imported\n", argv[0],

@@ -136,7 +136,7 @@ is_exit 2 "config: a bad option: 2" "$BENCH" config --bogus "$TEST_TMP/a.json"
 is_exit 2 "config: no file: 2" "$BENCH" config
 is_exit 2 "config: a file refused: 2" "$BENCH" config "$TEST_TMP/none.json"
 
-# ---- bench import: 0, 1, 2 ----
+# ---- bench import: 0, 1, 2, 128 + N ----
 "$BENCH" -w1 -d1 count-local >"$TEST_TMP/up.log" 2>/dev/null
 is_exit 0 "import: written: 0" "$BENCH" import -o "$TEST_TMP/imp.json" "$TEST_TMP/up.log"
 is_exit 1 "import: the command it runs failed: 1" "$BENCH" import -o "$TEST_TMP/imp2.json" -- false
@@ -145,5 +145,11 @@ is_exit 2 "import: a bad option: 2" "$BENCH" import --bogus -o "$TEST_TMP/imp2.j
 is_exit 2 "import: a missing input: 2" "$BENCH" import -o "$TEST_TMP/imp2.json" "$TEST_TMP/none.log"
 printf 'Summary: hits x\n' >"$TEST_TMP/bad.log"
 is_exit 2 "import: a line it cannot read: 2" "$BENCH" import -o "$TEST_TMP/imp2.json" "$TEST_TMP/bad.log"
+"${SIG_DEFAULT[@]}" "$BENCH" import -o "$TEST_TMP/imp3.json" -- sleep 30 >/dev/null 2>&1 &
+pid=$!
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+is $? 143 "import: a signal ended it: 128 + N"
 
 done_testing

@@ -5,8 +5,9 @@
 # output, which is upstream's format, tests/upstream_format.t) and a patch
 # mail's table row (written here in run_bench_htab_mem.sh's format) into
 # result files our reader takes; compare of an import against a bench
-# run; the -- COMMAND form under bench ab --cmd-b; bad input: status 2,
-# one line naming the line or value, no file.  count-local runs, no BPF.
+# run; the -- COMMAND form under bench ab --cmd-b, and killed; bad input:
+# status 2, one line naming the line or value, no file.  count-local runs,
+# no BPF.
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 cd "$TEST_TMP" || exit 1
@@ -129,5 +130,24 @@ is_exit 2 "--command with help in it" "$BENCH" import -o x.json --command "bench
 ok "$(test ! -e x.json; echo $?)" "no file from any of them"
 "$BENCH" import --help >help.out
 like help.out "^ *EXAMPLES:" "import --help has examples"
+
+# import killed while its command runs (Ctrl-C, kill, timeout(1)): the
+# signal goes on to the command's process group, a shell's children too,
+# and import ends by it; a SIGTERM once left the command running with no
+# reader of its output.  (SIG_DEFAULT: the signals a background job starts
+# with ignored.)
+SLEEPER="sleep 300.$$"
+for sig in TERM INT; do
+	rm -f killed.json
+	"${SIG_DEFAULT[@]}" "$BENCH" import -o killed.json -- sh -c "$SLEEPER; echo done" >/dev/null 2>&1 &
+	pid=$!
+	for ((i = 0; i < 100; i++)); do pgrep -f "$SLEEPER" >/dev/null && break; sleep 0.05; done
+	kill -"$sig" "$pid"
+	wait "$pid"
+	is $? "$((128 + $(kill -l "$sig")))" "import: SIG$sig as its command runs: ended by it"
+	for ((i = 0; i < 40; i++)); do pgrep -f "$SLEEPER" >/dev/null || break; sleep 0.05; done
+	is "$(pgrep -fc "$SLEEPER")" 0 "import: SIG$sig: its command's sleep is gone too"
+	ok "$(test ! -e killed.json; echo $?)" "import: SIG$sig: nothing written"
+done
 
 done_testing

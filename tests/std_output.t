@@ -57,6 +57,12 @@ out_fails 1 "bench -l" "$BENCH" -l
 out_fails 1 "bench -l --json -" "$BENCH" -l --json -
 out_fails 1 "bench --help" "$BENCH" --help
 out_fails 2 "compare --help" "$BENCH" compare --help
+# bench ab's report (issue 40's item 4: ab and ab --json once exited 0):
+# 1, its directory a new one under TMPDIR each time, its ab.txt kept
+AB=(ab --blocks 6 --cmd-a "cp $TEST_TMP/a.json \"\$BENCH_AB_JSON\"" --cmd-b "cp $TEST_TMP/a.json \"\$BENCH_AB_JSON\"")
+TMPDIR=$TEST_TMP out_fails 1 "ab" "$BENCH" "${AB[@]}"
+TMPDIR=$TEST_TMP out_fails 1 "ab --json" "$BENCH" "${AB[@]}" --json
+is "$(find "$TEST_TMP" -maxdepth 2 -path '*/bench-ab-*/ab.txt' -size +0 | wc -l)" 4 "ab: each report kept whole in its directory"
 
 # an option naming the standard output (-o -, --json -): README's one line
 # and the status of an output that could not be written, where a closed

@@ -39,6 +39,23 @@
 #   -p LIST     producer counts, comma-separated (default 1,2); above 1 the
 #               threads are pinned (-a)
 #   -b LIST     benchmarks, comma-separated names (default: all shared)
+#   -r REGEX    only the configurations whose label, the table's first
+#               column (e.g. "-p2 -a htab-mem --use-case overwrite"),
+#               matches REGEX (extended, bash's =~); with -b and -p
+#   -T FILE     the table in FILE, which runs in short windows build
+#               together: each block is kept as it ends (in FILE.blocks),
+#               a configuration goes on from the blocks FILE has (to -n in
+#               all: a later run with a larger -n adds blocks), and its row
+#               is appended to FILE when it has them; one already there
+#               with as many blocks is skipped.  FILE's header names both
+#               binaries (path and sha256), -w, -d and -t: a run whose
+#               differ is refused, so blocks of two builds never mix.  Of
+#               two rows of one configuration the later counts.
+#   -S SEC      a time budget: no block starts that would end after SEC
+#               seconds (estimated from the longest block so far, or
+#               4 x (w + d + 2) seconds before the first); the run then
+#               stops with exit status 3, and with -T the same command
+#               goes on from there
 #   -o DIR      keep every invocation's output in DIR (default: discarded)
 #   BENCH       our bench binary (default: this tree's ./bench)
 #   LOCK        a file every invocation is wrapped in flock(1) on (e.g. the
@@ -65,7 +82,8 @@
 # after the table are printed with it.  Timings are never pass/fail.
 #
 # Exit status: 0, whatever the verdicts; 1 when an invocation failed or
-# printed no rate (its row is marked failed); 2 for bad arguments.
+# printed no rate (its row is marked failed); 2 for bad arguments; 3 when
+# the -S budget stopped the run before every configuration was done.
 set -uo pipefail
 PROG=$(basename "$0")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -141,7 +159,10 @@ WITHIN=3
 PRODS=1,2
 ONLY=""
 KEEP=""
-while getopts ':w:d:n:t:p:b:o:h' opt; do
+MATCH=""
+TABLE=""
+BUDGET=""
+while getopts ':w:d:n:t:p:b:r:T:S:o:h' opt; do
 	case $opt in
 	w)
 		[[ $OPTARG =~ ^[0-9]{1,4}$ ]] || die_usage "bad warm-up '$OPTARG' for -w (accepted: 0..9999 seconds)"
@@ -174,6 +195,22 @@ while getopts ':w:d:n:t:p:b:o:h' opt; do
 			known_bench "$n" || die_usage "unknown benchmark '$n' for -b (accepted: $(printf '%s\n' "${CONFIGS[@]%%|*}" | uniq | paste -sd' '))"
 		done
 		;;
+	r)
+		rc=0
+		[[ "" =~ $OPTARG ]] || rc=$?
+		if [ "$rc" -eq 2 ] || [ -z "$OPTARG" ]; then
+			die_usage "bad regular expression '$OPTARG' for -r (accepted: a non-empty extended regular expression)"
+		fi
+		MATCH=$OPTARG
+		;;
+	T)
+		[ -n "$OPTARG" ] || die_usage "empty table file name for -T"
+		TABLE=$OPTARG
+		;;
+	S)
+		[[ $OPTARG =~ ^[1-9][0-9]{0,5}$ ]] || die_usage "bad time budget '$OPTARG' for -S (accepted: 1..999999 seconds)"
+		BUDGET=$OPTARG
+		;;
 	o) KEEP=$OPTARG ;;
 	h)
 		usage
@@ -197,6 +234,32 @@ if [ -n "$LOCK" ]; then
 	command -v flock >/dev/null || die_usage "LOCK is set but flock(1) is not installed"
 	{ : >>"$LOCK"; } 2>/dev/null || die_usage "LOCK '$LOCK' cannot be opened for writing"
 	LOCKED=(flock "$LOCK")
+fi
+
+# the -T table's header: what its blocks were measured with
+table_head() {
+	local a b
+
+	a=$(sha256sum <"$BENCH" | cut -c1-16) && b=$(sha256sum <"$UPSTREAM" | cut -c1-16) || return 1
+	printf 'ours: %s (sha256 %s)\nupstream: %s (sha256 %s)\n' \
+		"$(readlink -f "$BENCH")" "$a" "$(readlink -f "$UPSTREAM")" "$b"
+	printf -- '-w%s -d%s, each row from the blocks it says (A B B A, B A A B, ...; A ours, B upstream), 95%% intervals, bound ±%s%%\n' \
+		"$WARMUP" "$DURATION" "$WITHIN"
+}
+BLOCKS=""
+if [ -n "$TABLE" ]; then
+	head=$(table_head) || die_usage "cannot read BENCH or UPSTREAM to name them in the table"
+	BLOCKS=$TABLE.blocks
+	if [ -s "$TABLE" ]; then
+		have=$(head -n 3 "$TABLE")
+		[ "$have" = "$head" ] ||
+			die_usage "table '$TABLE' was measured with other binaries or settings (its header: $(printf '%s' "$have" | paste -sd'|'); this run: $(printf '%s' "$head" | paste -sd'|'))"
+		{ : >>"$TABLE" && : >>"$BLOCKS"; } 2>/dev/null || die_usage "table '$TABLE' or '$BLOCKS' cannot be opened for writing"
+	else
+		{ printf '%s\n\n' "$head" >"$TABLE" && : >"$BLOCKS"; } 2>/dev/null ||
+			die_usage "table '$TABLE' or '$BLOCKS' cannot be opened for writing"
+		printf '%-58s %-13s %-20s %-6s %s\n' configuration "ours/upstream" "95% interval" blocks verdict >>"$TABLE"
+	fi
 fi
 
 if [ -n "$KEEP" ]; then
@@ -272,58 +335,116 @@ load() {
 	cut -d' ' -f1-3 /proc/loadavg
 }
 
-# measure LABEL DIR FIGURE ARGS...: one configuration, ROUNDS blocks of
-# four invocations; prints its row
-measure() {
-	local label=$1 dir=$2 fig=$3 r pos who file rate
-	local -a args order rates
-	local geo_a="" geo_b="" row g lo hi n v
-	shift 3
-	args=("$@")
+# emit_row LABEL FORMAT ARGS...: a row on standard output and, with -T, at
+# the end of the table
+emit_row() {
+	local label=$1 fmt=$2 line
+	shift 2
 
-	mkdir -p "$dir"
-	for ((r = 1; r <= ROUNDS; r++)); do
-		if ((r % 2)); then order=(A B B A); else order=(B A A B); fi
-		rates=()
-		for pos in 0 1 2 3; do
-			who=${order[$pos]}
-			file=$dir/block$r-$((pos + 1))-$([ "$who" = A ] && echo ours || echo upstream).out
-			rate=$(run_one "$who" "$file" "$fig" -w"$WARMUP" -d"$DURATION" "${args[@]}") || rate=""
-			if ! [[ $rate =~ ^[0-9]+(\.[0-9]+)?$ ]] || awk -v x="$rate" 'BEGIN { exit !(x <= 0) }'; then
-				[ -n "$rate" ] || echo "$PROG: no rate in $([ "$who" = A ] && echo our || echo "upstream's") output of $label" >&2
-				emit printf '%-58s FAILED\n' "$label"
-				return 1
+	line=$(printf "%-58s $fmt" "$label" "$@")
+	emit printf '%s\n' "$line"
+	[ -z "$TABLE" ] && return 0
+	printf '%s\n' "$line" >>"$TABLE" && return 0
+	echo "$PROG: failed to append to table '$TABLE': the results are incomplete" >&2
+	exit 1
+}
+
+# keep_block LABEL R A B: block R's two geometric means in FILE.blocks
+keep_block() {
+	[ -z "$BLOCKS" ] && return 0
+	printf '%s\t%s\t%s\t%s\n' "$@" >>"$BLOCKS" && return 0
+	echo "$PROG: failed to append to '$BLOCKS': the results are incomplete" >&2
+	exit 1
+}
+
+# budget_allows: whether a block started now ends within -S; the estimate
+# is the longest block so far (LONGEST), or 4 x (w + d + 2) seconds
+budget_allows() {
+	local est=$LONGEST
+
+	[ -z "$BUDGET" ] && return 0
+	[ "$est" -gt 0 ] || est=$((4 * (WARMUP + DURATION + 2)))
+	[ $((SECONDS - START + est)) -le "$BUDGET" ]
+}
+
+# run_block LABEL DIR FIGURE R ARGS...: block R's four invocations; sets
+# BLOCK_A and BLOCK_B, the geometric means of its two A and two B rates
+# (the log of their ratio is the mean of the block's two paired log
+# ratios, which paired_ratio.awk takes as one replicate)
+run_block() {
+	local label=$1 dir=$2 fig=$3 r=$4 pos who file rate
+	local -a order a b
+	shift 4
+
+	if ((r % 2)); then order=(A B B A); else order=(B A A B); fi
+	for pos in 0 1 2 3; do
+		who=${order[$pos]}
+		file=$dir/block$r-$((pos + 1))-$([ "$who" = A ] && echo ours || echo upstream).out
+		rate=$(run_one "$who" "$file" "$fig" -w"$WARMUP" -d"$DURATION" "$@") || rate=""
+		if ! [[ $rate =~ ^[0-9]+(\.[0-9]+)?$ ]] || awk -v x="$rate" 'BEGIN { exit !(x <= 0) }'; then
+			[ -n "$rate" ] || echo "$PROG: no rate in $([ "$who" = A ] && echo our || echo "upstream's") output of $label" >&2
+			return 1
+		fi
+		if [ "$who" = A ]; then a+=("$rate"); else b+=("$rate"); fi
+	done
+	BLOCK_A=$(awk -v x="${a[0]}" -v y="${a[1]}" 'BEGIN { printf "%.9g", sqrt(x * y) }')
+	BLOCK_B=$(awk -v x="${b[0]}" -v y="${b[1]}" 'BEGIN { printf "%.9g", sqrt(x * y) }')
+}
+
+# measure LABEL DIR FIGURE ARGS...: one configuration, ROUNDS blocks of
+# four invocations (with -T, from the blocks the table has); prints its
+# row; returns 1 when it failed, 3 when the -S budget stopped it
+measure() {
+	local label=$1 dir=$2 fig=$3 r have=0 done_n=0 t0 l k ga gb
+	local geo_a="" geo_b="" row g lo hi n v
+
+	shift 3
+	if [ -n "$BLOCKS" ]; then
+		while IFS=$'\t' read -r l k ga gb; do
+			[ "$l" = "$label" ] || continue
+			if [ "$k" = row ]; then
+				[ "$ga" -le "$done_n" ] || done_n=$ga
+				continue
 			fi
-			rates[pos]=$rate
-		done
-		# a block's two A and two B rates as geometric means: the
-		# log of their ratio is the mean of the block's two paired
-		# log ratios, which paired_ratio.awk takes as one replicate
-		if [ "${order[0]}" = A ]; then
-			geo_a+=" $(awk -v x="${rates[0]}" -v y="${rates[3]}" 'BEGIN { printf "%.9g", sqrt(x * y) }')"
-		else
-			geo_a+=" $(awk -v x="${rates[1]}" -v y="${rates[2]}" 'BEGIN { printf "%.9g", sqrt(x * y) }')"
+			geo_a+=" $ga"
+			geo_b+=" $gb"
+			have=$((have + 1))
+		done <"$BLOCKS"
+		if [ "$have" -ge "$ROUNDS" ] && [ "$done_n" -ge "$have" ]; then
+			echo "$PROG: in table '$TABLE' already, from $have blocks: $label" >&2
+			return 0
 		fi
-		if [ "${order[0]}" = A ]; then
-			geo_b+=" $(awk -v x="${rates[1]}" -v y="${rates[2]}" 'BEGIN { printf "%.9g", sqrt(x * y) }')"
-		else
-			geo_b+=" $(awk -v x="${rates[0]}" -v y="${rates[3]}" 'BEGIN { printf "%.9g", sqrt(x * y) }')"
+	fi
+	mkdir -p "$dir"
+	for ((r = have + 1; r <= ROUNDS; r++)); do
+		if ! budget_allows; then
+			echo "$PROG: stopped at the -S budget ($BUDGET s): $label has $((r - 1)) of $ROUNDS blocks${TABLE:+; the same command goes on from there}" >&2
+			return 3
 		fi
+		t0=$SECONDS
+		if ! run_block "$label" "$dir" "$fig" "$r" "$@"; then
+			emit_row "$label" 'FAILED\n'
+			return 1
+		fi
+		[ $((SECONDS - t0)) -le "$LONGEST" ] || LONGEST=$((SECONDS - t0))
+		geo_a+=" $BLOCK_A"
+		geo_b+=" $BLOCK_B"
+		keep_block "$label" "$r" "$BLOCK_A" "$BLOCK_B"
 	done
 	if ! row=$(awk -v off="$geo_b" -v on="$geo_a" -v within="$WITHIN" -f "$ROOT/benchs/paired_ratio.awk"); then
-		emit printf '%-58s FAILED\n' "$label"
+		emit_row "$label" 'FAILED\n'
 		return 1
 	fi
 	read -r g lo hi n v <<<"$row"
+	keep_block "$label" row "$n" -
 	if [ "$lo" = - ]; then
-		emit printf '%-58s %-13s %-20s %-6s %s\n' "$label" "$(printf '%.3f' "$g")" "none (1 block)" "$n" "undecided"
+		emit_row "$label" '%-13s %-20s %-6s %s' "$(printf '%.3f' "$g")" "none (1 block)" "$n" "undecided"
 		return 0
 	fi
 	case $v in
 	within | outside) v="$v ±$WITHIN%" ;;
 	esac
-	emit printf '%-58s %-13s %-20s %-6s %s\n' "$label" "$(printf '%.3f' "$g")" \
-		"$(printf '%.3f..%.3f' "$lo" "$hi")" "$n" "$v"
+	emit_row "$label" '%-13s %-20s %-6s %s' "$(printf '%.3f' "$g")" "$(printf '%.3f..%.3f' "$lo" "$hi")" "$n" "$v"
 }
 
 emit() {
@@ -333,9 +454,12 @@ emit() {
 }
 
 failed=0
+START=$SECONDS
+LONGEST=0
 emit printf 'ours: %s\nupstream: %s\n-w%s -d%s, %s blocks a configuration (A B B A, B A A B, ...; A ours, B upstream), 95%% intervals, bound ±%s%%\nload before: %s\n\n' \
 	"$BENCH" "$UPSTREAM" "$WARMUP" "$DURATION" "$ROUNDS" "$WITHIN" "$(load)"
 emit printf '%-58s %-13s %-20s %-6s %s\n' configuration "ours/upstream" "95% interval" blocks verdict
+[ -z "$TABLE" ] || printf '# %s: load before %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S UTC')" "$(load)" >>"$TABLE"
 IFS=, read -r -a prods <<<"$PRODS"
 idx=0
 for p in "${prods[@]}"; do
@@ -353,8 +477,13 @@ for p in "${prods[@]}"; do
 		read -r -a optv <<<"$opts"
 		idx=$((idx + 1))
 		label="${pflags[*]} $name${opts:+ $opts}"
-		measure "$label" "$OUT/$(printf '%02d' "$idx")-p$p-$name" "$fig" "${pflags[@]}" "$name" "${optv[@]}" || failed=1
+		[ -z "$MATCH" ] || [[ $label =~ $MATCH ]] || continue
+		rc=0
+		measure "$label" "$OUT/$(printf '%02d' "$idx")-p$p-$name" "$fig" "${pflags[@]}" "$name" "${optv[@]}" || rc=$?
+		[ "$rc" -eq 1 ] && failed=1
+		[ "$rc" -eq 3 ] && { failed=3; break 2; }
 	done
 done
+[ -z "$TABLE" ] || printf '# %s: load after %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S UTC')" "$(load)" >>"$TABLE"
 emit printf '\nload after: %s\n' "$(load)"
 exit "$failed"

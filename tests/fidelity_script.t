@@ -23,6 +23,17 @@ unset UPSTREAM
 par_start "$TEST_TMP/real.out" env UPSTREAM="$BENCH" BENCH="$BENCH" LOCK="$TEST_TMP/lock" \
 	"$SCRIPT" -w0 -d1 -n1 -p1 -b count-local -o "$TEST_TMP/keep"
 
+# -S: a budget that stops a run between blocks.  Its stand-in sleeps 1 s a
+# call (a block 4 s or more); -w1 -d1 estimates the first block at
+# 4 x (1 + 1 + 2) = 16 s: -S 17 lets it start, and with the longest block
+# as the estimate after it, stops the run before its fifth block.  Started
+# early: its seconds pass beside the checks below
+sleepy=$TEST_TMP/sleepy
+printf '#!/bin/sh\necho x >>%s.calls\nsleep 1\necho "Summary: hits 100.000 ± 0.001M/s (100.000M/prod)"\n' "$sleepy" >"$sleepy"
+chmod +x "$sleepy"
+par_start "$TEST_TMP/budget.out" env BENCH="$sleepy" UPSTREAM="$sleepy" \
+	"$SCRIPT" -w1 -d1 -n5 -S 17 -p1 -b count-local -T "$TEST_TMP/budget.tab"
+
 # stand-ins printing fixed figures: each output kind's rate, and the ratio
 # column exact (ours 400, upstream 200 -> 2.000 in each of two blocks: a
 # spread of 0, the interval 2.000..2.000, wholly beyond ±3%)
@@ -90,6 +101,10 @@ refuses "unknown benchmark 'nope' for -b \\(accepted: count-local" UPSTREAM="$BE
 refuses "LOCK '/nonexistent/lock' cannot be opened" UPSTREAM="$BENCH" LOCK=/nonexistent/lock "$SCRIPT"
 refuses "unknown option -x" UPSTREAM="$BENCH" "$SCRIPT" -x
 refuses "unexpected argument 'extra'" UPSTREAM="$BENCH" "$SCRIPT" extra
+refuses "bad regular expression '\\(' for -r" UPSTREAM="$BENCH" "$SCRIPT" -r '('
+refuses "bad time budget '0' for -S" UPSTREAM="$BENCH" "$SCRIPT" -S 0
+refuses "empty table file name for -T" UPSTREAM="$BENCH" "$SCRIPT" -T ''
+refuses "table '/nonexistent/t' or '/nonexistent/t.blocks' cannot be opened" UPSTREAM="$BENCH" "$SCRIPT" -T /nonexistent/t
 
 # per-CPU lines: their mean (100 and 300 -> 200)
 start_kind bpf-hashmap-full-update '0:hash_map_full_perf 400 events per sec' \
@@ -221,6 +236,67 @@ par_wait "$TEST_TMP/f2.out"
 is "$?" 1 "a failing upstream: exit 1"
 like "$TEST_TMP/f2.out.err" 'upstream failed \(exit 3\): -w1 -d3 -p1 count-local \(output: benchmark doesnt support consumer' \
 	"stderr names the invocation, its status and its output"
+
+# -r: only the labels that match, with -b and -p
+stand_in "$TEST_TMP/flat" 'Summary: hits 100.000 ± 0.001M/s (100.000M/prod)'
+env BENCH="$TEST_TMP/flat" UPSTREAM="$TEST_TMP/flat" "$SCRIPT" -n1 -p 1,2 -b count-local,htab-mem \
+	-r '^-p2 .*(count-local|overwrite --preallocated)$' >"$TEST_TMP/r.out" 2>&1
+is "$?" 0 "-r: exit 0"
+is "$(grep -E '^-p' "$TEST_TMP/r.out" | cut -c1-58 | sed 's/ *$//' | paste -sd'|')" \
+	'-p2 -a count-local|-p2 -a htab-mem --use-case overwrite --preallocated' \
+	"-r '^-p2 .*(count-local|overwrite --preallocated)\$' with -b and -p: the two rows it matches"
+
+# -T: a table built in chunks.  Ours' figures 101 101 100 100 | 102 102
+# (a counter, as the verdicts' stand-ins): -n2 makes blocks 1 and 2 and a
+# row from 2; -n3 then runs block 3 alone (two more calls of ours) and
+# appends a row from 3; the same -n3 again runs nothing
+seq_stand_in "$TEST_TMP/chunk" 101 101 100 100 102 102
+tab=$TEST_TMP/chunks.tab
+chunk() {	# chunk <blocks>: one run on the table; its stdout in chunk.out
+	env BENCH="$TEST_TMP/chunk" UPSTREAM="$TEST_TMP/up100" "$SCRIPT" -n"$1" -p1 -b count-local \
+		-T "$tab" >"$TEST_TMP/chunk.out" 2>"$TEST_TMP/chunk.err"
+}
+chunk 2
+is "$?:$(cat "$TEST_TMP/chunk.n")" 0:4 "-T, -n2: exit 0, ours ran 4 times"
+like "$tab" '^ours: .*/chunk \(sha256 [0-9a-f]{16}\)$' "the table's header names ours with its sha256"
+like "$tab" '^-w1 -d3, each row from the blocks it says .*bound ±3%$' "and -w, -d and the bound"
+is "$(grep -c $'^-p1 count-local\t[12]\t' "$tab.blocks")" 2 "both blocks kept in FILE.blocks"
+chunk 3
+is "$?:$(cat "$TEST_TMP/chunk.n")" 0:6 "-T, -n3 after -n2: exit 0, only block 3 ran (6 calls of ours in all)"
+# blocks 1.01 1.00 1.02: logs 0.0099503 0 0.0198026, mean 0.0099176, sd
+# 0.0099049, t(2) 4.303 x sd/sqrt(3) = 0.024607: 1.010 (0.985..1.035)
+like "$TEST_TMP/chunk.out" '^-p1 count-local +1\.010 +0\.985\.\.1\.035 +3 +undecided$' \
+	"the row from the 2 kept blocks and the new one: 1.010 (0.985..1.035) from 3"
+is "$(grep -Ec '^-p1 count-local ' "$tab")" 2 "the table holds both rows, from 2 blocks and from 3"
+chunk 3
+is "$?:$(cat "$TEST_TMP/chunk.n")" 0:6 "the same -n3 again: exit 0, nothing ran"
+like "$TEST_TMP/chunk.err" "in table '.*' already, from 3 blocks: -p1 count-local" "stderr says why"
+is "$(grep -Ec '^-p1 count-local ' "$tab")" 2 "and no row was added"
+env BENCH="$TEST_TMP/chunk" UPSTREAM="$TEST_TMP/up100" "$SCRIPT" -d2 -n3 -p1 -b count-local \
+	-T "$tab" >"$TEST_TMP/chunk.out" 2>"$TEST_TMP/chunk.err"
+is "$?:$(wc -l <"$TEST_TMP/chunk.err"):$(wc -c <"$TEST_TMP/chunk.out")" 2:1:0 \
+	"a table of other settings (-d2 on a -d3 table): refused with exit 2, one line, no table"
+like "$TEST_TMP/chunk.err" "table '.*' was measured with other binaries or settings" "the line says why"
+
+# -S 1: no block fits: exit 3 before any invocation
+env BENCH="$TEST_TMP/chunk" UPSTREAM="$TEST_TMP/up100" "$SCRIPT" -n1 -S 1 -p1 -b count-global \
+	>"$TEST_TMP/s1.out" 2>"$TEST_TMP/s1.err"
+is "$?:$(cat "$TEST_TMP/chunk.n")" 3:6 "-S 1: exit 3, nothing ran"
+like "$TEST_TMP/s1.err" 'stopped at the -S budget \(1 s\): -p1 count-global has 0 of 1 blocks$' "stderr says where it stopped"
+
+# -S 17 (started first): some blocks, not all five, and the same command
+# without -S goes on from there
+par_wait "$TEST_TMP/budget.out"
+is "$?" 3 "-S 17: exit 3"
+k=$(grep -c $'^-p1 count-local\t[0-9]' "$TEST_TMP/budget.tab.blocks")
+ok "$( [ "$k" -ge 1 ] && [ "$k" -le 4 ]; echo $?)" "-S 17 kept between 1 and 4 of 5 blocks ($k)"
+like "$TEST_TMP/budget.out.err" "stopped at the -S budget \(17 s\): -p1 count-local has $k of 5 blocks; the same command goes on from there" \
+	"stderr says how many blocks it has"
+is "$(grep -Ec '^-p1 count-local' "$TEST_TMP/budget.out")" 0 "no row from an unfinished configuration"
+env BENCH="$sleepy" UPSTREAM="$sleepy" "$SCRIPT" -w1 -d1 -n5 -p1 -b count-local -T "$TEST_TMP/budget.tab" \
+	>"$TEST_TMP/budget2.out" 2>&1
+is "$?:$(wc -l <"$sleepy.calls")" "0:20" "the same command without -S: exit 0, 20 invocations in all (the missing blocks only)"
+like "$TEST_TMP/budget2.out" '^-p1 count-local +1\.000 +1\.000\.\.1\.000 +5 +within ±3%$' "its row from all 5 blocks"
 
 # the real block started first
 par_wait "$TEST_TMP/real.out"

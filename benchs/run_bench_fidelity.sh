@@ -70,7 +70,9 @@
 # one consumer, -c1: sampled, and back-to-back).  local-storage-tasks-trace
 # is not among them: upstream's needs fentry to time its grace periods.
 #
-# Configurations the benchmark refuses at a producer count (lpm-trie-insert,
+# A benchmark upstream's bench does not list (-l) gets the row "not in
+# upstream's bench" and runs no invocation (lpm-trie-* against Linux
+# 6.12's).  Configurations the benchmark refuses at a producer count (lpm-trie-insert,
 # -delete and -free, the local-storage-cache-* and the back-to-back ring
 # buffers need one, add_del_on_diff_cpu an even number) are skipped.
 # Upstream's runner refuses -w0 (its warm-up is 1 second at least): give
@@ -453,6 +455,14 @@ emit() {
 	exit 1
 }
 
+# the benchmarks upstream's bench lists (-l: "- NAME" lines), or none
+# when it lists none that way: a kernel tree older than a benchmark has no
+# such row to compare (Linux 6.12's has no lpm-trie-*)
+UP_LIST=$("$UPSTREAM" -l 2>/dev/null | sed -n 's/^- \([A-Za-z0-9_.-]*\)$/\1/p')
+up_has() {
+	[ -z "$UP_LIST" ] || grep -qxF -- "$1" <<<"$UP_LIST"
+}
+
 failed=0
 START=$SECONDS
 LONGEST=0
@@ -478,6 +488,10 @@ for p in "${prods[@]}"; do
 		idx=$((idx + 1))
 		label="${pflags[*]} $name${opts:+ $opts}"
 		[ -z "$MATCH" ] || [[ $label =~ $MATCH ]] || continue
+		if ! up_has "$name"; then
+			emit_row "$label" "not in upstream's bench (its -l)\n"
+			continue
+		fi
 		rc=0
 		measure "$label" "$OUT/$(printf '%02d' "$idx")-p$p-$name" "$fig" "${pflags[@]}" "$name" "${optv[@]}" || rc=$?
 		[ "$rc" -eq 1 ] && failed=1

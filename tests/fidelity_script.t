@@ -246,6 +246,26 @@ is "$(grep -E '^-p' "$TEST_TMP/r.out" | cut -c1-58 | sed 's/ *$//' | paste -sd'|
 	'-p2 -a count-local|-p2 -a htab-mem --use-case overwrite --preallocated' \
 	"-r '^-p2 .*(count-local|overwrite --preallocated)\$' with -b and -p: the two rows it matches"
 
+# an upstream bench that does not list a benchmark (-l): its row says so,
+# and no invocation of either runs
+listing=$TEST_TMP/listing
+{
+	printf '#!/bin/sh\necho x >>%s.calls\n' "$listing"
+	# the stand-in's own code: expanded when it runs, not here
+	cat <<'EOS'
+if [ "$1" = -l ]; then
+	printf 'Available benchmarks:\n- count-local\n'
+	exit 0
+fi
+echo "Summary: hits 100.000 ± 0.001M/s (100.000M/prod)"
+EOS
+} >"$listing"
+chmod +x "$listing"
+env BENCH="$listing" UPSTREAM="$listing" "$SCRIPT" -n1 -p1 -b count-local,count-global >"$TEST_TMP/l.out" 2>&1
+is "$?:$(wc -l <"$listing.calls")" 0:5 "an upstream without count-global: exit 0, -l and count-local's 4 invocations only"
+like "$TEST_TMP/l.out" "^-p1 count-global +not in upstream's bench \\(its -l\\)\$" "count-global's row says upstream's bench has none"
+like "$TEST_TMP/l.out" '^-p1 count-local +1\.000 ' "count-local measured"
+
 # -T: a table built in chunks.  Ours' figures 101 101 100 100 | 102 102
 # (a counter, as the verdicts' stand-ins): -n2 makes blocks 1 and 2 and a
 # row from 2; -n3 then runs block 3 alone (two more calls of ours) and
@@ -295,7 +315,8 @@ like "$TEST_TMP/budget.out.err" "stopped at the -S budget \(17 s\): -p1 count-lo
 is "$(grep -Ec '^-p1 count-local' "$TEST_TMP/budget.out")" 0 "no row from an unfinished configuration"
 env BENCH="$sleepy" UPSTREAM="$sleepy" "$SCRIPT" -w1 -d1 -n5 -p1 -b count-local -T "$TEST_TMP/budget.tab" \
 	>"$TEST_TMP/budget2.out" 2>&1
-is "$?:$(wc -l <"$sleepy.calls")" "0:20" "the same command without -S: exit 0, 20 invocations in all (the missing blocks only)"
+is "$?:$(wc -l <"$sleepy.calls")" "0:22" \
+	"the same command without -S: exit 0, 20 invocations in all (the missing blocks only), and -l once a run"
 like "$TEST_TMP/budget2.out" '^-p1 count-local +1\.000 +1\.000\.\.1\.000 +5 +within ±3%$' "its row from all 5 blocks"
 
 # the real block started first

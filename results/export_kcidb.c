@@ -393,8 +393,9 @@ static json_t *test_json(const struct result_file *rf, const char *hash, const c
 		snprintf(comment, sizeof(comment), "%s %s: %s not measured on this machine",
 			 rf->benchmark, label, m->name);
 	else
-		snprintf(comment, sizeof(comment), "%s %s: %s %.6g %s", rf->benchmark, label,
-			 m->name, m->value, m->unit);
+		snprintf(comment, sizeof(comment), "%s %s: %s %.6g %s%s", rf->benchmark, label,
+			 m->name, m->value, m->unit,
+			 result_emulated(rf->doc) ? " (" RESULT_EMULATED_SHORT ")" : "");
 	misc = json_pack("{s:s, s:s, s:s, s:O, s:s, s:o, s:o, s:I, s:O, s:s?, s:s}",
 			 "benchmark", rf->benchmark, "configuration", label, "metric", m->name,
 			 "options", json_object_get(rf->doc, "options"), "unit", m->unit,
@@ -408,6 +409,9 @@ static json_t *test_json(const struct result_file *rf, const char *hash, const c
 		json_object_set(misc, "repeats", m->repeats);
 	if (m->invalid)
 		json_object_set_new(misc, "invalid", json_string(m->invalid));
+	/* a run under TCG: its rates are the emulator's, and a dashboard should say so */
+	if (result_emulated(rf->doc))
+		json_object_set_new(misc, "emulated_timings", json_true());
 	t = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o}",
 		      "id", content_id(key), "origin", kopts.origin, "build_id", build_id,
 		      "path", path, "status", status, "comment", comment,

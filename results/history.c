@@ -22,6 +22,7 @@
 #include "cli_json.h"
 #include "compare.h"
 #include "history_cli.h"
+#include "result_label.h"
 #include "stats.h"
 #include "suggest.h"
 #include "testing_helpers.h"
@@ -661,6 +662,33 @@ static json_t *interval_json(const struct compare_row *row)
 	return json_pack("[o, o]", num_or_null(row->lo_pct), num_or_null(row->hi_pct));
 }
 
+/* did a run shown run under TCG? */
+static bool any_emulated(const struct history_rows *rows)
+{
+	int i;
+
+	for (i = 0; i < rows->n; i++)
+		if (rows->row[i].emulated && rows->row[i].has_metric && !isnan(rows->row[i].mean))
+			return true;
+	return false;
+}
+
+/* "emulated timings: runs 3,4 ran under TCG; ...": the rows' timings are not hardware's */
+static void note_emulated(const struct history_rows *rows)
+{
+	int i, k = 0;
+
+	if (!any_emulated(rows))
+		return;
+	for (i = 0; i < rows->n; i++)
+		k += rows->row[i].emulated && rows->row[i].has_metric && !isnan(rows->row[i].mean);
+	printf("emulated timings: run%s", k > 1 ? "s " : " ");
+	for (i = 0; i < rows->n; i++)
+		if (rows->row[i].emulated && rows->row[i].has_metric && !isnan(rows->row[i].mean))
+			printf("%lld%s", rows->row[i].id, --k ? "," : "");
+	printf(" ran under TCG: %s\n", RESULT_EMULATED_NOTE);
+}
+
 static int show_json(const struct history_rows *rows)
 {
 	json_t *o = cli_json_new("history show"), *a = json_array(), *ids, *k;
@@ -702,10 +730,11 @@ static int show_json(const struct history_rows *rows)
 			k = NULL;
 		json_array_append_new(a, k);
 	}
-	if (!o || !a || !f || json_object_update_new(o, json_pack("{s:s, s:s, s:o, s:i, s:s, s:s, s:b, s:o}",
+	if (!o || !a || !f || json_object_update_new(o, json_pack("{s:s, s:s, s:o, s:i, s:s, s:s, s:b, s:o, s:b}",
 			"benchmark", f->benchmark, "configuration", f->config,
 			"config", key_json(f->config_key), "producers", f->producers, "metric", f->metric,
-			"unit", f->unit, "higher_is_better", f->higher_is_better, "kernels", a))) {
+			"unit", f->unit, "higher_is_better", f->higher_is_better, "kernels", a,
+			"emulated_timings", any_emulated(rows)))) {
 		json_decref(o);
 		fprintf(stderr, "history show: failed to render the JSON: %s\n", strerror(ENOMEM));
 		return -ENOMEM;
@@ -789,6 +818,7 @@ static int show_main(int argc, char **argv)
 		printf("%s: a run marked invalid (its producers were starved), added with --include-invalid\n",
 		       HISTORY_INVALID_MARK);
 	printf("change, 95%% CI, verdict: bench compare's of the runs against the machine's first build's (ratio of the means, Fieller's interval; docs/statistics-and-noise.md)\n");
+	note_emulated(&rows);
 	note_builds(&rows);
 	history_rows_free(&rows);
 	return BENCH_EXIT_OK;

@@ -92,6 +92,8 @@ struct history_row {
 	bool higher_is_better;
 	/* its document says validity.valid false (added with --include-invalid) */
 	bool invalid;
+	/* it ran under TCG (result_emulated()): its timings are emulated */
+	bool emulated;
 };
 
 struct history_rows {

@@ -715,6 +715,7 @@ static int read_row(sqlite3_stmt *st, struct history_row *r)
 	r->build_first = sqlite3_column_int64(st, 17);
 	r->invalid = sqlite3_column_int(st, 18) == 1;
 	r->tag_first = sqlite3_column_int64(st, 19);
+	r->emulated = sqlite3_column_int(st, 20) == 1;
 	if (r->build) {
 		result_build_short(r->build, shortb, sizeof(shortb));
 		r->build_short = strdup(shortb);
@@ -755,7 +756,8 @@ int history_query(struct history *h, const struct history_sel *sel, struct histo
 		" (SELECT min(id) FROM runs f WHERE f.kernel = r.kernel AND f.build = r.build),"
 		" CASE WHEN json_valid(r.doc) THEN json_extract(r.doc, '$.validity.valid') = 0 END,"
 		" (SELECT min(id) FROM runs t WHERE t.kernel = r.kernel AND t.build = r.build"
-		"  AND t.tag = r.tag)"
+		"  AND t.tag = r.tag),"
+		" CASE WHEN json_valid(r.doc) THEN json_extract(r.doc, '$.context.hypervisor') = 'tcg' END"
 		" FROM runs r LEFT JOIN metrics m ON m.run_id = r.id AND m.name ="
 		"  coalesce(?6, (SELECT name FROM metrics WHERE run_id = r.id"
 		"   ORDER BY mean IS NULL, ord LIMIT 1))"

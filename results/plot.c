@@ -19,6 +19,7 @@
 #include "cli_files.h"
 #include "compare.h"
 #include "plot.h"
+#include "result_label.h"
 #include "plot_common.h"
 #include "result_file.h"
 #include "suggest.h"
@@ -99,15 +100,18 @@ static int check_same_benchmark(const struct plot_opts *o, struct plot_run *runs
 static int put_script(const struct plot_opts *o, struct plot_run *runs, int n, FILE *f)
 {
 	char **owned = calloc(n, sizeof(*owned));
-	int err;
+	struct plot_opts oe = *o;
+	int err, i;
 
 	if (!owned)
 		return plot_nomem("build the gnuplot script");
+	for (i = 0; i < n; i++)
+		oe.emulated |= result_emulated(runs[i].rf.doc);
 	err = set_labels(runs, n, owned, charts[o->kind].shared);
 	if (!err) {
 		fprintf(f, "# bench plot %s\n", kind_name(o->kind));
 		plot_put_terminal(f, o);
-		err = charts[o->kind].script(o, runs, n, f);
+		err = charts[o->kind].script(&oe, runs, n, f);
 	}
 	free_labels(runs, n, owned);
 	free(owned);

@@ -32,6 +32,7 @@ struct plot_opts {
 	bool include_invalid;	/* as compare's --include-invalid */
 	int nbase;		/* compare: base files before "--"; 0: two files, one a side */
 	int width, height;	/* pixels (svg, png) or characters (text) */
+	bool emulated;		/* a run ran under TCG: the title says its timings are emulated */
 };
 
 struct plot_run {

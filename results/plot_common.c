@@ -240,7 +240,16 @@ void plot_put_title(FILE *f, const struct plot_opts *o, const char *first, const
 {
 	fprintf(f, "set title ");
 	plot_put_title_expr(f, o, first, second);
+	plot_put_emulated(f, o);
 	fprintf(f, "\n");
+}
+
+void plot_put_emulated(FILE *f, const struct plot_opts *o)
+{
+	if (!o->emulated)
+		return;
+	fprintf(f, " . \"\\n\" . ");
+	plot_put_line(f, o, PLOT_EMULATED_LINE);
 }
 
 /*

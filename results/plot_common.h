@@ -49,6 +49,12 @@ void plot_put_line(FILE *f, const struct plot_opts *o, const char *text);
 void plot_put_title_expr(FILE *f, const struct plot_opts *o, const char *first,
 			 const char *second);
 void plot_put_title(FILE *f, const struct plot_opts *o, const char *first, const char *second);
+/*
+ * With o->emulated (a run under TCG), " . \"\\n\" . " and the title's
+ * last line, PLOT_EMULATED_LINE: every chart of such runs says so
+ */
+void plot_put_emulated(FILE *f, const struct plot_opts *o);
+#define PLOT_EMULATED_LINE "EMULATED TIMINGS (TCG): rates are not hardware's; memory and counts are"
 void plot_put_ylabels(FILE *f, const struct plot_opts *o, const char *left, const char *right);
 
 /* axis ranges and data blocks */

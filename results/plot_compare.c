@@ -283,9 +283,11 @@ static int compare_title(FILE *f, const struct plot_opts *o, struct plot_run *ru
 		else
 			wb += note_warnings(&runs[i], "new");
 	}
-	if (wa || wb) {
-		snprintf(title, sizeof(title), "noise warnings: base %d, new %d (bench compare lists them)",
-			 wa, wb);
+	if (wa || wb || o->emulated) {
+		snprintf(title, sizeof(title), "%s%snoise warnings: base %d, new %d (bench compare lists them)",
+			 o->emulated ? PLOT_EMULATED_LINE : "", o->emulated ? "; " : "", wa, wb);
+		if (!wa && !wb)
+			snprintf(title, sizeof(title), "%s", PLOT_EMULATED_LINE);
 		fprintf(f, " . \"\\n\" . ");
 		plot_put_line(f, o, title);
 	}

@@ -172,10 +172,14 @@ static void history_lines(FILE *f, const struct plot_opts *o, const char **machi
 static int history_script(const struct plot_opts *o, const struct history_rows *rows, FILE *f)
 {
 	const struct history_row *first = first_row(rows);
+	struct plot_opts oe = *o;
 	const char **machines;
 	struct kernels k;
 	double ymax = 0;
-	int nm, err;
+	int nm, err, i;
+
+	for (i = 0; i < rows->n; i++)
+		oe.emulated |= rows->row[i].emulated && rows->row[i].has_metric;
 
 	machines = calloc(rows->n, sizeof(*machines));
 	if (!machines || collect_kernels(rows, &k)) {
@@ -185,7 +189,7 @@ static int history_script(const struct plot_opts *o, const struct history_rows *
 	plot_put_terminal(f, o);
 	err = put_data(f, rows, &k, machines, &nm, &ymax);
 	if (!err) {
-		history_axes(f, o, first, &k, ymax);
+		history_axes(f, &oe, first, &k, ymax);
 		history_lines(f, o, machines, nm);
 	}
 	free(machines);

@@ -271,6 +271,7 @@ int plot_scaling_script(const struct plot_opts *o, struct plot_run *runs, int n,
 	snprintf(title, sizeof(title), "%s scaling: %s against producers", plot_benchmark_of(pts[0].run),
 		 metric);
 	plot_put_title_expr(f, o, title, common);
+	plot_put_emulated(f, o);
 	fprintf(f, "\n");
 
 	scaling_panel(f, o, "total rate", "total", unit, total, "7", "linear", "4:5", plot_run_colors[0],

@@ -30,6 +30,13 @@ static const char *ctx_string(json_t *doc, const char *key)
 	return s && *s ? s : NULL;
 }
 
+bool result_emulated(json_t *doc)
+{
+	const char *hv = ctx_string(doc, "hypervisor");
+
+	return hv && !strcmp(hv, "tcg");
+}
+
 void result_kernel_build(json_t *doc, char *buf, size_t sz)
 {
 	const char *id = ctx_string(doc, "kernel_build_id");

@@ -8,6 +8,7 @@
  * label are result_config.h's).
  */
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sha256.h"
@@ -28,6 +29,18 @@ void result_kernel_build(json_t *doc, char *buf, size_t sz);
  * "v:" and 8 hex digits of uname -v's SHA-256, or "-" when unknown
  */
 void result_build_short(const char *build, char *buf, size_t sz);
+
+/*
+ * Did the run run under TCG (context.hypervisor "tcg": QEMU emulating every
+ * instruction)?  Its timings then say nothing about hardware, and every
+ * surface that shows its rates (compare, --markdown, --json, history show,
+ * plot, export) says so with RESULT_EMULATED_NOTE.
+ */
+bool result_emulated(json_t *doc);
+#define RESULT_EMULATED_NOTE \
+	"QEMU's emulator is many times slower than hardware, and unevenly so across operations: trust memory figures and counts, not rates"
+/* the same, short, where a chart title or a table heading has room for no more */
+#define RESULT_EMULATED_SHORT "emulated timings (TCG)"
 
 /* the run's --tag, or NULL */
 const char *result_tag(json_t *doc);

@@ -42,7 +42,8 @@ static const char *ctx_str(json_t *doc, const char *key, char *buf, size_t sz)
 	return buf;
 }
 
-static void note_context(json_t *a, json_t *b, const char *key, const char *what, bool warn)
+static void note_context(FILE *f, json_t *a, json_t *b, const char *key, const char *what,
+			 bool warn)
 {
 	json_t *va = json_object_get(json_object_get(a, "context"), key);
 	json_t *vb = json_object_get(json_object_get(b, "context"), key);
@@ -50,15 +51,8 @@ static void note_context(json_t *a, json_t *b, const char *key, const char *what
 
 	if (json_equal(va, vb))
 		return;
-	printf("%s: %s differs: %s vs %s\n", warn ? "warning" : "note", what,
+	fprintf(f, "%s: %s differs: %s vs %s\n", warn ? "warning" : "note", what,
 	       ctx_str(a, key, ba, sizeof(ba)), ctx_str(b, key, bb, sizeof(bb)));
-}
-
-static bool ran_under_tcg(json_t *doc)
-{
-	json_t *v = json_object_get(json_object_get(doc, "context"), "hypervisor");
-
-	return json_is_string(v) && !strcmp(json_string_value(v), "tcg");
 }
 
 /*
@@ -66,25 +60,43 @@ static bool ran_under_tcg(json_t *doc)
  * timings and where memory is charged; under TCG every instruction is
  * emulated, so its timings say nothing about hardware.
  */
-static void note_environment(json_t *a, json_t *b)
+static void note_environment(FILE *f, const struct compare_side *sa, const struct compare_side *sb)
 {
-	note_context(a, b, "hypervisor", "hypervisor", true);
-	note_context(a, b, "cgroup_mode", "cgroup mode", true);
-	if (ran_under_tcg(a) || ran_under_tcg(b))
-		printf("warning: TIMINGS NOT COMPARABLE TO HARDWARE: the %s ran under TCG (QEMU's emulator: many times slower than hardware, and unevenly so across operations); trust memory figures and counts, not rates\n",
-		       ran_under_tcg(a) && ran_under_tcg(b) ? "base and new runs" :
-		       ran_under_tcg(a) ? "base run" : "new run");
+	bool ta = compare_side_emulated(sa), tb = compare_side_emulated(sb);
+	json_t *a = sa->rf[0].doc, *b = sb->rf[0].doc;
+
+	note_context(f, a, b, "hypervisor", "hypervisor", true);
+	note_context(f, a, b, "cgroup_mode", "cgroup mode", true);
+	if (ta || tb)
+		fprintf(f, "warning: TIMINGS NOT COMPARABLE TO HARDWARE: the %s ran under TCG (emulated timings): %s\n",
+			ta && tb ? "base and new runs" : ta ? "base run" : "new run",
+			RESULT_EMULATED_NOTE);
 }
 
-/* a run that warned about noise makes every verdict on it weaker: say so */
-static void note_warnings(json_t *doc, const char *which)
+bool compare_side_emulated(const struct compare_side *sd)
 {
-	json_t *w = json_object_get(doc, "warnings"), *v;
-	size_t i;
+	int i;
 
-	json_array_foreach(w, i, v)
-		if (json_is_string(v))
-			printf("warning: the %s run was noisy: %s\n", which, json_string_value(v));
+	for (i = 0; i < sd->n; i++)
+		if (result_emulated(sd->rf[i].doc))
+			return true;
+	return false;
+}
+
+/*
+ * A run that warned about noise makes every verdict on it weaker: one
+ * line per file, naming it once with all its warnings
+ */
+void compare_note_noisy(FILE *f, const struct result_file *rf, const char *which)
+{
+	int i;
+
+	if (!rf->nwarnings)
+		return;
+	fprintf(f, "warning: %s (%s) was noisy: ", rf->path, which);
+	for (i = 0; i < rf->nwarnings; i++)
+		fprintf(f, "%s%s", i ? "; " : "", rf->warnings[i]);
+	fprintf(f, "\n");
 }
 
 /* how many configuration options differ (zero_seed and ignore aside), described in out */
@@ -662,7 +674,7 @@ static void build_name(json_t *doc, char *buf, size_t sz)
  * 6.18.0-rc3+): the release matches, so say it; and a side whose files
  * ran on different builds is not one kernel.
  */
-static void note_build(const struct compare_side *sa, const struct compare_side *sb)
+static void note_build(FILE *out, const struct compare_side *sa, const struct compare_side *sb)
 {
 	const struct compare_side *sides[2] = { sa, sb };
 	json_t *a = sa->rf[0].doc, *b = sb->rf[0].doc;
@@ -679,10 +691,10 @@ static void note_build(const struct compare_side *sa, const struct compare_side 
 								    "kernel_release"));
 
 		if (*ba && *bb && strcmp(ba, bb))
-			printf("note: base and new ran different builds of kernel %s: %s vs %s\n",
+			fprintf(out, "note: base and new ran different builds of kernel %s: %s vs %s\n",
 			       rel ?: "?", na, nb);
 		else if (*ba && !strcmp(ba, bb) && strcmp(na, nb))
-			printf("note: base and new are tagged differently but ran the same build of kernel %s: %s vs %s\n",
+			fprintf(out, "note: base and new are tagged differently but ran the same build of kernel %s: %s vs %s\n",
 			       rel ?: "?", na, nb);
 	}
 	for (s = 0; s < 2; s++) {
@@ -692,7 +704,7 @@ static void note_build(const struct compare_side *sa, const struct compare_side 
 			if (*ba && *bb && strcmp(ba, bb)) {
 				build_name(sides[s]->rf[0].doc, na, sizeof(na));
 				build_name(sides[s]->rf[i].doc, nb, sizeof(nb));
-				printf("warning: the %s side mixes kernel builds: %s (%s) and %s (%s)\n",
+				fprintf(out, "warning: the %s side mixes kernel builds: %s (%s) and %s (%s)\n",
 				       sides[s]->which, na, sides[s]->rf[0].path, nb, sides[s]->rf[i].path);
 				break;
 			}
@@ -701,45 +713,44 @@ static void note_build(const struct compare_side *sa, const struct compare_side 
 }
 
 /* an imported file: where it came from and what it lacks, which every verdict lacks too */
-static void note_import(const struct result_file *rf, const char *which)
+static void note_import(FILE *out, const struct result_file *rf, const char *which)
 {
 	json_t *v;
 	size_t i;
 
 	if (!rf->source_kind)
 		return;
-	printf("note: %s (%s) was imported from %s %s; it lacks:\n", rf->path, which,
+	fprintf(out, "note: %s (%s) was imported from %s %s; it lacks:\n", rf->path, which,
 	       rf->source_kind, rf->source_file);
 	json_array_foreach(rf->lacks, i, v)
-		printf("  %s\n", json_string_value(v));
+		fprintf(out, "  %s\n", json_string_value(v));
 }
 
-/* where the runs ran, and every file's noise warnings, which weaken every verdict */
-static void note_runs(const struct compare_side *sa, const struct compare_side *sb)
+void compare_note_runs(FILE *out, const struct compare_side *sa, const struct compare_side *sb)
 {
 	json_t *a = sa->rf[0].doc, *b = sb->rf[0].doc;
 	int f;
 
 	/* an import has no context: what it lacks is said below, not as differences */
 	if (!sa->rf[0].source_kind && !sb->rf[0].source_kind) {
-		note_context(a, b, "kernel_release", "kernel release", false);
-		note_build(sa, sb);
-		note_context(a, b, "nr_online_cpus", "online CPU count", true);
-		note_context(a, b, "allowed_cpus", "allowed CPUs", true);
-		note_context(a, b, "cpu_model", "CPU model", true);
-		note_context(a, b, "sysctl", "BPF JIT sysctls", true);
-		note_context(a, b, "libbpf_version", "libbpf version", false);
-		note_context(a, b, "bench_version", "bench version", false);
-		note_environment(a, b);
+		note_context(out, a, b, "kernel_release", "kernel release", false);
+		note_build(out, sa, sb);
+		note_context(out, a, b, "nr_online_cpus", "online CPU count", true);
+		note_context(out, a, b, "allowed_cpus", "allowed CPUs", true);
+		note_context(out, a, b, "cpu_model", "CPU model", true);
+		note_context(out, a, b, "sysctl", "BPF JIT sysctls", true);
+		note_context(out, a, b, "libbpf_version", "libbpf version", false);
+		note_context(out, a, b, "bench_version", "bench version", false);
+		note_environment(out, sa, sb);
 	}
 	for (f = 0; f < sa->n; f++)
-		note_import(&sa->rf[f], "base");
+		note_import(out, &sa->rf[f], "base");
 	for (f = 0; f < sb->n; f++)
-		note_import(&sb->rf[f], "new");
+		note_import(out, &sb->rf[f], "new");
 	for (f = 0; f < sa->n; f++)
-		note_warnings(sa->rf[f].doc, "base");
+		compare_note_noisy(out, &sa->rf[f], "base");
 	for (f = 0; f < sb->n; f++)
-		note_warnings(sb->rf[f].doc, "new");
+		compare_note_noisy(out, &sb->rf[f], "new");
 }
 
 /* one metric's test on the unit's observations, and the means it compares */
@@ -1545,7 +1556,7 @@ int compare_print(const struct compare_params *prm, bool power, const struct com
 	err = check_comparable(prm, sa, sb, stdout);
 	if (err)
 		return err;
-	note_runs(sa, sb);
+	compare_note_runs(stdout, sa, sb);
 	printf(ROW_FMT, "metric", "base", "new", "change", "95% CI", "p-value", "verdict");
 	for (i = 0; i < ra->nmetrics; i++) {
 		mb = result_file_metric(rb, ra->metrics[i].name);

@@ -99,13 +99,38 @@ int compare_eval(const struct compare_params *prm, const struct compare_side *sa
 		 int *nrows, enum compare_unit *unit);
 
 /*
- * bench compare's text report of sa against sb on stdout: the refusals
- * and notes, a row per shared metric and the lines under it (with power,
- * --power's estimates), peak memory, what the test was on.  *worse: a
- * metric got worse.  0, or a negative errno after one line.
+ * bench compare --verbose's report of sa against sb on stdout: the
+ * refusals and notes, a row per shared metric with its p-value and the
+ * lines under it (the test it was on; with power, --power's estimates),
+ * peak memory, the verdict rule, the resolutions, what the test was on.
+ * *worse: a metric got worse.  0, or a negative errno after one line.
  */
 int compare_print(const struct compare_params *prm, bool power, const struct compare_side *sa,
 		  const struct compare_side *sb, int *worse);
+/*
+ * bench compare's default report (compare_text.c): compare_eval()'s rows
+ * as a before/after table within COMPARE_TEXT_WIDTH columns, the metrics
+ * 0 on both sides in one line, each verdict's reason once per reason, then
+ * the notes and warnings, each file named once.  Same return as above.
+ */
+int compare_print_table(const struct compare_params *prm, const struct compare_side *sa,
+			const struct compare_side *sb, int *worse);
+/* a plain-text patch mail's width, and a terminal's */
+#define COMPARE_TEXT_WIDTH 80
+
+/* where the runs ran against each other, imports, each noisy file once: notes and warnings on out */
+void compare_note_runs(FILE *out, const struct compare_side *sa, const struct compare_side *sb);
+/* "warning: PATH (which) was noisy: w1; w2": a file's noise warnings, in one line, or nothing */
+void compare_note_noisy(FILE *out, const struct result_file *rf, const char *which);
+/* did a file of the side run under TCG (result_emulated())? */
+bool compare_side_emulated(const struct compare_side *sd);
+/* "89.69 ± 0.60": four significant digits of the mean, the spread (NaN: none) to the same place */
+void compare_fmt_side(double mean, double sd, char *buf, size_t sz);
+/*
+ * text onto out, wrapped at spaces to width columns (a "±" or "→" one
+ * column), every line after the first indented by indent spaces
+ */
+void compare_put_wrapped(FILE *out, const char *text, int width, int indent);
 /* what COMPARE_INVALID_MARK means: a line on f per invalid run kept, naming it and why */
 void compare_invalid_legend(FILE *f, const struct compare_side *sa, const struct compare_side *sb);
 

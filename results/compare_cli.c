@@ -29,6 +29,7 @@ static struct compare_opts {
 	struct compare_params prm;
 	bool fail_on_regression;
 	bool power;
+	bool verbose;
 	bool markdown;
 	bool json;
 	/* BASE... [-- NEW...]: without "--", exactly two files */
@@ -41,6 +42,8 @@ static const struct argp_option compare_options[] = {
 	{ "fail-on-regression", 'F', NULL, 0, "Exit with status 1 when a metric got worse" },
 	{ "power", 'P', NULL, 0,
 	  "Estimate, from the spread between the observations, how many repeats (invocations, with several files per side) per side detect a change of the threshold at p < 0.05 with 80% power" },
+	{ "verbose", 'v', NULL, 0,
+	  "Print the long report instead of the 80-column table: each metric's p-value and test (what it was on, the spread between and within the runs), the resolutions, the verdict rule (--power implies it)" },
 	{ "json", 'j', NULL, 0,
 	  "Print the comparison as one JSON object on stdout instead (docs/results-and-json.md, \"JSON of the commands\"): the files, the configuration, the unit, every row with its verdict, whether a metric got worse; notes and warnings on stderr" },
 	{ "markdown", 'm', NULL, 0,
@@ -60,6 +63,9 @@ static error_t compare_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'P':
 		copts.power = true;
+		break;
+	case 'v':
+		copts.verbose = true;
 		break;
 	case 'm':
 		copts.markdown = true;
@@ -100,10 +106,13 @@ static const struct argp compare_argp = {
 	.children = compare_children,
 	.args_doc = "BASE.json NEW.json\nBASE1.json [BASE2.json...] -- NEW1.json [NEW2.json...]",
 	.doc = "Compare `bench --json` results: for every metric both sides share, base "
-	       "and new mean ± stddev, the change with its 95% interval (of the ratio new/base "
-	       "where both are positive), the p-value of Welch's t-test on the logs (--rank: "
-	       "Mann-Whitney's; --paired: the paired t-test on log ratios; --paired --rank: "
-	       "Wilcoxon's signed-rank test), the interval from the same test, and a verdict.  "
+	       "(before) and new (after) mean ± stddev, the change (the ratio of the means) "
+	       "with its 95% interval, and a verdict, as a table within 80 columns; metrics "
+	       "0 on both sides in one line, each verdict's reason and every warning after it "
+	       "(a noisy file named once).  --verbose adds the p-value of the test (Welch's; "
+	       "--rank: Mann-Whitney's; --paired: the paired t-test on log ratios; --paired "
+	       "--rank: Wilcoxon's signed-rank test) and what each metric's test was on.  "
+	       "Runs under TCG (emulated timings) are said so in every output.  "
 	       "The observations: with 2 or more files on each side, each file's mean of its "
 	       "repeat means (the invocation is the unit: runs minutes apart drift); otherwise, "
 	       "when a side has several repeats (--repeat) or files, the per-repeat means (the "
@@ -171,12 +180,13 @@ static int compare_json(const struct compare_side *sa, const struct compare_side
 		*worse |= rows[i].worse;
 	result_config_label(sa->rf[0].doc, label, sizeof(label));
 	o = cli_json_new("compare");
-	if (o && json_object_update_new(o, json_pack("{s:o, s:o, s:o, s:s, s:s, s:s, s:f, s:o, s:b, s:i}",
+	if (o && json_object_update_new(o, json_pack("{s:o, s:o, s:o, s:s, s:s, s:s, s:f, s:o, s:b, s:b, s:i}",
 			"base", side_files(sa), "new", side_files(sb),
 			"invalid_runs", invalid_files(sa, sb),
 			"benchmark", sa->rf[0].benchmark, "configuration", label,
 			"unit", compare_unit_name(unit), "threshold_pct", copts.prm.threshold_pct,
 			"rows", cli_json_compare_rows(rows, n), "worse", *worse != 0,
+			"emulated_timings", compare_side_emulated(sa) || compare_side_emulated(sb),
 			"exit_status", regression_status(*worse))))
 		o = (json_decref(o), NULL);
 	free(rows);
@@ -320,8 +330,10 @@ int bench_compare_main(int argc, char **argv)
 		err = compare_json(&a, &b, &worse);
 	} else if (!err && copts.markdown) {
 		err = compare_markdown(&copts.prm, &a, &b, &worse);
-	} else if (!err) {
+	} else if (!err && (copts.verbose || copts.power)) {
 		err = compare_print(&copts.prm, copts.power, &a, &b, &worse);
+	} else if (!err) {
+		err = compare_print_table(&copts.prm, &a, &b, &worse);
 	}
 	free_side(&a);
 	free_side(&b);

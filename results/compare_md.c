@@ -79,24 +79,6 @@ static const struct compare_row *find_row(const struct compare_row *rows, int n,
 	return NULL;
 }
 
-/* "89.69 ± 0.60": four significant digits of the mean, the spread to the same place */
-static void fmt_side(double mean, double sd, char *buf, size_t sz)
-{
-	int dec = 3;
-
-	if (isnan(mean)) {
-		snprintf(buf, sz, "-");
-		return;
-	}
-	if (fabs(mean) >= 1)
-		dec = 3 - (int)floor(log10(fabs(mean)));
-	dec = dec < 0 ? 0 : dec > 3 ? 3 : dec;
-	if (isnan(sd))
-		snprintf(buf, sz, "%.*f", dec, mean);
-	else
-		snprintf(buf, sz, "%.*f ± %.*f", dec, mean, dec, sd);
-}
-
 /* "0.555 → 0.863": a memory row's two means, or "-" */
 static void fmt_move(const struct compare_row *r, char *buf, size_t sz)
 {
@@ -106,8 +88,8 @@ static void fmt_move(const struct compare_row *r, char *buf, size_t sz)
 		snprintf(buf, sz, "-");
 		return;
 	}
-	fmt_side(r->base, NAN, a, sizeof(a));
-	fmt_side(r->new, NAN, b, sizeof(b));
+	compare_fmt_side(r->base, NAN, a, sizeof(a));
+	compare_fmt_side(r->new, NAN, b, sizeof(b));
 	snprintf(buf, sz, "%s → %s", a, b);
 }
 
@@ -122,38 +104,28 @@ static void put_change(FILE *f, const struct compare_row *r)
 	verdict_fmt_pct(r->change_pct, ch, sizeof(ch));
 	verdict_fmt_interval(r->lo_pct, r->hi_pct, ci, sizeof(ci));
 	fprintf(f, " %s %s | %s%s |", ch, ci, r->v.word,
-		r->v.kind == VERDICT_UNDECIDED ? " (see below)" :
-		r->v.below_threshold ? " (below threshold)" : "");
+		r->v.kind == VERDICT_UNDECIDED || r->v.below_threshold ? "*" : "");
 }
 
-/* did a file of side run under TCG, whose timings are emulated? */
-static bool ran_under_tcg_any(const struct compare_side *side)
+/* each run's noise warnings, on stderr: one line per file, naming it once */
+static void note_warnings(const struct compare_side *sd)
 {
-	json_t *v;
 	int i;
 
-	for (i = 0; i < side->n; i++) {
-		v = json_object_get(json_object_get(side->rf[i].doc, "context"), "hypervisor");
-		if (json_is_string(v) && !strcmp(json_string_value(v), "tcg"))
-			return true;
-	}
-	return false;
-}
-
-/* each run's noise warnings, on stderr, naming the row and the file */
-static void note_warnings(const struct compare_side *sd, const char *label)
-{
-	int i, j;
-
 	for (i = 0; i < sd->n; i++)
-		for (j = 0; j < sd->rf[i].nwarnings; j++)
-			fprintf(stderr, "warning: row %s %s, %s run %s: %s\n", sd->rf[i].benchmark, label,
-				sd->which, sd->rf[i].path, sd->rf[i].warnings[j]);
+		compare_note_noisy(stderr, &sd->rf[i], sd->which);
 }
+
+/* what the rows share: the header says it once */
+struct md_state {
+	int *worse_any;
+	bool one_bench;		/* every file of one benchmark: the header names it */
+	char rate[96];		/* the first row's rate metric: a row with another names its own */
+};
 
 /* one configuration's row; 0, or -EINVAL after compare's refusal on stderr */
 static int md_row(const struct compare_params *prm, const struct compare_side *sa,
-		  const struct compare_side *sb, FILE *out, FILE *notes, int *worse_any)
+		  const struct compare_side *sb, FILE *out, FILE *notes, struct md_state *st)
 {
 	const struct compare_row *rate, *mem, *peak;
 	struct compare_row *rows = NULL;
@@ -170,22 +142,30 @@ static int md_row(const struct compare_params *prm, const struct compare_side *s
 	rate = n ? &rows[0] : NULL;
 	mem = find_row(rows, n, "memory");
 	peak = find_row(rows, n, "peak_memory");
-	fmt_side(rate ? rate->base : NAN, rate ? rate->base_sd : NAN, bs, sizeof(bs));
-	fmt_side(rate ? rate->new : NAN, rate ? rate->new_sd : NAN, ns, sizeof(ns));
+	compare_fmt_side(rate ? rate->base : NAN, rate ? rate->base_sd : NAN, bs, sizeof(bs));
+	compare_fmt_side(rate ? rate->new : NAN, rate ? rate->new_sd : NAN, ns, sizeof(ns));
 	fmt_move(mem, mm, sizeof(mm));
 	fmt_move(peak, pm, sizeof(pm));
-	fprintf(out, "| %s %s | %s | %s | %s |", sa->rf[0].benchmark, label, rate ? rate->name : "-",
-		bs, ns);
+	if (rate && !st->rate[0])
+		snprintf(st->rate, sizeof(st->rate), "%s", rate->name);
+	fprintf(out, "| %s%s%s%s%s | %s | %s |", st->one_bench ? "" : sa->rf[0].benchmark,
+		st->one_bench ? "" : " ", label, rate && strcmp(rate->name, st->rate) ? ", " : "",
+		rate && strcmp(rate->name, st->rate) ? rate->name : "", bs, ns);
 	put_change(out, rate);
-	fprintf(out, " %s | %s | %d / %d |\n", mm, pm, sa->n, sb->n);
-	if (rate && rate->v.kind == VERDICT_UNDECIDED)
-		fprintf(notes, "%s %s: %s; `bench ab` or --repeat N resolve smaller changes\n",
-			sa->rf[0].benchmark, label, rate->v.text);
+	fprintf(out, " %s | %s | %d/%d |\n", mm, pm, sa->n, sb->n);
+	if (rate && (rate->v.kind == VERDICT_UNDECIDED || rate->v.below_threshold)) {
+		char line[512];
+
+		snprintf(line, sizeof(line), "\\* %s %s: %s%s", sa->rf[0].benchmark, label,
+			 rate->v.text, rate->v.kind == VERDICT_UNDECIDED ?
+			 "; `bench ab` or --repeat N resolve smaller changes" : "");
+		compare_put_wrapped(notes, line, COMPARE_MD_WIDTH, 0);
+	}
 	for (i = 0; i < n; i++)
-		*worse_any |= rows[i].worse;
+		*st->worse_any |= rows[i].worse;
 	free(rows);
-	note_warnings(sa, label);
-	note_warnings(sb, label);
+	note_warnings(sa);
+	note_warnings(sb);
 	return 0;
 }
 
@@ -205,9 +185,23 @@ static bool one_config(const struct compare_side *side)
 	return one;
 }
 
+/* are all the files of one benchmark? */
+static bool one_benchmark(const struct compare_side *sa, const struct compare_side *sb)
+{
+	int i;
+
+	for (i = 0; i < sa->n; i++)
+		if (strcmp(sa->rf[i].benchmark, sa->rf[0].benchmark))
+			return false;
+	for (i = 0; i < sb->n; i++)
+		if (strcmp(sb->rf[i].benchmark, sa->rf[0].benchmark))
+			return false;
+	return true;
+}
+
 /* the rows: one per configuration of the base side, in the order first given */
 static int md_rows(const struct compare_params *prm, const struct compare_side *sa,
-		   const struct compare_side *sb, FILE *out, FILE *notes, int *worse_any)
+		   const struct compare_side *sb, FILE *out, FILE *notes, struct md_state *st)
 {
 	struct compare_side ga = {}, gb = {};
 	char label[256], *key, *seen = NULL;
@@ -217,7 +211,7 @@ static int md_rows(const struct compare_params *prm, const struct compare_side *
 
 	/* --force: one configuration a side, whatever sets them apart, is one row */
 	if (prm->force && one_config(sa) && one_config(sb)) {
-		err = md_row(prm, sa, sb, out, notes, worse_any);
+		err = md_row(prm, sa, sb, out, notes, st);
 		return err ? err : 1;
 	}
 	seen_f = open_memstream(&seen, &seen_len);
@@ -239,7 +233,7 @@ static int md_rows(const struct compare_params *prm, const struct compare_side *
 					(result_config_label(sa->rf[i].doc, label, sizeof(label)), label),
 					prm->force ? "" : " (--force compares a side of one configuration with the other's)");
 			else if (!err)
-				err = md_row(prm, &ga, &gb, out, notes, worse_any);
+				err = md_row(prm, &ga, &gb, out, notes, st);
 			rows += !err && gb.n;
 			free(ga.rf);
 			free(gb.rf);
@@ -256,7 +250,9 @@ int compare_markdown(const struct compare_params *prm, const struct compare_side
 		     const struct compare_side *sb, int *worse_any)
 {
 	json_t *first = sa->rf[0].doc;
-	char ka[256], kb[256], prod[64], *table = NULL, *notes = NULL;
+	char ka[256], kb[256], prod[64], line[1024], *table = NULL, *notes = NULL;
+	struct md_state st = { .worse_any = worse_any };
+	bool emulated;
 	size_t table_len = 0, notes_len = 0;
 	FILE *tf = open_memstream(&table, &table_len), *nf = open_memstream(&notes, &notes_len);
 	long long pmin = 0, pmax = 0;
@@ -272,7 +268,8 @@ int compare_markdown(const struct compare_params *prm, const struct compare_side
 		return md_nomem();
 	}
 	/* the table goes out whole or not at all: rows first into memory */
-	rows = md_rows(prm, sa, sb, tf, nf, worse_any);
+	st.one_bench = one_benchmark(sa, sb);
+	rows = md_rows(prm, sa, sb, tf, nf, &st);
 	fclose(tf);
 	fclose(nf);
 	if (rows == 0) {
@@ -293,20 +290,29 @@ int compare_markdown(const struct compare_params *prm, const struct compare_side
 		pmax = i && pmax > json_integer_value(p) ? pmax : json_integer_value(p);
 	}
 	snprintf(prod, sizeof(prod), pmin == pmax ? "%lld" : "%lld..%lld", pmin, pmax);
-	printf("Kernel: %s -> %s; -p%s; %d CPUs (%s)\n\n", ka, kb, prod,
-	       (int)json_integer_value(json_object_get(json_object_get(first, "context"),
-						       "nr_online_cpus")),
-	       json_string_value(json_object_get(json_object_get(first, "context"), "cpu_model")) ?: "?");
-	printf("| configuration | rate | before | after | change [95%% CI] | verdict | memory (MiB) | peak (MiB) | runs |\n");
-	printf("|---|---|---:|---:|---|---|---:|---:|---|\n");
+	emulated = compare_side_emulated(sa) || compare_side_emulated(sb);
+	snprintf(line, sizeof(line), "Kernel: %s -> %s; %s%s-p%s; %d CPUs (%s)%s", ka, kb,
+		 st.one_bench ? sa->rf[0].benchmark : "", st.one_bench ? " " : "", prod,
+		 (int)json_integer_value(json_object_get(json_object_get(first, "context"),
+							 "nr_online_cpus")),
+		 json_string_value(json_object_get(json_object_get(first, "context"), "cpu_model")) ?: "?",
+		 emulated ? "; **emulated timings (TCG)**" : "");
+	compare_put_wrapped(stdout, line, COMPARE_MD_WIDTH, 0);
+	printf("\n| configuration | before | after | change [95%% CI] | verdict | memory (MiB) | peak (MiB) | runs |\n");
+	printf("|---|---:|---:|---|---|---:|---:|---|\n");
 	fputs(table, stdout);
 	compare_invalid_legend(stdout, sa, sb);
-	printf("\nrate: the first metric, mean ± stddev of the runs' means (or of their repeats or samples with fewer files); change: the ratio of those means with its 95%% interval (Fieller's); verdict: better/worse only when the interval leaves out 0, within ±%g%% only when it lies inside; memory: the per-second average, before → after; peak: the run's peak, before → after.\n",
-	       prm->threshold_pct);
+	snprintf(line, sizeof(line), "before, after: the rate, %s (the first metric; a row of another benchmark names its own), mean ± stddev of the runs' means (or of their repeats or samples with fewer files); change: the ratio of those means with its 95%% interval (Fieller's); verdict: better/worse only when the interval leaves out 0, within ±%g%% only when it lies inside, \\* see below; memory: the per-second average, before → after; peak: the run's peak, before → after; runs: base/new.",
+		 st.rate, prm->threshold_pct);
+	printf("\n");
+	compare_put_wrapped(stdout, line, COMPARE_MD_WIDTH, 0);
 	if (notes_len)
 		printf("\n%s", notes);
-	if (ran_under_tcg_any(sa) || ran_under_tcg_any(sb))
-		printf("\nEmulated timings: runs under TCG (QEMU's emulator); trust memory figures and counts, not rates.\n");
+	if (emulated) {
+		snprintf(line, sizeof(line), "Emulated timings: runs under TCG. %s.", RESULT_EMULATED_NOTE);
+		printf("\n");
+		compare_put_wrapped(stdout, line, COMPARE_MD_WIDTH, 0);
+	}
 out:
 	free(table);
 	free(notes);

@@ -11,6 +11,9 @@
  * stderr.  *worse_any is set when a row got worse.  0, -EINVAL (a
  * configuration refused, or none on both sides) or -ENOMEM.
  */
+/* the widest line of the markdown output: a table row, a wrapped paragraph */
+#define COMPARE_MD_WIDTH 120
+
 int compare_markdown(const struct compare_params *prm, const struct compare_side *sa,
 		     const struct compare_side *sb, int *worse_any);
 

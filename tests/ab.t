@@ -211,7 +211,7 @@ A_FILES=("$TEST_TMP"/clear.d/pair-*-A.json)
 B_FILES=("$TEST_TMP"/clear.d/pair-*-B.json)
 for how in "" "--paired" "--paired --rank" "--paired --trimmed"; do
 	# shellcheck disable=SC2086
-	is_exit 0 "compare $how reads ab's files" "$BENCH" compare $how "${A_FILES[@]}" -- "${B_FILES[@]}"
+	is_exit 0 "compare $how reads ab's files" "$BENCH" compare --verbose $how "${A_FILES[@]}" -- "${B_FILES[@]}"
 	like "$TEST_TMP/is_exit.out" '^hits \(M/s\) .* \+10\.0% +\[\+[0-9.]+, \+[0-9.]+\]% +<?[0-9.]+ +better$' \
 		"compare $how: better, +10.0%, an interval above 0, as ab"
 done

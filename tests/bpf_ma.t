@@ -435,7 +435,7 @@ is "$(jq -c '[.samples[].metrics.footprint_slab] | unique' "$TEST_TMP/run.json")
 	"without --footprint: footprint_slab is null in every sample"
 
 # ---- compare and plot take its results ----
-"$BENCH" compare "$TEST_TMP/a.json" "$TEST_TMP/run.json" >"$TEST_TMP/cmp" 2>&1
+"$BENCH" compare --verbose "$TEST_TMP/a.json" "$TEST_TMP/run.json" >"$TEST_TMP/cmp" 2>&1
 ok $? "compare: two bpf_ma runs"
 like "$TEST_TMP/cmp" '^alloc \(M/s\) ' "compare: the alloc rate"
 like "$TEST_TMP/cmp" '^sys_percpu_growth \(MiB\) |^sys_slab_growth \(MiB\) ' "compare: the memory growth"

@@ -38,6 +38,7 @@ def compare_ok: [
 	check(.benchmark; isstr; "benchmark is not a string"),
 	check(.rows; t == "array" and all(.[]; t == "object"); "rows is not a list of objects"),
 	check(.worse; t == "boolean"; "worse is not a boolean"),
+	check(.emulated_timings; t == "boolean"; "emulated_timings is not a boolean"),
 	check(.exit_status; . == 0 or . == 1; "exit_status is not 0 or 1")
 ];
 
@@ -48,6 +49,7 @@ def history_list_ok: [
 
 def history_show_ok: [
 	check(.benchmark; isstr; "benchmark is not a string"),
+	check(.emulated_timings; t == "boolean"; "emulated_timings is not a boolean"),
 	check(.kernels; t == "array" and all(.[]; (.kernel | isstr) and (.runs | isint)
 		and (.run_ids | t == "array")); "kernels is not a list of kernels"),
 	check(.kernels; all(.[]; (.ci95_pct | t == "array" and length == 2

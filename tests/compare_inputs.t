@@ -18,7 +18,7 @@ par_wait a.out
 is $? 0 "count-local --json: exits 0"
 par_wait g.out
 is $? 0 "count-global --json: exits 0"
-"$BENCH" compare a.json a.json >same.out 2>same.err
+"$BENCH" compare --verbose a.json a.json >same.out 2>same.err
 is $? 0 "compare of a result with itself: exit 0"
 # on a busy machine three samples may be too few or too noisy to bound the
 # change (results/verdict.c, set_text()): all of its undecided forms are honest

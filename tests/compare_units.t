@@ -59,7 +59,7 @@ agree() {
 		unset 'PLOT_PID[$name]'
 	fi
 	[ -n "${PLOT_PID[$name]:-}" ] || plot_start "$name" "$@"
-	"$BENCH" compare "$@" >"$name.cmp" 2>"$name.cmp.err"
+	"$BENCH" compare --verbose "$@" >"$name.cmp" 2>"$name.cmp.err"
 	is $? 0 "$name: compare exits 0"
 	wait "${PLOT_PID[$name]}"
 	is $? 0 "$name: plot compare exits 0"
@@ -92,12 +92,12 @@ jq '.samples |= [to_entries[] | .value.metrics.hits = ([50, 150, 100][.key % 3])
 			      q1: 75, q3: 125, iqr: 50, mad: 50, p90: 140, p99: 149,
 			      tukey: {low_fence: 0, high_fence: 200, outliers: []}}' s.json >wide.json
 ok $? "a run with hits 50, 150, 100 made"
-"$BENCH" compare wide.json wide.json >wide.self 2>&1
+"$BENCH" compare --verbose wide.json wide.json >wide.self 2>&1
 if ! like wide.self '^hits \(M/s\) .* undecided: 3 samples a side resolve only changes above [0-9.]+%$' "the made run is a valid result"; then
 	diag "$(head -5 wide.self)"
 fi
 scaled_hits wide.json 0.1 tenth.json
-"$BENCH" compare wide.json tenth.json >tenth.cmp 2>&1
+"$BENCH" compare --verbose wide.json tenth.json >tenth.cmp 2>&1
 is $? 0 "a tenth: compare exits 0"
 like tenth.cmp '^hits \(M/s\) +100\.000 ± 50\.000 +10\.000 ± 5\.000 +-90\.0% +unbounded +[0-9.]+ +undecided: 3 samples a side: too noisy to bound the change$' \
 	"a tenth: -90.0%, an unbounded interval said so, undecided"
@@ -138,7 +138,7 @@ agree memory ml1.json ml2.json ml3.json -- mg1.json mg2.json mg3.json
 like memory.cmp '^peak_memory \(MiB\) +12\.000 ± 1\.000 +22\.000 ± 1\.000 +\+83\.3% +\[\+58\.3, \+115\]% +0\.000[0-9]+ +worse$' \
 	"memory: 12 against 22 MiB over 3 + 3 files: +83.3% (the means), Fieller's interval, worse"
 like memory.svg '3\+3 invocations' "memory: the chart counts the files, its memory bar's too"
-"$BENCH" compare ml1.json mg1.json >memory1.cmp 2>&1
+"$BENCH" compare --verbose ml1.json mg1.json >memory1.cmp 2>&1
 like memory1.cmp '^peak_memory \(MiB\) +11\.000 +21\.000 +\+90\.9% +- +- +undecided: 1 run a side, no spread: no test possible$' \
 	"memory: one file a side stays untested"
 
@@ -219,7 +219,7 @@ like rank.cmp '^hits \(M/s\) +[0-9.]+ \(median\)' "rank: the sides are their med
 like rank.svg 'Hodges-Lehmann' "rank: the chart says so"
 
 # ---- as many files as a long bench ab run writes: 300 a side ----
-is_exit 0 "300 files a side: compare reads them" "$BENCH" compare --force "${many_a[@]}" -- "${many_b[@]}"
+is_exit 0 "300 files a side: compare reads them" "$BENCH" compare --verbose --force "${many_a[@]}" -- "${many_b[@]}"
 like "$TEST_TMP/is_exit.out" "^hits \(M/s\) .*" "300 files a side: a row per metric"
 wait "$MANY_PID"
 is $? 0 "300 files a side: so does plot compare"

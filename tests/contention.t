@@ -85,7 +85,7 @@ like "$TEST_TMP/starved.err" \
 
 # --include-invalid: kept, and marked wherever it shows (--force: the starved
 # run was pinned, the good one not)
-"$BENCH" compare --force --include-invalid "$good" "$starved" >"$TEST_TMP/ci" 2>"$TEST_TMP/ci.err"
+"$BENCH" compare --verbose --force --include-invalid "$good" "$starved" >"$TEST_TMP/ci" 2>"$TEST_TMP/ci.err"
 is $? 0 "compare --include-invalid: the invalid run is compared (exit 0)"
 like "$TEST_TMP/ci.err" "compare: kept $starved \\(--include-invalid\\), marked as an invalid run: producers starved" \
 	"... named on stderr with its reason"

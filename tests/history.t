@@ -126,7 +126,7 @@ is "$(grep -c . "$TEST_TMP/is_exit.err")" 1 "plot history of a history that cann
 assert "plot history that failed: no picture" test ! -e y.svg
 
 # compare takes a stored run as a side
-is_exit 0 "compare history:1 b.json: exit 0" "$BENCH" compare history:1 b.json
+is_exit 0 "compare history:1 b.json: exit 0" "$BENCH" compare --verbose history:1 b.json
 like "$TEST_TMP/is_exit.out" '^hits \(M/s\)' "compare history:1: the metrics compared"
 is_exit 0 "compare history:DB:ID: exit 0" "$BENCH" compare "history:own.db:2" g.json
 is_exit 2 "compare history:99 (no such run): exit 2" "$BENCH" compare history:99 b.json

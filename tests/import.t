@@ -43,7 +43,7 @@ is_exit 2 "... but -w1's Summary does not follow with -w2" \
 like "$TEST_TMP/is_exit.err" "^import: up.log: line [0-9]+: the Summary's hits is .* warm-up" \
 	"... and it says which line and why"
 
-"$BENCH" compare up.json ours.json >cmp.out 2>cmp.err
+"$BENCH" compare --verbose up.json ours.json >cmp.out 2>cmp.err
 is $? 0 "compare of the import against our run: exit 0"
 like cmp.out "^note: up.json \(base\) was imported from upstream-text up.log; it lacks:" \
 	"compare says which side is imported"
@@ -75,7 +75,7 @@ is "$(jq -r '[.source.kind, .source.row.name, .source.row.line, (.samples | leng
 	.summary.metrics.per_prod_op.mean, (.summary.peak_memory_mib * 100 | round), (.source.missing_metrics | join(","))]
 	| join("|")' m8.json)" "patch-mail|overwrite|8|0|true||99|280|failures" \
 	"the row's figures, summary only, and what upstream does not print"
-"$BENCH" compare --force m4.json m8.json >mc.out 2>mc.err
+"$BENCH" compare --verbose --force m4.json m8.json >mc.out 2>mc.err
 is $? 0 "compare of two rows: exit 0"
 like mc.out "^per_prod_op \(k/s\) +90\.000 ± 0\.100 +99\.000 ± 0\.300 +\+10\.0% .*untested \(summary only\)" \
 	"the change between the printed means, untested"

@@ -102,7 +102,7 @@ lat_check() {
 	like "$out" '^Latency: machine speed: a 512-step empty bpf_loop\(\) took [0-9.]+ ns \(median of [1-9][0-9]*, run after 1 batch in 64, outside its timing\)$' \
 		"$name: the Summary states the machine-speed reference"
 	schema_ok "$out.json" "$name: JSON conforms to the schema"
-	"$BENCH" compare "$out.json" "$out.json" >"$out.cmp" 2>&1
+	"$BENCH" compare --verbose "$out.json" "$out.json" >"$out.cmp" 2>&1
 	ok $? "$name: compare loads and validates the result"
 	like "$out.cmp" '^latency_p99 \(ns\) ' "$name: compare has a latency_p99 row"
 }

@@ -231,7 +231,7 @@ if host_only "bad values refused; compare and plot of the runs"; then
 	ok $? "compare: runs on different hooks refused (rc $rc), naming the hook"
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(cat "$TEST_TMP/cmp.err")"
 	rc=0
-	"$BENCH" compare --force "$a" "$TEST_TMP/other_hook.json" >"$TEST_TMP/cmp" 2>"$TEST_TMP/cmp.err" || rc=$?
+	"$BENCH" compare --verbose --force "$a" "$TEST_TMP/other_hook.json" >"$TEST_TMP/cmp" 2>"$TEST_TMP/cmp.err" || rc=$?
 	[ "$rc" -eq 0 ] && grep -q '^warning: options differ: hook ' "$TEST_TMP/cmp" &&
 		grep -q '^kmallocs_per_create (kmallocs/create) ' "$TEST_TMP/cmp"
 	ok $? "compare --force: compares (rc $rc), kmallocs per create among the metrics"

@@ -265,7 +265,7 @@ done
 # ---- compare and plot read the results (userspace alone: the host checks them) ----
 if host_only "compare and plot of lpm-trie-lookup runs"; then
 	cp "$TEST_TMP/lookup.json" "$TEST_TMP/lookup2.json"
-	"$BENCH" compare "$TEST_TMP/lookup.json" "$TEST_TMP/lookup2.json" >"$TEST_TMP/cmp" 2>&1
+	"$BENCH" compare --verbose "$TEST_TMP/lookup.json" "$TEST_TMP/lookup2.json" >"$TEST_TMP/cmp" 2>&1
 	ok $? "compare of an lpm-trie-lookup run with itself: exit status 0"
 	like "$TEST_TMP/cmp" '^throughput \(M/s\) ' "compare: a throughput verdict"
 	like "$TEST_TMP/cmp" '^latency \(ns\) ' "compare: a latency verdict"

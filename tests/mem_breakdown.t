@@ -128,7 +128,7 @@ jq '.memory_source.fields |= del(.memory_anon) | .summary.metrics |= del(.memory
 	.samples[] |= (.metrics |= del(.memory_anon) | .counters.mem_stat_bytes |= del(.memory_anon))' \
 	"$f" >"$TEST_TMP/less.json"
 is "$(jq -r -f tests/schema.jq "$TEST_TMP/less.json")" "" "a run without the anon field follows the schema"
-"$BENCH" compare "$f" "$TEST_TMP/less.json" >"$TEST_TMP/cmp" 2>"$TEST_TMP/cmp.err"
+"$BENCH" compare --verbose "$f" "$TEST_TMP/less.json" >"$TEST_TMP/cmp" 2>"$TEST_TMP/cmp.err"
 is "$?" 0 "compare: a field one side lacks is no reason to refuse"
 like "$TEST_TMP/cmp" "^note: memory_anon only in $f: the other run's kernel or cgroup hierarchy does not report it$" \
 	"compare: says which run has it"

@@ -116,7 +116,7 @@ is "$n" "$inv" "bench ab, a real run: one result file per invocation ($n)"
 is_exit 0 "bench ab, a real run: bench compare reads its files" \
 	"$BENCH" compare "$TEST_TMP"/goal/aa-1/pair-*-A.json -- "$TEST_TMP"/goal/aa-1/pair-*-B.json
 is_exit 0 "bench ab, a real run: bench compare --paired reads them as pairs" \
-	"$BENCH" compare --paired "$TEST_TMP"/goal/aa-1/pair-*-A.json -- "$TEST_TMP"/goal/aa-1/pair-*-B.json
+	"$BENCH" compare --verbose --paired "$TEST_TMP"/goal/aa-1/pair-*-A.json -- "$TEST_TMP"/goal/aa-1/pair-*-B.json
 like "$TEST_TMP/is_exit.out" "^  hits: paired t-test on $((n / 2)) pairs of invocation means" \
 	"bench ab, a real run: compare --paired takes every pair ab ran as one observation"
 is_exit 2 "run_ab_goal.sh: an unknown step is refused" "$GOAL" nope

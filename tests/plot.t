@@ -115,7 +115,7 @@ is "$(grep -E '^ +[0-9]+ ' "$T/table" | awk '{ print $1 }' | tr '\n' ' ')" "1 2 
 check_chart compare 900x560 compare "$T/p2.json" "$T/p2b.json"
 svg_has "$T/compare.svg" "hits (M/s)" "compare SVG: the metric with its unit"
 svg_has "$T/compare.svg" "change vs base (%), bars: 95% CI" "compare SVG: the change axis"
-verdict=$("$BENCH" compare "$T/p2.json" "$T/p2b.json" | sed -nE 's/^hits \(M\/s\) .*[0-9%d-] +(within ±2%|better|worse|undecided)(: .*|, below .*)?$/\1/p')
+verdict=$("$BENCH" compare --verbose "$T/p2.json" "$T/p2b.json" | sed -nE 's/^hits \(M\/s\) .*[0-9%d-] +(within ±2%|better|worse|undecided)(: .*|, below .*)?$/\1/p')
 svg_has "$T/compare.svg" ">$verdict<" "compare SVG: the bar says compare's verdict ($verdict)"
 like "$T/compare.txt" 'count-local compare: change \(ratio of means\), new vs base' "compare text: the title"
 like "$T/compare.txt" "$verdict" "compare text: the verdict in words"

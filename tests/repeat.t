@@ -113,7 +113,7 @@ for i in 1 2 3 4; do
 done
 # the same repeats, split across the sides in different orders: whatever the
 # machine did, both sides hold the same observations
-run_bench "$C/cmp.out" compare "$C/c1.json" "$C/c2.json" "$C/c3.json" "$C/c4.json" -- \
+run_bench "$C/cmp.out" compare --verbose "$C/c1.json" "$C/c2.json" "$C/c3.json" "$C/c4.json" -- \
 	"$C/c3.json" "$C/c1.json" "$C/c4.json" "$C/c2.json"
 is $? 0 "compare 4 files per side: exit 0"
 like "$C/cmp.out" '^hits \(M/s\) .* \+0\.00% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-|unbounded) +1\.0000  (within ±2%|undecided: 4 runs a side( resolve only changes above [0-9.]+%|: too noisy to bound the change))$' "hits: no change, p = 1: within or undecided, never better or worse"
@@ -158,13 +158,13 @@ like "$C/cmp2.out" '^power: hits: in 5 minutes of runs \(150 repeats per side of
 # (started above)
 par_wait "$C/one.out"
 is $? 0 "count-local without repeats: exit 0"
-run_bench "$C/cmp1.out" compare "$C/one.json" "$C/one.json"
+run_bench "$C/cmp1.out" compare --verbose "$C/one.json" "$C/one.json"
 is $? 0 "compare one run per side: exit 0"
 like "$C/cmp1.out" 'variance between runs is unknown here, so the p-value covers within-run noise only' \
 	"one run per side: between-run variance unknown"
 cmp_ok "$(grep -c '^Not covered' "$C/cmp1.out")" -eq 0 "one run per side: its own wording only"
 # one repeat on a side against several: the other side's spread is assumed
-run_bench "$C/cmp3.out" compare "$C/one.json" -- "$C/c1.json" "$C/c2.json"
+run_bench "$C/cmp3.out" compare --verbose "$C/one.json" -- "$C/c1.json" "$C/c2.json"
 is $? 0 "one run against four repeats: exit 0"
 like "$C/cmp3.out" "^  hits: t-test assuming the single-repeat side has the other side's between-repeat spread on 1 \+ 4 repeat means" \
 	"one run against repeats: the assumption is said"
@@ -172,12 +172,12 @@ like "$C/cmp3.out" '^Not covered: the spread between invocations' \
 	"one file against two: the spread between invocations is not covered"
 # files with and without repeats on both sides: a file without repeats is
 # one observation, its mean over samples; the same files on both sides
-run_bench "$C/cmp4.out" compare "$C/one.json" "$C/c1.json" -- "$C/c1.json" "$C/one.json"
+run_bench "$C/cmp4.out" compare --verbose "$C/one.json" "$C/c1.json" -- "$C/c1.json" "$C/one.json"
 is $? 0 "mixed files per side: exit 0"
 like "$C/cmp4.out" "^  hits: Welch's t-test on 2 \+ 2 invocation means \(the invocation is the unit: each file's mean of its repeat means, 1 to 2 per file; a file without repeats: its mean over samples\), df 2\.0;" \
 	"mixed files per side: the file means are said"
 like "$C/cmp4.out" '^hits \(M/s\) .* \+0\.00% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-|unbounded) +1\.0000  (within ±2%|undecided: 2 runs a side( resolve only changes above [0-9.]+%|: too noisy to bound the change))$' "mixed files, the same on both sides: within or undecided"
-run_bench "$C/cmp5.out" compare "$C/one.json" "$C/one.json" -- "$C/one.json" "$C/one.json"
+run_bench "$C/cmp5.out" compare --verbose "$C/one.json" "$C/one.json" -- "$C/one.json" "$C/one.json"
 is $? 0 "files without repeats on both sides: exit 0"
 like "$C/cmp5.out" "^  hits: Welch's t-test on 2 \+ 2 invocation means \(the invocation is the unit: each file's mean over its per-second samples\), df 2\.0; between-invocation CV 0\.00% / 0\.00%, within-invocation CV [0-9.]+% / [0-9.]+%$" \
 	"files without repeats: a file's mean over its samples, no between-repeat level"

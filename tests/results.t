@@ -98,14 +98,14 @@ is "$left" 0 "SIGINT during a --json run: no JSON file left"
 # (s1 and s2 were run at the top)
 is $s1_rc 0 "compare's first run of count-local: exit status 0"
 is $s2_rc 0 "compare's second run of count-local: exit status 0"
-"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >"$TEST_TMP/cmp" 2>&1
+"$BENCH" compare --verbose "$TEST_TMP/s1.json" "$TEST_TMP/s2.json" >"$TEST_TMP/cmp" 2>&1
 is $? 0 "compare of two runs of one configuration exits 0"
 like "$TEST_TMP/cmp" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-|unbounded) +[<0-9.]+ +(within ±2%|better|worse|undecided: .*|(better|worse), below the ±2% threshold)$' \
 	"compare of two runs: a well-formed verdict line"
 diag "two real runs of count-local: $(grep '^hits ' "$TEST_TMP/cmp")"
 jq '.samples |= ([.[] | select(.warmup)] + ([.[] | select(.warmup | not)] | reverse))' \
 	"$TEST_TMP/s1.json" >"$TEST_TMP/s1r.json"
-"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/s1r.json" >"$TEST_TMP/cmpr0" 2>&1
+"$BENCH" compare --verbose "$TEST_TMP/s1.json" "$TEST_TMP/s1r.json" >"$TEST_TMP/cmpr0" 2>&1
 like "$TEST_TMP/cmpr0" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +\+0\.00% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-|unbounded) +1\.0000 +(within ±2%|undecided: .*)$' \
 	"compare: the same configuration without drift: no change (p = 1), within or undecided"
 "$BENCH" compare --fail-on-regression "$TEST_TMP/s1.json" "$TEST_TMP/s1r.json" >/dev/null 2>&1
@@ -119,7 +119,7 @@ cp "$TEST_TMP/count-local.json" "$TEST_TMP/l2.json"
 is $? 2 "compare of different benchmarks: refused with exit 2"
 like "$TEST_TMP/cmpx.err" "^compare: $TEST_TMP/g2.json: benchmark: 'count-global', but $TEST_TMP/l2.json is 'count-local': refusing to compare different benchmarks \\(--force compares anyway\\)$" \
 	"compare of different benchmarks: says why"
-"$BENCH" compare --force "$TEST_TMP/l2.json" "$TEST_TMP/g2.json" >"$TEST_TMP/cmpf" 2>&1
+"$BENCH" compare --verbose --force "$TEST_TMP/l2.json" "$TEST_TMP/g2.json" >"$TEST_TMP/cmpf" 2>&1
 is $? 0 "compare --force: exit 0"
 like "$TEST_TMP/cmpf" '^hits \(M/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-|unbounded) +[<0-9.]+ +(within ±2%|better|worse|undecided: .*|(better|worse), below the ±2% threshold)$' \
 	"compare --force: a well-formed verdict line"
@@ -128,9 +128,9 @@ diag "count-local vs count-global: $(grep '^hits ' "$TEST_TMP/cmpf")"
 
 # the direction of the verdict, on samples made up to a known ratio
 steady_and_halved "$TEST_TMP/s1.json" "$TEST_TMP/steady.json" "$TEST_TMP/half.json"
-"$BENCH" compare "$TEST_TMP/steady.json" "$TEST_TMP/half.json" >"$TEST_TMP/cmph" 2>&1
+"$BENCH" compare --verbose "$TEST_TMP/steady.json" "$TEST_TMP/half.json" >"$TEST_TMP/cmph" 2>&1
 like "$TEST_TMP/cmph" '^hits \(M/s\) .* -50\.0% .* worse$' "compare: half the rate is worse"
-"$BENCH" compare "$TEST_TMP/half.json" "$TEST_TMP/steady.json" >"$TEST_TMP/cmpd" 2>&1
+"$BENCH" compare --verbose "$TEST_TMP/half.json" "$TEST_TMP/steady.json" >"$TEST_TMP/cmpd" 2>&1
 like "$TEST_TMP/cmpd" '^hits \(M/s\) .* \+100% .* better$' "compare the other way round: better"
 "$BENCH" compare --fail-on-regression "$TEST_TMP/steady.json" "$TEST_TMP/half.json" >/dev/null 2>&1
 is $? 1 "compare --fail-on-regression: exit 1 on a regression"
@@ -141,7 +141,7 @@ like "$TEST_TMP/cmpo.err" "^compare: refusing to compare runs with different opt
 	"compare of -p1 vs -p2: names the option"
 # context differences are noted
 jq '.context.kernel_release = "9.9.9-other" | .context.nr_online_cpus = 64' "$TEST_TMP/s2.json" >"$TEST_TMP/k.json"
-"$BENCH" compare "$TEST_TMP/s1.json" "$TEST_TMP/k.json" >"$TEST_TMP/cmpk" 2>&1
+"$BENCH" compare --verbose "$TEST_TMP/s1.json" "$TEST_TMP/k.json" >"$TEST_TMP/cmpk" 2>&1
 like "$TEST_TMP/cmpk" '^note: kernel release differs: .* vs 9\.9\.9-other$' "compare notes a different kernel"
 like "$TEST_TMP/cmpk" '^warning: online CPU count differs: 2? *[0-9]+ vs 64$' "compare warns about a different CPU count"
 

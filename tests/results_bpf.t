@@ -131,7 +131,7 @@ if host_only "compare of preallocated vs bpf ma"; then
 	"$BENCH" compare "$TEST_TMP/hm--preallocated.json" "$TEST_TMP/hm.json" >/dev/null 2>"$TEST_TMP/c1.err"
 	is $? 2 "compare of preallocated vs bpf ma: refused without --force"
 	like "$TEST_TMP/c1.err" 'different options: preallocated true vs false' "and names the option"
-	"$BENCH" compare --force "$TEST_TMP/hm--preallocated.json" "$TEST_TMP/hm.json" >"$TEST_TMP/c2" 2>&1
+	"$BENCH" compare --verbose --force "$TEST_TMP/hm--preallocated.json" "$TEST_TMP/hm.json" >"$TEST_TMP/c2" 2>&1
 	is $? 0 "compare --force of preallocated vs bpf ma: exit 0"
 	like "$TEST_TMP/c2" '^per_prod_op \(k/s\) ' "compare shows per_prod_op"
 	like "$TEST_TMP/c2" '^memory \(MiB\) ' "compare shows memory"
@@ -145,7 +145,7 @@ cmp_num "$(jq '.summary.metrics.memory.resolution' "$TEST_TMP/hm.json")" '>' 0 \
 	"htab-mem: the memory metric records its resolution"
 par_wait "$TEST_TMP/hm2"
 is $? 0 "htab-mem --preallocated, a second run of one configuration: exit status 0"
-"$BENCH" compare "$TEST_TMP/hm--preallocated.json" "$TEST_TMP/hm2.json" >"$TEST_TMP/c0" 2>&1
+"$BENCH" compare --verbose "$TEST_TMP/hm--preallocated.json" "$TEST_TMP/hm2.json" >"$TEST_TMP/c0" 2>&1
 is $? 0 "compare of two htab-mem runs of one configuration: exit 0"
 like "$TEST_TMP/c0" '^memory \(MiB\) .* (within ±2%|undecided: .*)$' "memory of two runs of one configuration is not a change"
 like "$TEST_TMP/c0" '^peak_memory \(MiB\) .* (within ±2%|undecided: .*)$' "nor is their peak"
@@ -159,7 +159,7 @@ if host_only "compare of overwrite vs no_op"; then
 	"$BENCH" compare "$TEST_TMP/hm.json" "$TEST_TMP/no.json" >/dev/null 2>"$TEST_TMP/c3.err"
 	is $? 2 "compare of overwrite vs no_op: refused without --force"
 	like "$TEST_TMP/c3.err" 'different options: use_case "overwrite" vs "no_op"' "and names the option"
-	"$BENCH" compare --force "$TEST_TMP/hm.json" "$TEST_TMP/no.json" >"$TEST_TMP/c3" 2>&1
+	"$BENCH" compare --verbose --force "$TEST_TMP/hm.json" "$TEST_TMP/no.json" >"$TEST_TMP/c3" 2>&1
 	is $? 0 "compare --force of overwrite vs no_op: exit 0"
 	like "$TEST_TMP/c3" '^per_prod_op \(k/s\) +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ +[-+][0-9.]+% +(\[[-+][0-9.]+, [-+][0-9.]+\]%|-|unbounded) +[<0-9.]+ +(within ±2%|better|worse|undecided: .*|(better|worse), below the ±2% threshold)$' \
 		"compare --force of overwrite vs no_op: a per_prod_op verdict"

@@ -99,11 +99,11 @@ is_exit 0 "history list --tag 'base 1a2b': exit 0" "$BENCH" history list --db "$
 is "$(awk 'NR > 1 && /^ +[0-9]/ { print $1 }' "$TEST_TMP/is_exit.out" | tr '\n' ' ')" "1 " "--tag selects by tag"
 
 # compare says when the sides ran different builds of one release
-is_exit 0 "compare of two builds: exit 0" "$BENCH" compare r.json p.json
+is_exit 0 "compare of two builds: exit 0" "$BENCH" compare --verbose r.json p.json
 like "$TEST_TMP/is_exit.out" "^note: base and new ran different builds of kernel $(uname -r | sed 's/[.+]/\\&/g'): $short \(tag base 1a2b\) vs 0123456789ab \(tag patched\)$" \
 	"compare: the note names both builds and tags"
 jq '.context.tag = "patched"' r.json >rt.json
-is_exit 0 "compare of one build under two tags: exit 0" "$BENCH" compare r.json rt.json
+is_exit 0 "compare of one build under two tags: exit 0" "$BENCH" compare --verbose r.json rt.json
 like "$TEST_TMP/is_exit.out" '^note: base and new are tagged differently but ran the same build' "compare: same build, different tags: said"
 is_exit 0 "compare of a side mixing builds: exit 0" "$BENCH" compare r.json p.json -- n.json rt.json
 like "$TEST_TMP/is_exit.out" '^warning: the base side mixes kernel builds: ' "compare: a side of two builds: warned"

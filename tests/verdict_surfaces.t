@@ -21,13 +21,27 @@ for i in 1 2; do
 done
 
 # the hits row of each surface: change, interval, verdict
-text_row() {	# text_row <compare args...>: "change|interval|verdict" of compare's text
-	"$BENCH" compare "$@" 2>/dev/null |
-		sed -nE 's/^hits \(M\/s\) +[0-9.]+( ± [0-9.]+)? +[0-9.]+( ± [0-9.]+)? +([-+][0-9.e+]+%|n\/a) +(-|unbounded|\[[^]]*\]%) +(-|<?[0-9.]+) +(.*)$/\3|\4|\6/p'
+text_row() {	# text_row <compare args...>: "change|interval|verdict" of compare's table
+	# the row holds the verdict's word; its reason, when it has one, is the
+	# line under the table naming the metric ("hits, ...: undecided: ..."),
+	# wrapped onto lines indented by 2 spaces: joined again
+	local out row word why
+	out=$("$BENCH" compare "$@" 2>/dev/null)
+	row=$(sed -nE 's/^hits M\/s +[0-9.]+( ± [0-9.]+)? +[0-9.]+( ± [0-9.]+)? +([-+][0-9.e+]+%) (-|unbounded|\[[^]]*\]%?) +([^ ].*)$/\3|\4|\5/p' <<<"$out")
+	word=${row##*|}
+	why=$(awk '{ sub(/ +$/, "") }
+		/^[a-z_0-9]+(, [a-z_0-9]+)*: / { on = 0; split($0, p, ": "); n = split(p[1], m, ", ")
+			for (i = 1; i <= n; i++) if (m[i] == "hits") on = 1
+			if (on) { t = substr($0, length(p[1]) + 3); next } }
+		on && /^  [^ ]/ { sub(/^ +/, ""); t = t " " $0; next } { on = 0 }
+		END { print t }' <<<"$out")
+	[ -n "$row" ] && echo "${row%|*}|${why:-$word}"
 }
 md_row() {	# md_row <compare args...>: "change|interval|word" of the markdown row
+	# (one benchmark: the header names it, the row its configuration; a
+	# verdict with a reason below the table carries a "*")
 	"$BENCH" compare --markdown "$@" 2>/dev/null |
-		sed -nE 's/^\| count-local [^|]*\| hits \(M\/s\) \|[^|]*\|[^|]*\| ([-+][0-9.e+]+%) (-|unbounded|\[[^]]*\]%) \| ([^|(]*[^ |(])( \([^)]*\))? \|.*/\1|\2|\3/p'
+		sed -nE 's/^\| default \|[^|]*\|[^|]*\| ([-+][0-9.e+]+%) (-|unbounded|\[[^]]*\]%?) \| ([^|*]*[^ |*])\*? \|.*/\1|\2|\3/p'
 }
 json_row() {	# json_row <compare args...>: "verdict|verdict_text|change_pct|lo|hi"
 	"$BENCH" compare --json "$@" 2>/dev/null |

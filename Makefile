@@ -120,9 +120,12 @@ LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 # the subcommands that read result files (compare, plot, ab, export, history, config)
 RESULTS_SRCS := $(wildcard $(SRCDIR)/results/*.c)
 LIB_OBJS += $(patsubst $(SRCDIR)/results/%.c,$(OUTPUT)/results/%.o,$(RESULTS_SRCS))
+# benchmark helpers that call the runner (bench_failed(), env): the binary's only
+BENCH_LIB_SRCS := $(SRCDIR)/benchs/lib_hook.c
 # benchmark helpers without BPF or the runner, so unit tests can link them
-LIB_OBJS += $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(wildcard $(SRCDIR)/benchs/lib_*.c))
-BENCH_SRCS := $(wildcard $(SRCDIR)/benchs/bench_*.c)
+LIB_OBJS += $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,\
+	    $(filter-out $(BENCH_LIB_SRCS),$(wildcard $(SRCDIR)/benchs/lib_*.c)))
+BENCH_SRCS := $(wildcard $(SRCDIR)/benchs/bench_*.c) $(BENCH_LIB_SRCS)
 BENCH_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,bench.c bench_api.c bench_args.c runner.c reporters.c run_mem.c \
 	      producer_counters.c run_latency.c run_contention.c run_slices.c \
 	      bench_import.c) $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,$(BENCH_SRCS))

@@ -392,6 +392,12 @@ long bench_collect_prod_counters(struct counter *c, struct bench_res *res);
  * negative errno: `return bench_failed(err, "load %s", name);`
  */
 int bench_failed(int err, const char *what_fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * Until called again with NULL, this thread's bench_failed() writes its
+ * line into buf instead (the last one kept): a try whose failure is
+ * reported later, or not at all (lib_hook.h's fentry try).
+ */
+void bench_failed_into(char *buf, size_t sz);
 
 /*
  * Called by a producer that cannot go on (err: a negative errno): the

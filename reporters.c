@@ -98,15 +98,30 @@ long bench_collect_prod_counters(struct counter *c, struct bench_res *res)
 	return sum;
 }
 
+/* bench_failed_into()'s buffer: set-up runs in one thread, producers in others */
+static __thread char *failed_buf;
+static __thread size_t failed_buf_sz;
+
+void bench_failed_into(char *buf, size_t sz)
+{
+	failed_buf = buf;
+	failed_buf_sz = buf ? sz : 0;
+	if (buf && sz)
+		buf[0] = '\0';
+}
+
 int bench_failed(int err, const char *what_fmt, ...)
 {
+	char what[512];
 	va_list ap;
 
-	fputs("failed to ", stderr);
 	va_start(ap, what_fmt);
-	vfprintf(stderr, what_fmt, ap);
+	vsnprintf(what, sizeof(what), what_fmt, ap);
 	va_end(ap);
-	fprintf(stderr, ": %s\n", strerror(-err));
+	if (failed_buf)
+		snprintf(failed_buf, failed_buf_sz, "failed to %s: %s", what, strerror(-err));
+	else
+		fprintf(stderr, "failed to %s: %s\n", what, strerror(-err));
 	return err;
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h"
 #include "kernel_env.h"
 #include "benchs/lib_hook.h"
 
@@ -41,7 +42,9 @@ int bench_hook_load(enum bench_hook wanted, const struct bench_hook_ops *ops,
 	if (wanted != BENCH_HOOK_TP) {
 		/* libbpf's multi-line account of a refused fentry is ours to summarise */
 		libbpf_mute(true);
+		bench_failed_into(fentry_msg, sizeof(fentry_msg));
 		err = ops->load(BENCH_HOOK_FENTRY, fentry_msg, sizeof(fentry_msg));
+		bench_failed_into(NULL, 0);
 		libbpf_mute(false);
 		if (err && wanted == BENCH_HOOK_FENTRY) {
 			fprintf(stderr, "%s\n", fentry_msg);
@@ -51,7 +54,9 @@ int bench_hook_load(enum bench_hook wanted, const struct bench_hook_ops *ops,
 			ops->unload();
 	}
 	if (err) {
+		bench_failed_into(msg, sizeof(msg));
 		err = ops->load(BENCH_HOOK_TP, msg, sizeof(msg));
+		bench_failed_into(NULL, 0);
 		if (err) {
 			fprintf(stderr, "%s\n", msg);
 			return err;

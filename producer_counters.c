@@ -31,19 +31,12 @@
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static __u32 reg_tids[BENCH_PROD_MAX];
 
-int bench_producers_failed(int err, const char *msg)
-{
-	fprintf(stderr, "%s\n", msg);
-	return err;
-}
-
 /* bench_producers_quiesce(): set to stop the loops, and the producers that did */
 static int stop_loops;
 static int parked;
 
 int bench_producers_prepare(struct bench_producers *bp, struct bench_prod_ids *ids,
-			    struct bpf_map *tids, struct bpf_map *counters, int nr,
-			    char *msg, size_t msg_sz)
+			    struct bpf_map *tids, struct bpf_map *counters, int nr)
 {
 	struct stat ns;
 	int err;
@@ -53,16 +46,11 @@ int bench_producers_prepare(struct bench_producers *bp, struct bench_prod_ids *i
 	bp->tids_fd = -1;
 	pthread_mutex_unlock(&reg_lock);
 	bp->nr = nr;
-	if (nr < 1 || nr > BENCH_PROD_MAX) {
-		snprintf(msg, msg_sz, "invalid producer count %d: expected 1..%d", nr,
-			 BENCH_PROD_MAX);
-		return -EINVAL;
-	}
-	if (stat("/proc/self/ns/pid", &ns)) {
-		err = -errno;
-		snprintf(msg, msg_sz, "failed to stat /proc/self/ns/pid: %s", strerror(-err));
-		return err;
-	}
+	/* the runner checked -p: a count out of range is a benchmark's mistake */
+	if (nr < 1 || nr > BENCH_PROD_MAX)
+		return bench_failed(-EINVAL, "count %d producers (1..%d)", nr, BENCH_PROD_MAX);
+	if (stat("/proc/self/ns/pid", &ns))
+		return bench_failed(-errno, "stat /proc/self/ns/pid");
 	ids->pidns_dev = ns.st_dev;
 	ids->pidns_ino = ns.st_ino;
 	ids->tgid = getpid();
@@ -70,21 +58,16 @@ int bench_producers_prepare(struct bench_producers *bp, struct bench_prod_ids *i
 	err = bpf_map__set_max_entries(tids, nr);
 	if (!err)
 		err = bpf_map__set_max_entries(counters, nr);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to size the producer maps: %s", strerror(-err));
-		return err;
-	}
+	if (err)
+		return bench_failed(err, "size the producer maps");
 	bp->prev_hits = calloc(nr, sizeof(*bp->prev_hits));
-	if (!bp->prev_hits) {
-		snprintf(msg, msg_sz, "failed to allocate producer counters: %s",
-			 strerror(ENOMEM));
-		return -ENOMEM;
-	}
+	if (!bp->prev_hits)
+		return bench_failed(-ENOMEM, "allocate producer counters");
 	return 0;
 }
 
 int bench_producers_open(struct bench_producers *bp, struct bpf_map *tids,
-			 struct bpf_map *counters, char *msg, size_t msg_sz)
+			 struct bpf_map *counters)
 {
 	__u32 i;
 	void *m;
@@ -97,18 +80,12 @@ int bench_producers_open(struct bench_producers *bp, struct bpf_map *tids,
 			err = -errno;
 	}
 	pthread_mutex_unlock(&reg_lock);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to register producer #%u with the BPF program: %s",
-			 i - 1, strerror(-err));
-		return err;
-	}
+	if (err)
+		return bench_failed(err, "register producer #%u with the BPF program", i - 1);
 	bp->counters_len = (size_t)bp->nr * sizeof(*bp->counters);
 	m = mmap(NULL, bp->counters_len, PROT_READ, MAP_SHARED, bpf_map__fd(counters), 0);
-	if (m == MAP_FAILED) {
-		err = -errno;
-		snprintf(msg, msg_sz, "failed to map the producer counters: %s", strerror(-err));
-		return err;
-	}
+	if (m == MAP_FAILED)
+		return bench_failed(-errno, "map the producer counters");
 	bp->counters = m;
 	return 0;
 }

@@ -30,21 +30,15 @@ struct bench_producers {
 
 /*
  * Before load: fill ids (the skeleton's rodata bench_ids) with our pid
- * namespace and tgid, and size the two maps to nr producers.  Returns 0
- * or a negative errno with a one-line message in msg, in the house's
- * words ("failed to ..."), which the caller prints as it is
- * (bench_producers_failed()) or folds into a message of its own.
+ * namespace and tgid, and size the two maps to nr producers.  0, or a
+ * negative errno after bench_failed()'s line.
  */
 int bench_producers_prepare(struct bench_producers *bp, struct bench_prod_ids *ids,
-			    struct bpf_map *tids, struct bpf_map *counters, int nr,
-			    char *msg, size_t msg_sz);
-
-/* print msg as every benchmark does, one line as it is, and return err */
-int bench_producers_failed(int err, const char *msg);
+			    struct bpf_map *tids, struct bpf_map *counters, int nr);
 
 /* After load: map the counters.  Same convention. */
 int bench_producers_open(struct bench_producers *bp, struct bpf_map *tids,
-			 struct bpf_map *counters, char *msg, size_t msg_sz);
+			 struct bpf_map *counters);
 
 /*
  * In producer thread idx, before its first trigger.  A failure goes to the

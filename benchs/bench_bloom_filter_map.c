@@ -204,8 +204,7 @@ static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
 	}
 	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
 				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt,
-				      msg, msg_sz);
+				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
 	if (err)
 		return err;
 	prog = hook_prog(hook);
@@ -222,7 +221,7 @@ static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
 		return err;
 	}
 	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters, msg, msg_sz);
+				   ctx.skel->maps.bench_prod_counters);
 	if (err)
 		return err;
 	ctx.skel->bss->value_size = args.value_size;

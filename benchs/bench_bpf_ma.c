@@ -321,15 +321,13 @@ static int bpf_ma_configure(void)
 {
 	struct bpf_program *prog;
 	struct bpf_map *stash;
-	char msg[320];
 	int err;
 
 	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
 				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt, msg,
-				      sizeof(msg));
+				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
 	if (err)
-		return bench_producers_failed(err, msg);
+		return err;
 	err = pick_size(&prog, &stash);
 	if (err)
 		return err;
@@ -391,7 +389,6 @@ static void bpf_ma_teardown(void)
 
 static int bpf_ma_setup(void)
 {
-	char msg[320];
 	int err;
 
 	ctx.skel = bpf_ma_bench__open();
@@ -404,9 +401,9 @@ static int bpf_ma_setup(void)
 	if (err)
 		return bench_failed(err, "load the bpf_ma BPF program");
 	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters, msg, sizeof(msg));
+				   ctx.skel->maps.bench_prod_counters);
 	if (err)
-		return bench_producers_failed(err, msg);
+		return err;
 	if (env.latency) {
 		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
 					     2 * args.batch_size);

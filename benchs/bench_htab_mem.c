@@ -191,7 +191,6 @@ static int htab_mem_setup(void)
 	int i, err, ncpus, nprod = env.producer_cnt;
 	struct bpf_map *htab;
 	__u32 max_entries;
-	char msg[320];
 	__u32 flags;
 
 	/* again for each --repeat: the new object's counters start at 0 */
@@ -201,9 +200,9 @@ static int htab_mem_setup(void)
 		return bench_failed(-errno, "open the htab-mem BPF object");
 	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
 				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, nprod, msg, sizeof(msg));
+				      ctx.skel->maps.bench_prod_counters, nprod);
 	if (err)
-		return bench_producers_failed(err, msg);
+		return err;
 
 	ncpus = libbpf_num_possible_cpus();
 	if (ncpus < 0)
@@ -244,9 +243,9 @@ static int htab_mem_setup(void)
 	if (err)
 		return bench_failed(err, "load the htab-mem BPF program");
 	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters, msg, sizeof(msg));
+				   ctx.skel->maps.bench_prod_counters);
 	if (err)
-		return bench_producers_failed(err, msg);
+		return err;
 	if (env.latency) {
 		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
 					     args.use_case->ops_per_trigger);

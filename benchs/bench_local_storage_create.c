@@ -571,8 +571,7 @@ static int load_and_attach(enum hook_prog p, char *msg, size_t msg_sz)
 	}
 	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
 				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt,
-				      msg, msg_sz);
+				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
 	if (err)
 		return err;
 	ctx.skel->rodata->lat_enabled = env.latency;
@@ -596,7 +595,7 @@ static int load_and_attach(enum hook_prog p, char *msg, size_t msg_sz)
 		return err;
 	}
 	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters, msg, msg_sz);
+				   ctx.skel->maps.bench_prod_counters);
 	if (!err)
 		err = attach_progs(prog, msg, msg_sz);
 	if (!err)
@@ -613,7 +612,9 @@ static int load_socket_hook(char *why, size_t why_sz)
 	if (args.hook != HOOK_CGROUP) {
 		/* libbpf's multi-line account of a refused program is ours to summarise */
 		libbpf_mute(args.hook == HOOK_AUTO);
+		bench_failed_into(lsm_why, sizeof(lsm_why));
 		err = load_and_attach(PROG_LSM, lsm_why, sizeof(lsm_why));
+		bench_failed_into(NULL, 0);
 		libbpf_mute(false);
 		if (!err || args.hook == HOOK_LSM) {
 			snprintf(why, why_sz, "%s", lsm_why);
@@ -621,7 +622,9 @@ static int load_socket_hook(char *why, size_t why_sz)
 		}
 		close_bpf();
 	}
+	bench_failed_into(msg, sizeof(msg));
 	err = load_and_attach(PROG_CGROUP, msg, sizeof(msg));
+	bench_failed_into(NULL, 0);
 	if (!err)
 		snprintf(why, why_sz, "%s", lsm_why);
 	else if (args.hook == HOOK_AUTO)
@@ -663,10 +666,13 @@ static int lsc_setup(void)
 		if (!ctx.percpu)
 			return bench_failed(-ENOMEM, "allocate per-CPU counts");
 	}
-	if (args.type == STORAGE_TASK)
+	if (args.type == STORAGE_TASK) {
+		bench_failed_into(why, sizeof(why));
 		err = load_and_attach(PROG_FORK, why, sizeof(why));
-	else
+		bench_failed_into(NULL, 0);
+	} else {
 		err = load_socket_hook(why, sizeof(why));
+	}
 	if (err) {
 		fprintf(stderr, "local-storage-create: %s\n", why);
 		return err;

@@ -226,8 +226,7 @@ static int load_and_attach(enum bench_hook hook, bool gp, char *msg, size_t msg_
 	}
 	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
 				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt,
-				      msg, msg_sz);
+				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
 	if (err)
 		return err;
 	prog = churn_prog(hook);
@@ -250,7 +249,7 @@ static int load_and_attach(enum bench_hook hook, bool gp, char *msg, size_t msg_
 		return err;
 	}
 	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters, msg, msg_sz);
+				   ctx.skel->maps.bench_prod_counters);
 	if (err)
 		return err;
 	/* the grace periods first: the churn then starts them */
@@ -289,7 +288,9 @@ static int load_best(char *msg, char *fentry_why, size_t sz)
 			continue;
 		for (gp = 1; gp >= 0; gp--) {
 			libbpf_mute(true);
+			bench_failed_into(msg, sz);
 			err = load_and_attach(order[i], gp, msg, sz);
+			bench_failed_into(NULL, 0);
 			libbpf_mute(false);
 			if (!err)
 				return 0;

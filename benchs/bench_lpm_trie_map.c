@@ -473,7 +473,6 @@ static int lpm_setup(void)
 {
 	bool free_op = ctx.op->op == LPM_OP_FREE;
 	struct lpm_trie_bench *skel;
-	char msg[320];
 	int err;
 
 	pthread_once(&lock_once, init_lock);
@@ -489,9 +488,9 @@ static int lpm_setup(void)
 		return bench_failed(-errno, "open the %s BPF object", env.bench_name);
 	err = bench_producers_prepare(&ctx.prod, &skel->rodata->bench_ids,
 				      skel->maps.bench_producers, skel->maps.bench_prod_counters,
-				      env.producer_cnt, msg, sizeof(msg));
+				      env.producer_cnt);
 	if (err)
-		return bench_producers_failed(err, msg);
+		return err;
 	err = configure(skel);
 	if (err)
 		return err;
@@ -499,9 +498,9 @@ static int lpm_setup(void)
 	if (err)
 		return bench_failed(err, "load the %s BPF program", env.bench_name);
 	err = bench_producers_open(&ctx.prod, skel->maps.bench_producers,
-				   skel->maps.bench_prod_counters, msg, sizeof(msg));
+				   skel->maps.bench_prod_counters);
 	if (err)
-		return bench_producers_failed(err, msg);
+		return err;
 	err = map_stats(skel);
 	/* lpm-trie-free's tries are the producer's own, but they are filled alike */
 	if (!err)

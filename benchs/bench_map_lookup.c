@@ -103,7 +103,6 @@ static int fill_map(enum lookup_type t)
 
 static int setup(enum lookup_type type, const char *name)
 {
-	char msg[320];
 	int err, t;
 
 	ctx.skel = map_lookup__open();
@@ -111,10 +110,9 @@ static int setup(enum lookup_type type, const char *name)
 		return bench_failed(-errno, "open %s skeleton", name);
 	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
 				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt,
-				      msg, sizeof(msg));
+				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
 	if (err)
-		return bench_producers_failed(err, msg);
+		return err;
 	ctx.skel->rodata->lat_enabled = env.latency;
 	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
 	/* only the measured map type's program and map exist in the kernel */
@@ -133,9 +131,9 @@ static int setup(enum lookup_type type, const char *name)
 	if (err)
 		return bench_failed(err, "load %s's BPF program", name);
 	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters, msg, sizeof(msg));
+				   ctx.skel->maps.bench_prod_counters);
 	if (err)
-		return bench_producers_failed(err, msg);
+		return err;
 	if (env.latency) {
 		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
 					     MAP_LOOKUP_PER_TRIGGER);

@@ -315,7 +315,6 @@ static int configure(const struct map_perf_test *t)
 static int setup(void)
 {
 	const struct map_perf_test *t = ctx.test;
-	char msg[320];
 	int err;
 
 	/* again for each --repeat: the new object's counters start at 0 */
@@ -331,10 +330,9 @@ static int setup(void)
 		return bench_failed(-errno, "open %s's BPF object", t->name);
 	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
 				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt,
-				      msg, sizeof(msg));
+				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
 	if (err)
-		return bench_producers_failed(err, msg);
+		return err;
 	err = configure(t);
 	if (err)
 		return err;
@@ -343,9 +341,9 @@ static int setup(void)
 		return bench_failed(err, "load %s's BPF program (max_entries %u)", t->name,
 				    nr_entries());
 	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters, msg, sizeof(msg));
+				   ctx.skel->maps.bench_prod_counters);
 	if (err)
-		return bench_producers_failed(err, msg);
+		return err;
 	if (env.latency) {
 		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist), t->ops);
 		if (err)

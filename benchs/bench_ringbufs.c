@@ -246,8 +246,7 @@ static int open_ringbuf_skel(char *msg, size_t msg_sz)
 	}
 	return bench_producers_prepare(&ctx.prod, &ctx.rb_skel->rodata->bench_ids,
 				       ctx.rb_skel->maps.bench_producers,
-				       ctx.rb_skel->maps.bench_prod_counters, env.producer_cnt,
-				       msg, msg_sz);
+				       ctx.rb_skel->maps.bench_prod_counters, env.producer_cnt);
 }
 
 static int open_perfbuf_skel(char *msg, size_t msg_sz)
@@ -264,8 +263,7 @@ static int open_perfbuf_skel(char *msg, size_t msg_sz)
 	ctx.pb_skel->rodata->batch_cnt = args.batch_cnt;
 	return bench_producers_prepare(&ctx.prod, &ctx.pb_skel->rodata->bench_ids,
 				       ctx.pb_skel->maps.bench_producers,
-				       ctx.pb_skel->maps.bench_prod_counters, env.producer_cnt,
-				       msg, msg_sz);
+				       ctx.pb_skel->maps.bench_prod_counters, env.producer_cnt);
 }
 
 static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)

@@ -21,7 +21,6 @@ static struct {
 
 static int example_setup(void)
 {
-	char msg[320];
 	int err;
 
 	ctx.skel = example__open();
@@ -29,19 +28,16 @@ static int example_setup(void)
 		return bench_failed(-errno, "open the example BPF object");
 	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
 				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt,
-				      msg, sizeof(msg));
-	if (!err) {
-		err = example__load(ctx.skel);
-		if (err)
-			return bench_failed(err, "load the example BPF program");
-		err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-					   ctx.skel->maps.bench_prod_counters, msg, sizeof(msg));
-	}
-	if (err) {
-		fprintf(stderr, "example: %s\n", msg);
+				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
+	if (err)
 		return err;
-	}
+	err = example__load(ctx.skel);
+	if (err)
+		return bench_failed(err, "load the example BPF program");
+	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
+				   ctx.skel->maps.bench_prod_counters);
+	if (err)
+		return err;
 	err = example__attach(ctx.skel);
 	if (err)
 		return bench_failed(err, "attach the example BPF program");

@@ -121,7 +121,7 @@ LIB_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS))
 RESULTS_SRCS := $(wildcard $(SRCDIR)/results/*.c)
 LIB_OBJS += $(patsubst $(SRCDIR)/results/%.c,$(OUTPUT)/results/%.o,$(RESULTS_SRCS))
 # benchmark helpers that call the runner (bench_failed(), env): the binary's only
-BENCH_LIB_SRCS := $(SRCDIR)/benchs/lib_hook.c
+BENCH_LIB_SRCS := $(SRCDIR)/benchs/lib_hook.c $(SRCDIR)/benchs/lib_skel.c
 # benchmark helpers without BPF or the runner, so unit tests can link them
 LIB_OBJS += $(patsubst $(SRCDIR)/benchs/%.c,$(OUTPUT)/benchs/%.o,\
 	    $(filter-out $(BENCH_LIB_SRCS),$(wildcard $(SRCDIR)/benchs/lib_*.c)))

@@ -27,6 +27,7 @@
 #include "bench.h"
 #include "bench_args.h"
 #include "benchs/lib_hook.h"
+#include "benchs/lib_skel.h"
 #include "producer_counters.h"
 #include "bloom_filter_bench.skel.h"
 
@@ -180,58 +181,31 @@ static int size_maps(struct bloom_filter_bench *s)
 
 /*
  * Open, load and attach the skeleton with the program of one hook; on
- * failure msg says what failed and bench_hook_load() unloads.  Nothing
- * runs yet: no producer is registered.
+ * failure bench_hook_load() unloads.  Nothing runs yet: no producer is
+ * registered.
  */
-static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
+static int load_and_attach(enum bench_hook hook)
 {
-	struct bpf_program *prog;
+	struct bench_skel sk;
 	int err;
 
 	ctx.skel = bloom_filter_bench__open();
-	if (!ctx.skel) {
-		err = -errno;
-		snprintf(msg, msg_sz, "failed to open the bloom filter BPF object: %s",
-			 strerror(-err));
-		return err;
-	}
+	if (!ctx.skel)
+		return bench_failed(-errno, "open %s's BPF object", env.bench_name);
 	ctx.skel->rodata->hashmap_use_bloom = ctx.v->hashmap_use_bloom;
 	ctx.skel->rodata->count_false_hits = ctx.v->count_false_hits;
 	err = size_maps(ctx.skel);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to size the bloom filter maps: %s", strerror(-err));
-		return err;
-	}
-	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
-				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
 	if (err)
-		return err;
-	prog = hook_prog(hook);
-	err = bpf_program__set_autoload(prog, true);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to select %s: %s", bench_prog_target(prog),
-			 strerror(-err));
-		return err;
-	}
-	err = bloom_filter_bench__load(ctx.skel);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to load %s's BPF program on %s: %s", env.bench_name,
-			 bench_prog_target(prog), strerror(-err));
-		return err;
-	}
-	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters);
+		return bench_failed(err, "size the bloom filter maps");
+	sk = BENCH_SKEL(ctx.skel, &ctx.prod);
+	sk.prog = hook_prog(hook);
+	err = bench_skel_prepare(&sk);
+	if (!err)
+		err = bench_skel_load(&sk);
 	if (err)
 		return err;
 	ctx.skel->bss->value_size = args.value_size;
-	err = bloom_filter_bench__attach(ctx.skel);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to attach %s to %s: %s", env.bench_name,
-			 bench_prog_target(prog), strerror(-err));
-		return err;
-	}
-	return 0;
+	return bench_skel_attach(&sk);
 }
 
 static void unload(void)

@@ -331,7 +331,7 @@ static void unload(void)
 }
 
 static const struct bench_hook_ops hook_ops = {
-	.load = load_and_attach,
+	.load_msg = load_and_attach,
 	.unload = unload,
 	.prog = hook_prog,
 };

@@ -29,8 +29,10 @@ int bench_hook_parse(const char *arg, enum bench_hook *hook);
 const char *bench_prog_target(const struct bpf_program *prog);
 
 struct bench_hook_ops {
-	/* open, load and attach with the program of one hook; on failure msg says why */
-	int (*load)(enum bench_hook hook, char *msg, size_t msg_sz);
+	/* open, load and attach with the program of one hook; failures through bench_failed() */
+	int (*load)(enum bench_hook hook);
+	/* the same, its failure also written into msg (until every benchmark has load) */
+	int (*load_msg)(enum bench_hook hook, char *msg, size_t msg_sz);
 	/* undo a failed load() before the other hook is tried */
 	void (*unload)(void);
 	/* the loaded program of a hook, for the hook line */

@@ -24,6 +24,7 @@
 
 #include "bench.h"
 #include "benchs/lib_hook.h"
+#include "benchs/lib_skel.h"
 #include "producer_counters.h"
 #include "progs/full_update.h"
 #include "bpf_hashmap_full_update_bench.skel.h"
@@ -102,67 +103,44 @@ static struct bpf_program *hook_prog(enum bench_hook hook)
 }
 
 /* upstream's fill: every key 0..max_entries-1, so that the map is full */
-static int fill_map(char *msg, size_t msg_sz)
+static int fill_map(void)
 {
-	int fd = bpf_map__fd(ctx.skel->maps.hash_map_bench), err;
+	int fd = bpf_map__fd(ctx.skel->maps.hash_map_bench);
 	__u64 value;
 	__u32 key;
 
 	for (key = 0; key < FULL_UPDATE_MAX_ENTRIES; key++) {
 		value = key;
-		if (bpf_map_update_elem(fd, &key, &value, BPF_NOEXIST)) {
-			err = -errno;
-			snprintf(msg, msg_sz, "failed to fill the hash map (key %u of %u): %s", key,
-				 FULL_UPDATE_MAX_ENTRIES, strerror(-err));
-			return err;
-		}
+		if (bpf_map_update_elem(fd, &key, &value, BPF_NOEXIST))
+			return bench_failed(-errno, "fill the hash map (key %u of %u)", key,
+					    FULL_UPDATE_MAX_ENTRIES);
 	}
 	return 0;
 }
 
-static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
+static int load_and_attach(enum bench_hook hook)
 {
-	struct bpf_program *prog;
+	struct bench_skel sk;
 	int err;
 
 	ctx.skel = bpf_hashmap_full_update_bench__open();
-	if (!ctx.skel) {
-		err = -errno;
-		snprintf(msg, msg_sz, "failed to open bpf-hashmap-full-update's skeleton: %s",
-			 strerror(-err));
-		return err;
-	}
-	ctx.skel->rodata->lat_enabled = env.latency;
-	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
+	if (!ctx.skel)
+		return bench_failed(-errno, "open %s's BPF object", env.bench_name);
 	if (env.zero_seed)
 		bpf_map__set_map_flags(ctx.skel->maps.hash_map_bench,
 				       bpf_map__map_flags(ctx.skel->maps.hash_map_bench) |
 				       BPF_F_ZERO_SEED);
-	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
-				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
-	if (err)
-		return err;
-	prog = hook_prog(hook);
-	bpf_program__set_autoload(prog, true);
-	err = bpf_hashmap_full_update_bench__load(ctx.skel);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to load bpf-hashmap-full-update's BPF program on %s: %s",
-			 bench_prog_target(prog), strerror(-err));
-		return err;
-	}
-	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters);
+	sk = BENCH_SKEL_LAT(ctx.skel, &ctx.prod, FULL_UPDATE_NR_LOOPS);
+	sk.prog = hook_prog(hook);
+	err = bench_skel_prepare(&sk);
 	if (!err)
-		err = fill_map(msg, msg_sz);
+		err = bench_skel_load(&sk);
+	if (!err)
+		err = fill_map();
 	if (err)
 		return err;
 	/* after the fill: no update is timed on a map that is not full yet */
-	err = bpf_hashmap_full_update_bench__attach(ctx.skel);
-	if (err)
-		snprintf(msg, msg_sz, "failed to attach bpf-hashmap-full-update to %s: %s",
-			 bench_prog_target(prog), strerror(-err));
-	return err;
+	return bench_skel_attach(&sk);
 }
 
 static void unload(void)
@@ -171,7 +149,7 @@ static void unload(void)
 }
 
 static const struct bench_hook_ops hook_ops = {
-	.load_msg = load_and_attach,
+	.load = load_and_attach,
 	.unload = unload,
 	.prog = hook_prog,
 };
@@ -222,12 +200,8 @@ static int setup(void)
 	/* a later repeat's object goes where the first one went, without a word */
 	err = bench_hook_load(ctx.gen == 1 ? hook_wanted : ctx.hook, &hook_ops, &ctx.hook,
 			      ctx.gen == 1);
-	if (err)
-		return err;
-	if (env.latency)
-		return bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
-					      FULL_UPDATE_NR_LOOPS);
-	return 0;
+	/* --latency's histogram is registered by the load */
+	return err;
 }
 
 static void trigger(void)

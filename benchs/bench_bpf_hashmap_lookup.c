@@ -20,6 +20,7 @@
 #include "bench_args.h"
 #include "kernel_env.h"
 #include "benchs/lib_hook.h"
+#include "benchs/lib_skel.h"
 #include "benchs/lib_lookup.h"
 #include "producer_counters.h"
 #include "progs/lookup_shared.h"
@@ -108,7 +109,7 @@ static void teardown(void)
  * The map is created here rather than by libbpf so that a map the kernel
  * refuses (too big, say) is reported in one line, not libbpf's several.
  */
-static int create_and_fill_map(char *msg, size_t msg_sz)
+static int create_and_fill_map(void)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mopts,
 		    .map_flags = args.map_flags | (env.zero_seed ? BPF_F_ZERO_SEED : 0));
@@ -119,28 +120,18 @@ static int create_and_fill_map(char *msg, size_t msg_sz)
 
 	ctx.map_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "hashmap_lookup", args.key_size,
 				    sizeof(value), args.max_entries, &mopts);
-	if (ctx.map_fd < 0) {
-		err = -errno;
-		snprintf(msg, msg_sz,
-			 "failed to create hash map (key_size %u, max_entries %u, map_flags 0x%x): %s",
-			 args.key_size, args.max_entries, args.map_flags, strerror(-err));
-		return err;
-	}
+	if (ctx.map_fd < 0)
+		return bench_failed(-errno, "create hash map (key_size %u, max_entries %u, map_flags 0x%x)",
+				    args.key_size, args.max_entries, args.map_flags);
 	for (i = 0; i < args.nr_entries; i++) {
 		err = lookup_key_make(key, args.key_size, i);
-		if (err) {
-			snprintf(msg, msg_sz, "failed to make key %u of %u bytes: %s", i,
-				 args.key_size, strerror(-err));
-			return err;
-		}
+		if (err)
+			return bench_failed(err, "make key %u of %u bytes", i, args.key_size);
 		value = i;
 		/* NOEXIST: a duplicate key would be a key generator bug */
-		if (bpf_map_update_elem(ctx.map_fd, key, &value, BPF_NOEXIST)) {
-			err = -errno;
-			snprintf(msg, msg_sz, "failed to fill hash map (entry %u of %u): %s", i,
-				 args.nr_entries, strerror(-err));
-			return err;
-		}
+		if (bpf_map_update_elem(ctx.map_fd, key, &value, BPF_NOEXIST))
+			return bench_failed(-errno, "fill hash map (entry %u of %u)", i,
+					    args.nr_entries);
 	}
 	return 0;
 }
@@ -169,65 +160,39 @@ static struct bpf_program *hook_prog(enum bench_hook hook)
 
 /*
  * Open, load and attach the skeleton with the program of one hook; on
- * failure, msg says what failed and the caller tears down.
+ * failure the caller tears down.
  */
-static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
+static int load_and_attach(enum bench_hook hook)
 {
-	struct bpf_program *prog;
+	struct bench_skel sk;
 	int err;
 
 	ctx.skel = bpf_hashmap_lookup__open();
-	if (!ctx.skel) {
-		err = -errno;
-		snprintf(msg, msg_sz, "failed to open bpf-hashmap-lookup skeleton: %s",
-			 strerror(-err));
-		return err;
-	}
+	if (!ctx.skel)
+		return bench_failed(-errno, "open %s's BPF object", env.bench_name);
 	ctx.skel->rodata->key_size = args.key_size;
 	ctx.skel->rodata->nr_entries = args.nr_entries;
 	ctx.skel->rodata->nr_passes = args.nr_loops / args.nr_entries;
 	ctx.skel->rodata->nr_rest = args.nr_loops % args.nr_entries;
 	ctx.skel->rodata->nr_loops = args.nr_loops;
-	ctx.skel->rodata->lat_enabled = env.latency;
-	/* without --latency the histogram is not created */
-	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
-	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
-				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
+	/* the histogram gets the timings this benchmark takes anyway */
+	sk = BENCH_SKEL_LAT(ctx.skel, &ctx.prod, args.nr_loops);
+	sk.prog = hook_prog(hook);
+	err = bench_skel_prepare(&sk);
 	if (err)
 		return err;
-	prog = hook_prog(hook);
-	err = bpf_program__set_autoload(prog, true);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to select %s: %s", bench_prog_target(prog), strerror(-err));
-		return err;
-	}
 	err = bpf_map__reuse_fd(ctx.skel->maps.hashmap, ctx.map_fd);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to hand the hash map to libbpf: %s", strerror(-err));
-		return err;
-	}
-	err = bpf_hashmap_lookup__load(ctx.skel);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to load bpf-hashmap-lookup's BPF program on %s: %s",
-			 bench_prog_target(prog), strerror(-err));
-		return err;
-	}
-	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters);
+	if (err)
+		return bench_failed(err, "hand the hash map to libbpf");
+	err = bench_skel_load(&sk);
 	if (err)
 		return err;
 	err = init_cpu_state();
-	if (err) {
-		snprintf(msg, msg_sz, "failed to initialise per-CPU key buffers: %s", strerror(-err));
+	if (err)
+		return bench_failed(err, "initialise per-CPU key buffers");
+	err = bench_skel_attach(&sk);
+	if (err)
 		return err;
-	}
-	err = bpf_hashmap_lookup__attach(ctx.skel);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to attach bpf-hashmap-lookup to %s: %s",
-			 bench_prog_target(prog), strerror(-err));
-		return err;
-	}
 	ctx.hook = hook;
 	return 0;
 }
@@ -240,14 +205,13 @@ static void unload(void)
 }
 
 static const struct bench_hook_ops hook_ops = {
-	.load_msg = load_and_attach,
+	.load = load_and_attach,
 	.unload = unload,
 	.prog = hook_prog,
 };
 
 static int setup(void)
 {
-	char msg[320];
 	int err;
 
 	ctx.nr_cpus = libbpf_num_possible_cpus();
@@ -259,11 +223,9 @@ static int setup(void)
 	if (!ctx.cpus)
 		return bench_failed(-ENOMEM, "allocate per-CPU state");
 	/* the map outlives a failed first attempt: fill it once */
-	err = create_and_fill_map(msg, sizeof(msg));
-	if (err) {
-		fprintf(stderr, "%s\n", msg);
+	err = create_and_fill_map();
+	if (err)
 		return err;
-	}
 
 	err = bench_hook_load(hook_wanted, &hook_ops, &ctx.hook, true);
 	if (err)
@@ -271,13 +233,6 @@ static int setup(void)
 	/* the skeleton holds its own reference to the map */
 	close(ctx.map_fd);
 	ctx.map_fd = -1;
-	if (env.latency) {
-		/* the histogram gets the timings this benchmark takes anyway */
-		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
-					     args.nr_loops);
-		if (err)
-			return err;
-	}
 	ctx.window_start_ns = bench_now_ns();
 	return 0;
 }

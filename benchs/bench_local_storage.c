@@ -25,6 +25,7 @@
 #include "bench.h"
 #include "bench_args.h"
 #include "benchs/lib_hook.h"
+#include "benchs/lib_skel.h"
 #include "producer_counters.h"
 #include "progs/local_storage_bench.h"
 #include "local_storage_bench.skel.h"
@@ -178,29 +179,24 @@ static struct bpf_map *outer_map(void)
 }
 
 /* upstream fills every key: lookups then go through a full table */
-static int fill_hashmap(int fd, char *msg, size_t msg_sz)
+static int fill_hashmap(int fd)
 {
 	static int keys[LS_FILL_BATCH], vals[LS_FILL_BATCH];
 	__u32 i, n, done;
-	int err;
 
 	for (done = 0; done < LS_HASHMAP_SZ; done += n) {
 		n = LS_HASHMAP_SZ - done < LS_FILL_BATCH ? LS_HASHMAP_SZ - done : LS_FILL_BATCH;
 		for (i = 0; i < n; i++)
 			keys[i] = vals[i] = done + i;
-		err = bpf_map_update_batch(fd, keys, vals, &n, NULL);
-		if (err) {
-			err = -errno;
-			snprintf(msg, msg_sz, "failed to fill a hash map (keys %u..%u of %d): %s", done,
-				 done + n - 1, LS_HASHMAP_SZ, strerror(-err));
-			return err;
-		}
+		if (bpf_map_update_batch(fd, keys, vals, &n, NULL))
+			return bench_failed(-errno, "fill a hash map (keys %u..%u of %d)", done,
+					    done + n - 1, LS_HASHMAP_SZ);
 	}
 	return 0;
 }
 
 /* after load: the inner maps, into the outer array */
-static int create_inner_maps(char *msg, size_t msg_sz)
+static int create_inner_maps(void)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mopts);
 	int outer_fd = bpf_map__fd(outer_map());
@@ -213,11 +209,9 @@ static int create_inner_maps(char *msg, size_t msg_sz)
 		 * maps no type ids to copy)
 		 */
 		int_id = btf__find_by_name(bpf_object__btf(ctx.skel->obj), "int");
-		if (int_id <= 0) {
-			snprintf(msg, msg_sz, "failed to find type int in the BPF object's BTF: %s",
-				 strerror(int_id ? -int_id : ENOENT));
-			return int_id ? int_id : -ENOENT;
-		}
+		if (int_id <= 0)
+			return bench_failed(int_id ?: -ENOENT,
+					    "find type int in the BPF object's BTF");
 		mopts.map_flags = BPF_F_NO_PREALLOC;
 		mopts.btf_fd = bpf_object__btf_fd(ctx.skel->obj);
 		mopts.btf_key_type_id = int_id;
@@ -230,25 +224,18 @@ static int create_inner_maps(char *msg, size_t msg_sz)
 		else
 			fd = bpf_map_create(BPF_MAP_TYPE_TASK_STORAGE, "ls_task_storage",
 					    sizeof(int), sizeof(int), 0, &mopts);
-		if (fd < 0) {
-			err = -errno;
-			snprintf(msg, msg_sz, "failed to create %s map %d of %ld: %s",
-				 ctx.variant == LS_HASHMAP ? "hash" : "task storage", i + 1,
-				 args.nr_maps, strerror(-err));
-			return err;
-		}
+		if (fd < 0)
+			return bench_failed(-errno, "create %s map %d of %ld",
+					    ctx.variant == LS_HASHMAP ? "hash" : "task storage", i + 1,
+					    args.nr_maps);
 		ctx.fds[i] = fd;
 		if (ctx.variant == LS_HASHMAP) {
-			err = fill_hashmap(fd, msg, msg_sz);
+			err = fill_hashmap(fd);
 			if (err)
 				return err;
 		}
-		if (bpf_map_update_elem(outer_fd, &i, &fd, 0)) {
-			err = -errno;
-			snprintf(msg, msg_sz, "failed to put map %d into the array of maps: %s", i + 1,
-				 strerror(-err));
-			return err;
-		}
+		if (bpf_map_update_elem(outer_fd, &i, &fd, 0))
+			return bench_failed(-errno, "put map %d into the array of maps", i + 1);
 	}
 	return 0;
 }
@@ -264,60 +251,35 @@ static void close_inner_maps(void)
 	}
 }
 
-static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
+static int load_and_attach(enum bench_hook hook)
 {
-	struct bpf_program *prog;
+	struct bench_skel sk;
 	int err;
 
 	ctx.skel = local_storage_bench__open();
-	if (!ctx.skel) {
-		err = -errno;
-		snprintf(msg, msg_sz, "failed to open %s's BPF object: %s", env.bench_name,
-			 strerror(-err));
-		return err;
-	}
+	if (!ctx.skel)
+		return bench_failed(-errno, "open %s's BPF object", env.bench_name);
 	ctx.skel->rodata->num_maps = args.nr_maps;
 	ctx.skel->rodata->hashmap_num_keys = args.hashmap_nr_keys_used;
 	ctx.skel->rodata->interleave = ctx.variant == LS_INT;
-	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
-				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
-	if (err)
-		return err;
-	prog = hook_prog(hook);
-	err = bpf_program__set_autoload(prog, true);
 	/* only the outer array the program uses is created */
-	if (!err)
-		err = bpf_map__set_autocreate(ctx.skel->maps.array_of_hash_maps,
-					      ctx.variant == LS_HASHMAP);
+	err = bpf_map__set_autocreate(ctx.skel->maps.array_of_hash_maps,
+				      ctx.variant == LS_HASHMAP);
 	if (!err)
 		err = bpf_map__set_autocreate(ctx.skel->maps.array_of_local_storage_maps,
 					      ctx.variant != LS_HASHMAP);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to select %s: %s", bench_prog_target(prog),
-			 strerror(-err));
-		return err;
-	}
-	err = local_storage_bench__load(ctx.skel);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to load %s's BPF program on %s: %s", env.bench_name,
-			 bench_prog_target(prog), strerror(-err));
-		return err;
-	}
-	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters);
-	if (!err)
-		err = create_inner_maps(msg, msg_sz);
 	if (err)
-		return err;
-	ctx.link = bpf_program__attach(prog);
-	if (!ctx.link) {
-		err = -errno;
-		snprintf(msg, msg_sz, "failed to attach %s's BPF program to %s: %s",
-			 env.bench_name, bench_prog_target(prog), strerror(-err));
-		return err;
-	}
-	return 0;
+		return bench_failed(err, "select %s's outer map", env.bench_name);
+	sk = BENCH_SKEL(ctx.skel, &ctx.prod);
+	sk.prog = hook_prog(hook);
+	err = bench_skel_prepare(&sk);
+	if (!err)
+		err = bench_skel_load(&sk);
+	if (!err)
+		err = create_inner_maps();
+	if (!err)
+		err = bench_skel_attach_prog(&sk, &ctx.link);
+	return err;
 }
 
 static void unload(void)
@@ -331,7 +293,7 @@ static void unload(void)
 }
 
 static const struct bench_hook_ops hook_ops = {
-	.load_msg = load_and_attach,
+	.load = load_and_attach,
 	.unload = unload,
 	.prog = hook_prog,
 };

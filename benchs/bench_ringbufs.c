@@ -28,6 +28,7 @@
 #include "bench_args.h"
 #include "kernel_env.h"
 #include "benchs/lib_hook.h"
+#include "benchs/lib_skel.h"
 #include "producer_counters.h"
 #include "ringbuf_bench.skel.h"
 #include "perfbuf_bench.skel.h"
@@ -218,18 +219,15 @@ static struct bpf_program *hook_prog(enum bench_hook hook)
 					   ctx.rb_skel->progs.bench_ringbuf_tp;
 }
 
-static int open_ringbuf_skel(char *msg, size_t msg_sz)
+/* the ring buffer's object, opened and set up to load */
+static int open_ringbuf_skel(struct bench_skel *sk)
 {
 	struct bpf_map *rb;
 	int err;
 
 	ctx.rb_skel = ringbuf_bench__open();
-	if (!ctx.rb_skel) {
-		err = -errno;
-		snprintf(msg, msg_sz, "failed to open %s's skeleton: %s", env.bench_name,
-			 strerror(-err));
-		return err;
-	}
+	if (!ctx.rb_skel)
+		return bench_failed(-errno, "open %s's BPF object", env.bench_name);
 	ctx.rb_skel->rodata->batch_cnt = args.batch_cnt;
 	ctx.rb_skel->rodata->use_output = args.ringbuf_use_output;
 	ctx.rb_skel->rodata->bench_producer = args.bench_producer;
@@ -240,60 +238,37 @@ static int open_ringbuf_skel(char *msg, size_t msg_sz)
 	err = bpf_map__set_max_entries(rb, args.ringbuf_sz);
 	if (!err && args.overwrite)
 		err = bpf_map__set_map_flags(rb, bpf_map__map_flags(rb) | BPF_F_RB_OVERWRITE);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to size the ring buffer: %s", strerror(-err));
-		return err;
-	}
-	return bench_producers_prepare(&ctx.prod, &ctx.rb_skel->rodata->bench_ids,
-				       ctx.rb_skel->maps.bench_producers,
-				       ctx.rb_skel->maps.bench_prod_counters, env.producer_cnt);
+	if (err)
+		return bench_failed(err, "size the ring buffer");
+	*sk = BENCH_SKEL(ctx.rb_skel, &ctx.prod);
+	return 0;
 }
 
-static int open_perfbuf_skel(char *msg, size_t msg_sz)
+static int open_perfbuf_skel(struct bench_skel *sk)
 {
-	int err;
-
 	ctx.pb_skel = perfbuf_bench__open();
-	if (!ctx.pb_skel) {
-		err = -errno;
-		snprintf(msg, msg_sz, "failed to open %s's skeleton: %s", env.bench_name,
-			 strerror(-err));
-		return err;
-	}
+	if (!ctx.pb_skel)
+		return bench_failed(-errno, "open %s's BPF object", env.bench_name);
 	ctx.pb_skel->rodata->batch_cnt = args.batch_cnt;
-	return bench_producers_prepare(&ctx.prod, &ctx.pb_skel->rodata->bench_ids,
-				       ctx.pb_skel->maps.bench_producers,
-				       ctx.pb_skel->maps.bench_prod_counters, env.producer_cnt);
+	*sk = BENCH_SKEL(ctx.pb_skel, &ctx.prod);
+	return 0;
 }
 
-static int load_and_attach(enum bench_hook hook, char *msg, size_t msg_sz)
+static int load_and_attach(enum bench_hook hook)
 {
-	struct bpf_program *prog;
+	struct bench_skel sk;
 	int err;
 
-	err = ctx.perfbuf ? open_perfbuf_skel(msg, msg_sz) : open_ringbuf_skel(msg, msg_sz);
+	err = ctx.perfbuf ? open_perfbuf_skel(&sk) : open_ringbuf_skel(&sk);
 	if (err)
 		return err;
-	prog = hook_prog(hook);
-	err = bpf_program__set_autoload(prog, true);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to select %s: %s", bench_prog_target(prog),
-			 strerror(-err));
-		return err;
-	}
-	err = ctx.perfbuf ? perfbuf_bench__load(ctx.pb_skel) : ringbuf_bench__load(ctx.rb_skel);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to load %s's BPF program on %s: %s",
-			 env.bench_name, bench_prog_target(prog), strerror(-err));
-		return err;
-	}
-	err = ctx.perfbuf ? perfbuf_bench__attach(ctx.pb_skel) : ringbuf_bench__attach(ctx.rb_skel);
-	if (err) {
-		snprintf(msg, msg_sz, "failed to attach %s to %s: %s", env.bench_name,
-			 bench_prog_target(prog), strerror(-err));
-		return err;
-	}
-	return 0;
+	sk.prog = hook_prog(hook);
+	err = bench_skel_prepare(&sk);
+	if (!err)
+		err = bench_skel_load(&sk);
+	if (!err)
+		err = bench_skel_attach(&sk);
+	return err;
 }
 
 static void unload(void)
@@ -306,7 +281,7 @@ static void unload(void)
 }
 
 static const struct bench_hook_ops hook_ops = {
-	.load_msg = load_and_attach,
+	.load = load_and_attach,
 	.unload = unload,
 	.prog = hook_prog,
 };

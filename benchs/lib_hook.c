@@ -43,8 +43,7 @@ int bench_hook_load(enum bench_hook wanted, const struct bench_hook_ops *ops,
 		/* libbpf's multi-line account of a refused fentry is ours to summarise */
 		libbpf_mute(true);
 		bench_failed_into(fentry_msg, sizeof(fentry_msg));
-		err = ops->load ? ops->load(BENCH_HOOK_FENTRY) :
-				  ops->load_msg(BENCH_HOOK_FENTRY, fentry_msg, sizeof(fentry_msg));
+		err = ops->load(BENCH_HOOK_FENTRY);
 		bench_failed_into(NULL, 0);
 		libbpf_mute(false);
 		if (err && wanted == BENCH_HOOK_FENTRY) {
@@ -56,8 +55,7 @@ int bench_hook_load(enum bench_hook wanted, const struct bench_hook_ops *ops,
 	}
 	if (err) {
 		bench_failed_into(msg, sizeof(msg));
-		err = ops->load ? ops->load(BENCH_HOOK_TP) :
-				  ops->load_msg(BENCH_HOOK_TP, msg, sizeof(msg));
+		err = ops->load(BENCH_HOOK_TP);
 		bench_failed_into(NULL, 0);
 		if (err) {
 			fprintf(stderr, "%s\n", msg);

@@ -31,8 +31,6 @@ const char *bench_prog_target(const struct bpf_program *prog);
 struct bench_hook_ops {
 	/* open, load and attach with the program of one hook; failures through bench_failed() */
 	int (*load)(enum bench_hook hook);
-	/* the same, its failure also written into msg (until every benchmark has load) */
-	int (*load_msg)(enum bench_hook hook, char *msg, size_t msg_sz);
 	/* undo a failed load() before the other hook is tried */
 	void (*unload)(void);
 	/* the loaded program of a hook, for the hook line */

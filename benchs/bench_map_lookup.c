@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "benchs/lib_skel.h"
 #include "producer_counters.h"
 #include "progs/lookup_shared.h"
 #include "map_lookup.skel.h"
@@ -103,18 +104,12 @@ static int fill_map(enum lookup_type t)
 
 static int setup(enum lookup_type type, const char *name)
 {
+	struct bench_skel sk;
 	int err, t;
 
 	ctx.skel = map_lookup__open();
 	if (!ctx.skel)
-		return bench_failed(-errno, "open %s skeleton", name);
-	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
-				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
-	if (err)
-		return err;
-	ctx.skel->rodata->lat_enabled = env.latency;
-	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
+		return bench_failed(-errno, "open %s's BPF object", env.bench_name);
 	/* only the measured map type's program and map exist in the kernel */
 	for (t = 0; t < LOOKUP_TYPE_CNT; t++) {
 		bpf_program__set_autoload(type_prog(t), t == (int)type);
@@ -127,26 +122,17 @@ static int setup(enum lookup_type type, const char *name)
 		if (err)
 			return bench_failed(err, "set BPF_F_ZERO_SEED on %s's map", name);
 	}
-	err = map_lookup__load(ctx.skel);
-	if (err)
-		return bench_failed(err, "load %s's BPF program", name);
-	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters);
+	sk = BENCH_SKEL_LAT(ctx.skel, &ctx.prod, MAP_LOOKUP_PER_TRIGGER);
+	sk.prog = type_prog(type);
+	err = bench_skel_prepare(&sk);
+	if (!err)
+		err = bench_skel_load(&sk);
 	if (err)
 		return err;
-	if (env.latency) {
-		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
-					     MAP_LOOKUP_PER_TRIGGER);
-		if (err)
-			return err;
-	}
 	err = fill_map(type);
 	if (err)
 		return bench_failed(err, "fill %s's map", name);
-	ctx.link = bpf_program__attach(type_prog(type));
-	if (!ctx.link)
-		return bench_failed(-errno, "attach %s to sys_enter_getpgid", name);
-	return 0;
+	return bench_skel_attach_prog(&sk, &ctx.link);
 }
 
 static void *producer(void *input)

@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "benchs/lib_skel.h"
 #include "producer_counters.h"
 #include "progs/map_perf.h"
 #include "map_perf.skel.h"
@@ -293,15 +294,11 @@ static int configure(const struct map_perf_test *t)
 	struct bpf_map *m;
 	int err;
 
+	/* lib_skel's maps are set already */
 	bpf_object__for_each_map(m, ctx.skel->obj)
 		if (!bpf_map__is_internal(m) && m != ctx.skel->maps.bench_producers &&
-		    m != ctx.skel->maps.bench_prod_counters)
+		    m != ctx.skel->maps.bench_prod_counters && m != ctx.skel->maps.lat_hist)
 			bpf_map__set_autocreate(m, m == map);
-	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
-	ctx.skel->rodata->lat_enabled = env.latency;
-	err = bpf_program__set_autoload(test_prog(t), true);
-	if (err)
-		return bench_failed(err, "select %s's program", t->name);
 	if (t->kind == KIND_INNER_LRU)
 		return create_inner_maps(t);
 	err = bpf_map__set_max_entries(map, nr_entries());
@@ -315,6 +312,7 @@ static int configure(const struct map_perf_test *t)
 static int setup(void)
 {
 	const struct map_perf_test *t = ctx.test;
+	struct bench_skel sk;
 	int err;
 
 	/* again for each --repeat: the new object's counters start at 0 */
@@ -327,35 +325,19 @@ static int setup(void)
 		return bench_failed(ctx.nr_cpus ? ctx.nr_cpus : -EINVAL, "count possible CPUs");
 	ctx.skel = map_perf__open();
 	if (!ctx.skel)
-		return bench_failed(-errno, "open %s's BPF object", t->name);
-	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
-				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
-	if (err)
-		return err;
-	err = configure(t);
-	if (err)
-		return err;
-	err = map_perf__load(ctx.skel);
-	if (err)
-		return bench_failed(err, "load %s's BPF program (max_entries %u)", t->name,
-				    nr_entries());
-	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters);
-	if (err)
-		return err;
-	if (env.latency) {
-		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist), t->ops);
-		if (err)
-			return err;
-	}
-	err = fill_maps(t);
-	if (err)
-		return err;
-	ctx.link = bpf_program__attach(test_prog(t));
-	if (!ctx.link)
-		return bench_failed(-errno, "attach %s to sys_enter_getpgid", t->name);
-	return 0;
+		return bench_failed(-errno, "open %s's BPF object", env.bench_name);
+	sk = BENCH_SKEL_LAT(ctx.skel, &ctx.prod, t->ops);
+	sk.prog = test_prog(t);
+	err = bench_skel_prepare(&sk);
+	if (!err)
+		err = configure(t);
+	if (!err)
+		err = bench_skel_load(&sk);
+	if (!err)
+		err = fill_maps(t);
+	if (!err)
+		err = bench_skel_attach_prog(&sk, &ctx.link);
+	return err;
 }
 
 static void trigger(void)

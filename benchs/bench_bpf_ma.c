@@ -24,6 +24,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "benchs/lib_skel.h"
 #include "producer_counters.h"
 #include "progs/bpf_ma_bench.h"
 #include "bpf_ma_bench.skel.h"
@@ -323,11 +324,6 @@ static int bpf_ma_configure(void)
 	struct bpf_map *stash;
 	int err;
 
-	err = bench_producers_prepare(&ctx.prod, &ctx.skel->rodata->bench_ids,
-				      ctx.skel->maps.bench_producers,
-				      ctx.skel->maps.bench_prod_counters, env.producer_cnt);
-	if (err)
-		return err;
 	err = pick_size(&prog, &stash);
 	if (err)
 		return err;
@@ -336,8 +332,6 @@ static int bpf_ma_configure(void)
 		return bench_failed(err, "size bpf_ma's stash");
 	ctx.skel->rodata->batch_size = args.batch_size;
 	ctx.skel->rodata->getpgid_nr = SYS_getpgid;
-	ctx.skel->rodata->lat_enabled = env.latency;
-	bpf_map__set_autocreate(ctx.skel->maps.lat_hist, env.latency);
 	return configure_footprint();
 }
 
@@ -389,30 +383,23 @@ static void bpf_ma_teardown(void)
 
 static int bpf_ma_setup(void)
 {
+	struct bench_skel sk;
 	int err;
 
 	ctx.skel = bpf_ma_bench__open();
 	if (!ctx.skel)
-		return bench_failed(-errno, "open the bpf_ma BPF object");
-	err = bpf_ma_configure();
+		return bench_failed(-errno, "open %s's BPF object", env.bench_name);
+	/* an alloc and a free per object */
+	sk = BENCH_SKEL_LAT(ctx.skel, &ctx.prod, 2 * args.batch_size);
+	err = bench_skel_prepare(&sk);
+	if (!err)
+		err = bpf_ma_configure();
+	if (!err)
+		err = bench_skel_load(&sk);
+	if (!err)
+		err = bench_skel_attach(&sk);
 	if (err)
 		return err;
-	err = bpf_ma_bench__load(ctx.skel);
-	if (err)
-		return bench_failed(err, "load the bpf_ma BPF program");
-	err = bench_producers_open(&ctx.prod, ctx.skel->maps.bench_producers,
-				   ctx.skel->maps.bench_prod_counters);
-	if (err)
-		return err;
-	if (env.latency) {
-		err = bench_latency_register(bpf_map__fd(ctx.skel->maps.lat_hist),
-					     2 * args.batch_size);
-		if (err)
-			return err;
-	}
-	err = bpf_ma_bench__attach(ctx.skel);
-	if (err)
-		return bench_failed(err, "attach the bpf_ma BPF program");
 	/* what the allocator's traffic adds is measured from here */
 	return read_sys_mem(&ctx.slab_base, &ctx.percpu_base);
 }

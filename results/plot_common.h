@@ -46,6 +46,9 @@ char *plot_options_text(struct plot_run *runs, int n, int i, bool common, const 
 void plot_put_terminal(FILE *f, const struct plot_opts *o);
 void plot_put_str(FILE *f, const char *s);
 void plot_put_line(FILE *f, const struct plot_opts *o, const char *text);
+void plot_put_wrapped(FILE *f, const char *text, int chars);
+/* a character's width in the picture's units (pixels; 1 for text) */
+double plot_char_px(const struct plot_opts *o);
 void plot_put_title_expr(FILE *f, const struct plot_opts *o, const char *first,
 			 const char *second);
 void plot_put_title(FILE *f, const struct plot_opts *o, const char *first, const char *second);

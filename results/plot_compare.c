@@ -247,9 +247,57 @@ static int side_label(char *buf, size_t sz, struct plot_run *runs, int n, int fr
 	return 0;
 }
 
+/* the left margin, as 10 characters: where the plot area starts */
+#define COMPARE_LMARGIN_CHARS 10
+
+/*
+ * Where the plot area ends, as a fraction of the picture's width: with
+ * five names or more the rotated tic labels draw the last name from its
+ * tic rightwards, and where it would run off the picture the plot ends
+ * early enough (1 where gnuplot's own margin does)
+ */
+static double compare_right(const struct plot_opts *o, const struct bar *bars, int nbars)
+{
+	double cw = plot_char_px(o), w = o->width, left = COMPARE_LMARGIN_CHARS * cw;
+	double need = (0.94 * strlen(bars[nbars - 1].name) + 1) * cw;
+	double k = (nbars - 0.4) / (nbars + 0.2), right;
+
+	if (nbars < 5 || o->format == PLOT_TEXT)
+		return 1;
+	right = ((w - need - left) / k + left) / w;
+	return right < (w - 2 * cw) / w ? fmax(right, 0.5) : 1;
+}
+
+/* where the plot area ends, in the picture's units */
+static double compare_plot_end(const struct plot_opts *o, double right)
+{
+	return right < 1 ? right * o->width : o->width - 2 * plot_char_px(o);
+}
+
+/*
+ * The most characters a line centred under the plot area holds inside the
+ * picture: gnuplot centres the axis title on the plot area, which starts
+ * after the left margin and ends at right
+ */
+static int compare_line_chars(const struct plot_opts *o, double right)
+{
+	double cw = plot_char_px(o), mid = (COMPARE_LMARGIN_CHARS * cw + compare_plot_end(o, right)) / 2;
+
+	return (int)(2 * fmin(mid, o->width - mid) / cw) - 2;
+}
+
+/* a title line, wrapped to the picture (the text terminal's own way there) */
+static void compare_line(FILE *f, const struct plot_opts *o, const char *text, double right)
+{
+	if (o->format == PLOT_TEXT)
+		plot_put_line(f, o, text);
+	else
+		plot_put_wrapped(f, text, compare_line_chars(o, right));
+}
+
 /* the title lines: what is compared, on what unit and test, and the runs' noise */
 static int compare_title(FILE *f, const struct plot_opts *o, struct plot_run *runs, int n,
-			 enum compare_unit unit, int na, int nb)
+			 enum compare_unit unit, int na, int nb, double right)
 {
 	int nbase = o->nbase ? o->nbase : 1, wa = 0, wb = 0, i;
 	char title[512], a[200], b[200], count[64] = "";
@@ -269,13 +317,13 @@ static int compare_title(FILE *f, const struct plot_opts *o, struct plot_run *ru
 		 unit == COMPARE_UNIT_PAIR ? (o->rank ? "signed-rank test" :
 					      o->trimmed ? "trimmed t-test" : "paired t-test on logs") :
 		 o->rank ? "Mann-Whitney" : "Fieller's interval");
-	plot_put_line(f, o, title);
+	compare_line(f, o, title, right);
 	fprintf(f, " . \"\\n\" . ");
 	if (side_label(a, sizeof(a), runs, n, nbase, n - nbase) ||
 	    side_label(b, sizeof(b), runs, n, 0, nbase))
 		return -ENOMEM;
 	snprintf(title, sizeof(title), "new: %s, base: %s", a, b);
-	plot_put_line(f, o, title);
+	compare_line(f, o, title, right);
 	/* noise weakens every verdict in the chart: the chart says so, as compare does */
 	for (i = 0; i < n; i++) {
 		if (i < nbase)
@@ -289,50 +337,80 @@ static int compare_title(FILE *f, const struct plot_opts *o, struct plot_run *ru
 		if (!wa && !wb)
 			snprintf(title, sizeof(title), "%s", PLOT_EMULATED_LINE);
 		fprintf(f, " . \"\\n\" . ");
-		plot_put_line(f, o, title);
+		compare_line(f, o, title, right);
 	}
 	fprintf(f, "\n");
 	return 0;
 }
 
 /*
- * Room on the right for the last name, which the rotated tic labels draw
- * from its tic rightwards: where it would run off the picture, the plot
- * ends early enough (a character taken as 0.62 of the font's size in SVG,
- * whose 12 points are 12 pixels; pngcairo draws its 10 points at 96 dpi,
- * 13.3 pixels, whose characters measured 7.3 pixels wide on the chart;
- * the left margin as 10 characters).
+ * Whether the bars' labels (each bar's verdict, and the value of an
+ * interval's end cut at the axis, "from unbounded" at the most) are wider
+ * than a bar's room: then every other bar's labels start two lines
+ * further out, so that neighbours' never share a line and the labels on
+ * a line are two bars' room apart
  */
-static void compare_rmargin(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars)
+static bool compare_stagger(const struct plot_opts *o, const struct bar *bars, int nbars,
+			    double right)
 {
-	double cw = o->format == PLOT_SVG ? 12 * 0.62 : 10 * 0.74, w = o->width;
-	double need = (0.94 * strlen(bars[nbars - 1].name) + 1) * cw, left = 10 * cw;
-	double k = (nbars - 0.4) / (nbars + 0.2), right;
+	double cw = plot_char_px(o), room;
+	size_t widest = strlen("from unbounded");
+	int i;
 
-	right = ((w - need - left) / k + left) / w;
-	if (right < (w - 2 * cw) / w)
-		fprintf(f, "set rmargin at screen %.3f\n", fmax(right, 0.5));
+	room = (compare_plot_end(o, right) - COMPARE_LMARGIN_CHARS * cw) / (nbars + 0.2);
+	for (i = 0; i < nbars; i++)
+		if (strlen(bars[i].verdict) > widest)
+			widest = strlen(bars[i].verdict);
+	return widest * cw > room;
+}
+
+/* the side of bar b where its verdict sits, away from its change: 1 over, -1 under */
+static int words_side(const struct bar *b)
+{
+	return b->ch >= 0 ? 1 : -1;
+}
+
+/* whether bar b's interval end on side s (1: high, -1: low) is cut at the axis [lo, hi] */
+static bool cut_end(const struct bar *b, int s, double lo, double hi)
+{
+	return s > 0 ? b->hi > hi : b->lo < lo;
+}
+
+/*
+ * A bar's labels on a side stack outwards from its interval's end, a line
+ * each: the cut end's value first, then the verdict.  Line row's offset
+ * in characters on side s (the text terminal drops a fraction of a line);
+ * bar i's first line, 0 or (staggered) 2.
+ */
+static double stack_offset(const struct plot_opts *o, int row, int s)
+{
+	return (row + (o->format == PLOT_TEXT ? 1 : 0.8)) * s;
+}
+
+static int stack_base(int i, bool stagger)
+{
+	return stagger && i % 2 ? 2 : 0;
 }
 
 /*
  * Each bar's words in a command of its own: over a bar that rose, under
  * one that fell, outside the threshold lines (which would strike through
- * them) and its whisker; every other bar's a line further out, so that
- * neighbours' words do not run into each other.  Text has no colours and
- * no room: there the bars are numbered and the list under the chart says
- * each one's name and verdict.
+ * them) and its whisker, in its stack (after a cut end's value).  Text
+ * has no colours and no room: there the bars are numbered and the list
+ * under the chart says each one's name and verdict.
  */
 static void compare_words(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars,
-			  double lo, double hi)
+			  double lo, double hi, bool stagger)
 {
-	double thr = o->threshold_pct, y, off;
-	int i;
+	double thr = o->threshold_pct, y;
+	int i, s, row;
 
 	for (i = 0; i < nbars && o->format != PLOT_TEXT; i++) {
-		y = bars[i].ch >= 0 ? fmax(fmin(bars[i].hi, hi), thr) : fmin(fmax(bars[i].lo, lo), -thr);
-		off = (i % 2 && nbars >= 5 ? 1.8 : 0.8) * (bars[i].ch >= 0 ? 1 : -1);
+		s = words_side(&bars[i]);
+		y = s > 0 ? fmax(fmin(bars[i].hi, hi), thr) : fmin(fmax(bars[i].lo, lo), -thr);
+		row = stack_base(i, stagger) + cut_end(&bars[i], s, lo, hi);
 		fprintf(f, "  $compare every ::%d::%d using 1:(%.6g):7 with labels offset 0,%g notitle, \\\n",
-			i, i, y, off);
+			i, i, y, stack_offset(o, row, s));
 	}
 }
 
@@ -385,49 +463,71 @@ static void compare_text_axis(FILE *f, const struct plot_opts *o, const struct b
 
 /*
  * The metric axis's title; under it, each bar's reason (why undecided,
- * below the threshold): too long to sit over a bar
+ * below the threshold): too long to sit over a bar.  Bars of one reason
+ * share it ("memory, peak_memory: below the 0.5 MiB resolution"), and
+ * the lines are wrapped to the picture, which would cut them at both
+ * edges.
  */
-static void compare_xlabel(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars)
+static void compare_xlabel(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars,
+			   double right)
 {
 	char note[1024] = "";
 	size_t len = 0;
-	int i;
+	int i, j, k;
 
-	for (i = 0; i < nbars; i++) {
-		if (!*bars[i].detail || len >= sizeof(note))
+	for (i = 0; i < nbars && len < sizeof(note); i++) {
+		for (j = 0; j < i && strcmp(bars[j].detail, bars[i].detail); j++)
+			;
+		if (!*bars[i].detail || j < i)
 			continue;
-		len += snprintf(note + len, sizeof(note) - len, "%s%.*s: %s", len ? "; " : "",
-				(int)strcspn(bars[i].name, " "), bars[i].name, bars[i].detail);
+		len += snprintf(note + len, sizeof(note) - len, "%s", len ? "; " : "");
+		for (k = i; k < nbars && len < sizeof(note); k++)
+			if (!strcmp(bars[k].detail, bars[i].detail))
+				len += snprintf(note + len, sizeof(note) - len, "%s%.*s",
+						k > i ? ", " : "", (int)strcspn(bars[k].name, " "),
+						bars[k].name);
+		if (len < sizeof(note))
+			len += snprintf(note + len, sizeof(note) - len, ": %s", bars[i].detail);
 	}
-	fprintf(f, "set xlabel ");
-	plot_put_title_expr(f, o, "metric (unit)", note);
+	fprintf(f, "set xlabel \"metric (unit)\"");
+	if (*note) {
+		fprintf(f, " . \"\\n\" . ");
+		plot_put_wrapped(f, note, compare_line_chars(o, right));
+		/*
+		 * and an empty line: the margin gnuplot leaves for the key
+		 * below holds one line fewer than a title of several draws
+		 */
+		fprintf(f, " . \"\\n\"");
+	}
 	fprintf(f, "\n");
 }
 
 /*
- * An interval's end beyond the axis [lo, hi]: an arrow at the edge and the
- * end's value beside it ("unbounded" for Fieller's unbounded interval)
+ * An interval's end beyond the axis [lo, hi]: an arrow to the edge and,
+ * beyond its head, centred on the bar, the end's value ("unbounded" for
+ * Fieller's unbounded interval) on the first line of the bar's stack
  */
 static void compare_cuts(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars,
-			 double lo, double hi)
+			 double lo, double hi, bool stagger)
 {
 	double end, edge, len = (hi - lo) * 0.06;
 	char val[32], text[48];
 	int i, s, n = 0;
 
 	for (i = 0; i < nbars; i++) {
-		for (s = 0; s < 2; s++) {
-			end = s ? bars[i].hi : bars[i].lo;
-			if (s ? !(end > hi) : !(end < lo))
+		for (s = -1; s <= 1; s += 2) {
+			if (!cut_end(&bars[i], s, lo, hi))
 				continue;
-			edge = s ? hi : lo;
+			end = s > 0 ? bars[i].hi : bars[i].lo;
+			edge = s > 0 ? hi : lo;
 			verdict_fmt_pct(end, val, sizeof(val));
-			snprintf(text, sizeof(text), "%s %s", s ? "interval to" : "interval from", val);
+			snprintf(text, sizeof(text), "%s %s", s > 0 ? "to" : "from", val);
 			fprintf(f, "set arrow %d from %d, first %.6g to %d, first %.6g head size screen 0.012,25 lc rgb \"black\" lw 1.5\n",
-				10 + n, i, edge - (s ? len : -len), i, edge);
+				10 + n, i, edge - s * len, i, edge);
 			fprintf(f, "set label %d ", 101 + n);
 			plot_put_line(f, o, text);
-			fprintf(f, " at %d, first %.6g offset 1,0 left\n", i, edge - (s ? len : -len) / 2);
+			fprintf(f, " at %d, first %.6g center offset 0,%g\n", i, edge,
+				stack_offset(o, stack_base(i, stagger), s));
 			n++;
 		}
 	}
@@ -435,13 +535,16 @@ static void compare_cuts(FILE *f, const struct plot_opts *o, const struct bar *b
 
 /* the axes, the threshold lines, the bars with their intervals and verdicts, the key */
 static void compare_plot(FILE *f, const struct plot_opts *o, const struct bar *bars, int nbars,
-			 double lo, double hi)
+			 double lo, double hi, double right)
 {
+	double room;
+	bool stagger = compare_stagger(o, bars, nbars, right);
+
 	plot_put_ylabels(f, o, "change vs base (%), bars: 95% CI", NULL);
 	if (o->format == PLOT_TEXT)
 		compare_text_axis(f, o, bars, nbars);
 	else
-		compare_xlabel(f, o, bars, nbars);
+		compare_xlabel(f, o, bars, nbars, right);
 	/*
 	 * The axis fits the estimates and the threshold lines, not the
 	 * intervals: an interval beyond it is cut at its edge with an arrow
@@ -451,17 +554,18 @@ static void compare_plot(FILE *f, const struct plot_opts *o, const struct bar *b
 	hi = fmax(hi, o->threshold_pct);
 	lo -= (hi - lo) * 0.3;
 	hi += (hi - lo) * 0.3;
-	compare_cuts(f, o, bars, nbars, lo, hi);
-	/* room for the verdict labels above and below the bars */
-	fprintf(f, "set yrange [%.6g:%.6g]\n", lo - (hi - lo) * 0.22, hi + (hi - lo) * 0.22);
+	compare_cuts(f, o, bars, nbars, lo, hi, stagger);
+	/* room for the label stacks above and below the bars: two lines, or four staggered */
+	room = (hi - lo) * (stagger ? 0.4 : 0.22);
+	fprintf(f, "set yrange [%.6g:%.6g]\n", lo - room, hi + room);
 	fprintf(f, "clip(y) = y < %.6g ? %.6g : y > %.6g ? %.6g : y\n", lo, lo, hi, hi);
 	fprintf(f, "set xrange [-0.6:%d.6]\n", nbars - 1);
 	fprintf(f, "set xtics scale 0\nset grid ytics\nset xzeroaxis lt -1\n");
 	/* five names or more do not fit side by side */
-	if (nbars >= 5 && o->format != PLOT_TEXT) {
+	if (nbars >= 5 && o->format != PLOT_TEXT)
 		fprintf(f, "set xtics rotate by -20 left\n");
-		compare_rmargin(f, o, bars, nbars);
-	}
+	if (right < 1)
+		fprintf(f, "set rmargin at screen %.3f\n", right);
 	fprintf(f, "set arrow 1 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#555555\"\n",
 		o->threshold_pct, o->threshold_pct);
 	fprintf(f, "set arrow 2 from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb \"#555555\"\n",
@@ -471,7 +575,7 @@ static void compare_plot(FILE *f, const struct plot_opts *o, const struct bar *b
 		o->format == PLOT_TEXT ? "" : ":xtic(2)");
 	fprintf(f, "  $compare using 1:(clip($4)):(0):(clip($5) - clip($4)) with vectors heads size screen 0.008,90 lc rgb \"black\" lw 1.5 notitle, \\\n");
 	/* the verdict in words over each bar: the colours alone do not survive print */
-	compare_words(f, o, bars, nbars, lo, hi);
+	compare_words(f, o, bars, nbars, lo, hi, stagger);
 	if (o->format == PLOT_TEXT) {
 		/* no colours in text: the list under the chart gives the verdicts */
 		fprintf(f, "  keyentry notitle\n");
@@ -493,7 +597,7 @@ int plot_compare_script(const struct plot_opts *o, struct plot_run *runs, int n,
 	int nbase = o->nbase ? o->nbase : 1, nbars, na = -1, nb = -1, err;
 	struct bar *bars = NULL;
 	enum compare_unit unit;
-	double lo = 0, hi = 0;
+	double lo = 0, hi = 0, right = 1;
 
 	if (!o->nbase && n != 2) {
 		fprintf(stderr, "a compare chart takes two files, BASE.json and NEW.json, or BASE1.json... -- NEW1.json... (got %d)\n",
@@ -515,10 +619,11 @@ int plot_compare_script(const struct plot_opts *o, struct plot_run *runs, int n,
 	}
 	if (!err) {
 		compare_block(f, bars, nbars, &lo, &hi);
-		err = compare_title(f, o, runs, n, unit, na, nb);
+		right = compare_right(o, bars, nbars);
+		err = compare_title(f, o, runs, n, unit, na, nb, right);
 	}
 	if (!err)
-		compare_plot(f, o, bars, nbars, lo, hi);
+		compare_plot(f, o, bars, nbars, lo, hi, right);
 	free(bars);
 	return err;
 }

@@ -428,6 +428,231 @@ static void test_compare(void)
 	unload(r, 2);
 }
 
+/* ---- compare: intervals cut at the axis, the lines under it ---- */
+
+/* the memory metrics of a htab-mem run besides its peak, each read from a file of its own */
+static const char *const mem_metrics[] = { "memory", "memory_kmem", "memory_anon" };
+
+/*
+ * A htab-mem file of 2 measured samples: per_prod_op at rate, memory
+ * metric k at mem times k + 1 (plus a little spread), the peak at 4 times
+ * mem
+ */
+static json_t *make_mem_doc(double rate, double mem)
+{
+	const double v[] = { rate, rate, rate * 1.01 };
+	json_t *doc = make_doc("htab-mem", 1, "per_prod_op", "k/s", v, 3, 1, NULL, NULL), *smp;
+	json_t *summary = json_object_get(doc, "summary");
+	json_t *defs = json_object_get(summary, "metrics");
+	long long peak = (long long)(4 * mem * 1048576);
+	size_t i, k;
+
+	for (k = 0; k < 3; k++)
+		json_object_set_new(defs, mem_metrics[k],
+				    json_pack("{s:s, s:b}", "unit", "MiB", "higher_is_better", 0));
+	json_array_foreach(json_object_get(doc, "samples"), i, smp)
+		for (k = 0; k < 3; k++)
+			json_object_set_new(json_object_get(smp, "metrics"), mem_metrics[k],
+					    json_real(mem * (k + 1) * (1 + 0.01 * i)));
+	json_object_set_new(doc, "memory_source",
+			    json_pack("{s:{s:{s:s, s:n}, s:{s:s, s:s}}}", "fields", "memory_kmem",
+				      "file", "memory.kmem.usage_in_bytes", "key", "memory_anon",
+				      "file", "memory.stat", "key", "rss"));
+	json_object_set_new(summary, "peak_memory_bytes", json_integer(peak));
+	json_object_set_new(summary, "peak_memory_mib", json_real(peak / 1048576.0));
+	return doc;
+}
+
+/* a text label of the chart: its bar, its line (y and offset) and its extent in characters */
+struct chart_label {
+	double x, y, dx, dy;
+	size_t chars;
+	bool centred;
+};
+
+/* the verdict of bar i: the last quoted string of its row in $compare */
+static size_t verdict_chars(const char *s, int i)
+{
+	char *rows = block(s, "compare"), *row = rows, *q;
+	size_t n = 0;
+
+	while (row && i-- > 0 && (row = strchr(row, '\n')))
+		row++;
+	q = row ? strchr(row, '\n') : NULL;
+	if (q) {
+		*q = '\0';
+		q = strrchr(row, '"');
+		*q = '\0';
+		/* ± is one character of two bytes */
+		for (q = strrchr(row, '"') + 1; *q; q++)
+			n += (*q & 0xc0) != 0x80;
+	}
+	free(rows);
+	return n;
+}
+
+/*
+ * The labels over and under the bars: each cut end's ("set label N
+ * "TEXT" at X, first Y [left|center] [offset DX,DY]") and each verdict
+ * ("$compare every ::I::I using 1:(Y):7 with labels offset DX,DY")
+ */
+static int chart_labels(const char *s, struct chart_label *l, int max)
+{
+	const char *p, *q, *e;
+	int n = 0, i;
+
+	for (p = s; n < max && (p = strstr(p, "\nset label ")); p++) {
+		q = strchr(p + 11, '"');
+		e = q ? strchr(q + 1, '"') : NULL;
+		if (!e || strncmp(e, "\" at ", 5) || !strstr(e, ", first "))
+			continue;
+		l[n] = (struct chart_label){ .chars = e - q - 1 };
+		l[n].x = strtod(e + 5, NULL);
+		l[n].y = strtod(strstr(e, ", first ") + 8, NULL);
+		q = strstr(e, " offset ");
+		if (q && q < strchr(e, '\n'))
+			sscanf(q, " offset %lf,%lf", &l[n].dx, &l[n].dy);
+		q = strstr(e, " center");
+		l[n].centred = q && q < strchr(e, '\n');
+		n++;
+	}
+	for (p = s; n < max && (p = strstr(p, "$compare every ::")); p++) {
+		if (sscanf(p, "$compare every ::%d::%*d using 1:(%lf):7 with labels offset %lf,%lf",
+			   &i, &l[n].y, &l[n].dx, &l[n].dy) != 4)
+			continue;
+		l[n].x = i;
+		l[n].chars = verdict_chars(s, i);
+		l[n].centred = true;
+		n++;
+	}
+	return n;
+}
+
+/* the bars of a compare chart: the rows of its $compare */
+static int bars_of(const char *s)
+{
+	char *rows = block(s, "compare"), *p;
+	int n = 0;
+
+	for (p = rows; p && *p; p++)
+		n += *p == '\n';
+	free(rows);
+	return n;
+}
+
+/*
+ * Whether two labels on one line overlap: a bar's room is the plot
+ * area's width (the picture less the 10-character left margin and a
+ * 2-character right one) over the bars and the 0.6 at each end; gnuplot
+ * writes a label from its point (left) or about it (centre)
+ */
+static bool labels_overlap(const struct chart_label *a, const struct chart_label *b,
+			   double room, double cw)
+{
+	double a0 = a->x * room + a->dx * cw, b0 = b->x * room + b->dx * cw;
+
+	if (a->y != b->y || a->dy != b->dy)
+		return false;
+	a0 -= a->centred ? a->chars * cw / 2 : 0;
+	b0 -= b->centred ? b->chars * cw / 2 : 0;
+	return a0 < b0 + b->chars * cw && b0 < a0 + a->chars * cw;
+}
+
+/* the longest line of gnuplot string expression after `set WHAT ` in s, in characters */
+static size_t longest_line(const char *s, const char *what)
+{
+	char head[32];
+	const char *p, *end, *q;
+	size_t n, most = 0;
+
+	snprintf(head, sizeof(head), "\nset %s ", what);
+	p = strstr(s, head);
+	end = p ? strchr(p + 1, '\n') : NULL;
+	for (p = p ? p + strlen(head) : NULL; p && p < end; p = q + 1) {
+		p = strchr(p, '"');
+		if (!p || p >= end)
+			break;
+		for (q = p + 1, n = 0; *q && *q != '"'; q++) {
+			if (*q == '\\' && q[1]) {
+				q++;
+				/* a "\n" joining lines is no character of theirs */
+				if (*q == 'n')
+					continue;
+			}
+			n += (*q & 0xc0) != 0x80;
+		}
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
+/*
+ * 2 + 2 htab-mem files whose memory readings are all over the place: the
+ * four memory bars' intervals reach far beyond the axis, which fits the
+ * estimates, and each is cut with an arrow and its value.  No two of the
+ * labels over or under the bars overlap, and the lines over and under the
+ * chart fit the picture, at its default size and a small one.
+ */
+static void test_compare_cuts(void)
+{
+	struct plot_run r[4] = { { .path = "base-1.json" }, { .path = "base-2.json" },
+				 { .path = "new-1.json" }, { .path = "new-2.json" } };
+	const int sizes[][2] = { { 900, 560 }, { 600, 450 } };
+	const double levels[4][2] = { { 100, 1 }, { 90, 0.2 }, { 130, 3 }, { 120, 0.4 } };
+	struct plot_opts o = opts(PLOT_COMPARE);
+	struct chart_label l[64];
+	int i, j, k, z, n, nbars, overlaps;
+	double cw, room, right;
+	size_t limit;
+	char *s;
+
+	for (i = 0; i < 4; i++)
+		load(&r[i], make_mem_doc(levels[i][0], levels[i][1]));
+	o.nbase = 2;
+	for (z = 0; z < 2; z++) {
+		o.width = sizes[z][0];
+		o.height = sizes[z][1];
+		for (k = 0; k < 2; k++) {
+			o.format = k ? PLOT_PNG : PLOT_SVG;
+			cw = k ? 7.4 : 12 * 0.62;
+			s = NULL;
+			is_int(build(&o, r, 4, &s), 0, "compare of 2+2 memory runs, %dx%d %s: built",
+			       o.width, o.height, k ? "png" : "svg");
+			if (!s)
+				continue;
+			n = chart_labels(s, l, 64);
+			nbars = bars_of(s);
+			ok(strstr(s, "set arrow 13 ") != NULL,
+			   "... four intervals or more cut at the axis, each with an arrow");
+			right = strstr(s, "set rmargin at screen ") ?
+				strtod(strstr(s, "set rmargin at screen ") + 22, NULL) : 1;
+			room = ((right < 1 ? right * o.width : o.width - 2 * cw) - 10 * cw) / (nbars + 0.2);
+			for (i = overlaps = 0; i < n; i++)
+				for (j = i + 1; j < n; j++) {
+					if (!labels_overlap(&l[i], &l[j], room, cw))
+						continue;
+					if (!overlaps++)
+						fprintf(stderr, "# labels at bar %g and %g overlap on one line (%g, offset %g)\n",
+							l[i].x, l[j].x, l[i].y, l[i].dy);
+				}
+			is_int(overlaps, 0, "... no two of its %d labels overlap", n);
+			/* the lines are centred on the plot area: each half fits its side */
+			limit = (size_t)(2 * fmin((10 * cw + (right < 1 ? right * o.width :
+						o.width - 2 * cw)) / 2,
+					     o.width - (10 * cw + (right < 1 ? right * o.width :
+						o.width - 2 * cw)) / 2) / cw);
+			ok(longest_line(s, "xlabel") <= limit,
+			   "... the lines under the axis fit the picture (%zu of %zu characters)",
+			   longest_line(s, "xlabel"), limit);
+			ok(longest_line(s, "title") <= limit,
+			   "... the title's lines fit the picture (%zu of %zu characters)",
+			   longest_line(s, "title"), limit);
+			free(s);
+		}
+	}
+	unload(r, 4);
+}
+
 /* ---- latency ---- */
 
 /*
@@ -793,6 +1018,7 @@ int main(void)
 	test_scaling();
 	test_scaling_hits();
 	test_compare();
+	test_compare_cuts();
 	test_latency_by_hand();
 	test_latency_tail();
 	test_latency_overlay();

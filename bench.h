@@ -41,7 +41,7 @@
 #define __cacheline_aligned __attribute__((aligned(BENCH_CACHELINE)))
 
 /* memory breakdown fields per sample (run_mem.c checks the real count) */
-#define BENCH_MEM_FIELDS_MAX 8
+#define BENCH_MEM_FIELDS_MAX 12
 
 /*
  * The runner's options.  Upstream's members first, under its names; its

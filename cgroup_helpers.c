@@ -611,6 +611,9 @@ static const char *const mem_field_names[CG_MEM_NR_FIELDS] = {
 	[CG_MEM_KMEM] = "kmem",
 	[CG_MEM_SOCK] = "sock",
 	[CG_MEM_ANON] = "anon",
+	[CG_MEM_FILE] = "file",
+	[CG_MEM_STAT] = "stat",
+	[CG_MEM_UNSTAT] = "unstat",
 };
 
 /* v2 memory.stat keys that are a field as they are */
@@ -624,7 +627,16 @@ static const struct {
 	{ CG_MEM_KERNEL, "kernel" },
 	{ CG_MEM_SOCK, "sock" },
 	{ CG_MEM_ANON, "anon" },
+	{ CG_MEM_FILE, "file" },
 };
+
+/*
+ * The parts of current usage that memory.stat accounts, disjoint: v2's
+ * kernel holds slab, percpu, vmalloc, stacks and page tables; sock is
+ * charged to v2's memory counter but not to v1's.
+ */
+static const enum cg_mem_field v2_parts[] = { CG_MEM_ANON, CG_MEM_FILE, CG_MEM_KERNEL, CG_MEM_SOCK };
+static const enum cg_mem_field v1_parts[] = { CG_MEM_ANON, CG_MEM_FILE, CG_MEM_KMEM };
 
 const char *cg_mem_field_name(enum cg_mem_field f)
 {
@@ -756,6 +768,7 @@ static int read_stat_file(struct cg_mem_stat *st, long long val[CG_MEM_NR_FIELDS
 		return len;
 	if (st->kind == CG_MEM_V1) {
 		val[CG_MEM_ANON] = stat_value(st->buf, "rss");
+		val[CG_MEM_FILE] = stat_value(st->buf, "cache");
 		return 0;
 	}
 	for (i = 0; i < sizeof(v2_stat_keys) / sizeof(v2_stat_keys[0]); i++)
@@ -807,6 +820,43 @@ static int read_fields(struct cg_mem_stat *st, long long val[CG_MEM_NR_FIELDS])
 	return err;
 }
 
+size_t cg_mem_stat_parts(enum cg_mem_kind kind, const enum cg_mem_field **parts)
+{
+	switch (kind) {
+	case CG_MEM_V2:
+		*parts = v2_parts;
+		return sizeof(v2_parts) / sizeof(v2_parts[0]);
+	case CG_MEM_V1:
+		*parts = v1_parts;
+		return sizeof(v1_parts) / sizeof(v1_parts[0]);
+	default:
+		*parts = NULL;
+		return 0;
+	}
+}
+
+/* stat and unstat, where the kernel offers every part of stat */
+static void name_sum(struct cg_mem_stat *st)
+{
+	const enum cg_mem_field *parts;
+	size_t i, n = cg_mem_stat_parts(st->kind, &parts);
+	const char *cur, *peak;
+
+	for (i = 0; i < n; i++)
+		if (!st->have[parts[i]])
+			return;
+	if (cg_mem_files(st->kind, &cur, &peak))
+		return;
+	for (i = 0; i < n; i++)
+		st->part[parts[i]] = true;
+	st->have[CG_MEM_STAT] = st->have[CG_MEM_UNSTAT] = true;
+	st->file[CG_MEM_STAT] = "memory.stat";
+	st->key[CG_MEM_STAT] = st->kind == CG_MEM_V2 ? "anon + file + kernel + sock" :
+			       "rss + cache, + memory.kmem.usage_in_bytes";
+	st->file[CG_MEM_UNSTAT] = cur;
+	st->key[CG_MEM_UNSTAT] = "minus memory_stat";
+}
+
 static void name_sources(struct cg_mem_stat *st, const long long val[CG_MEM_NR_FIELDS])
 {
 	size_t i;
@@ -822,6 +872,8 @@ static void name_sources(struct cg_mem_stat *st, const long long val[CG_MEM_NR_F
 	} else {
 		st->file[CG_MEM_ANON] = "memory.stat";
 		st->key[CG_MEM_ANON] = "rss";
+		st->file[CG_MEM_FILE] = "memory.stat";
+		st->key[CG_MEM_FILE] = "cache";
 		st->file[CG_MEM_KMEM] = "memory.kmem.usage_in_bytes";
 		st->file[CG_MEM_SLAB] = "memory.kmem.slabinfo";
 		st->key[CG_MEM_SLAB] = "num_slabs x pagesperslab";
@@ -831,6 +883,7 @@ static void name_sources(struct cg_mem_stat *st, const long long val[CG_MEM_NR_F
 		if (!st->have[f])
 			st->file[f] = st->key[f] = NULL;
 	}
+	name_sum(st);
 }
 
 int cg_mem_stat_open(const struct bench_cgroup *cg, struct cg_mem_stat *st)
@@ -869,6 +922,28 @@ int cg_mem_stat_read(struct cg_mem_stat *st, long long val[CG_MEM_NR_FIELDS])
 	return err;
 }
 
+void cg_mem_stat_sum(const struct cg_mem_stat *st, long long current,
+		     long long val[CG_MEM_NR_FIELDS])
+{
+	long long sum = 0;
+	int f;
+
+	val[CG_MEM_STAT] = val[CG_MEM_UNSTAT] = -1;
+	if (!st->have[CG_MEM_STAT])
+		return;
+	for (f = 0; f < CG_MEM_NR_FIELDS; f++) {
+		if (!st->part[f])
+			continue;
+		if (val[f] < 0)
+			return;
+		sum += val[f];
+	}
+	val[CG_MEM_STAT] = sum;
+	/* may be below 0: memory.stat flushed later than the charges (docs/memory.md) */
+	if (current >= 0)
+		val[CG_MEM_UNSTAT] = current - sum;
+}
+
 void cg_mem_stat_close(struct cg_mem_stat *st)
 {
 	if (st->stat_fd >= 0)
@@ -879,4 +954,5 @@ void cg_mem_stat_close(struct cg_mem_stat *st)
 		close(st->slabinfo_fd);
 	st->stat_fd = st->kmem_fd = st->slabinfo_fd = -1;
 	memset(st->have, 0, sizeof(st->have));
+	memset(st->part, 0, sizeof(st->part));
 }

@@ -96,10 +96,16 @@ void cg_destroy(struct bench_cgroup *cg);
  * offers its own set; a field it does not offer is absent (-1), never 0.
  *
  *   v2: memory.stat's slab (or slab_reclaimable + slab_unreclaimable
- *       before Linux 5.9), percpu, vmalloc, kernel, sock and anon;
+ *       before Linux 5.9), percpu, vmalloc, kernel, sock, anon and file;
  *   v1: memory.kmem.usage_in_bytes (kmem), memory.kmem.slabinfo (slab,
  *       only before Linux 5.9: later kernels leave it empty) and
- *       memory.stat's rss (anon).
+ *       memory.stat's rss (anon) and cache (file).
+ *
+ * stat is what memory.stat accounts to objects: the sum of the parts that
+ * make up current usage without overlapping (v2: anon + file + kernel +
+ * sock, v1: anon + file + kmem), present only when every part is.  unstat
+ * is current usage minus stat: pages charged but used by no object, the
+ * charges each CPU holds in advance (docs/memory.md).
  */
 enum cg_mem_field {
 	CG_MEM_SLAB,
@@ -109,12 +115,17 @@ enum cg_mem_field {
 	CG_MEM_KMEM,	/* v1's kernel memory counter */
 	CG_MEM_SOCK,
 	CG_MEM_ANON,
+	CG_MEM_FILE,
+	CG_MEM_STAT,	/* the sum of the parts (cg_mem_stat.part) */
+	CG_MEM_UNSTAT,	/* current usage minus stat */
 	CG_MEM_NR_FIELDS,
 };
 
 /* the metric names are "memory_" followed by the field's name */
 #define CG_MEM_METRIC_PREFIX "memory_"
 
+/* the parts stat sums for a kind, in the order to print them: their count (0: none) */
+size_t cg_mem_stat_parts(enum cg_mem_kind kind, const enum cg_mem_field **parts);
 /* "slab", "percpu", ...; NULL out of range */
 const char *cg_mem_field_name(enum cg_mem_field f);
 /* the field a metric name ("memory_slab") stands for, or -1 */
@@ -127,6 +138,7 @@ struct cg_mem_stat {
 	int kmem_fd;		/* v1: memory.kmem.usage_in_bytes */
 	int slabinfo_fd;	/* v1: memory.kmem.slabinfo */
 	bool have[CG_MEM_NR_FIELDS];
+	bool part[CG_MEM_NR_FIELDS];	/* the fields stat sums */
 	bool slab_summed;	/* v2 before Linux 5.9: no "slab" line */
 	/*
 	 * where each field comes from: a file of the cgroup and the line(s)
@@ -150,6 +162,13 @@ int cg_mem_stat_open(const struct bench_cgroup *cg, struct cg_mem_stat *st);
  * first read error (the fields that were read are still filled).
  */
 int cg_mem_stat_read(struct cg_mem_stat *st, long long val[CG_MEM_NR_FIELDS]);
+/*
+ * val[CG_MEM_STAT] and val[CG_MEM_UNSTAT] from the parts in val (a
+ * cg_mem_stat_read()) and current usage in bytes; -1 where a part or
+ * current is missing.
+ */
+void cg_mem_stat_sum(const struct cg_mem_stat *st, long long current,
+		     long long val[CG_MEM_NR_FIELDS]);
 /* idempotent; st then reads nothing */
 void cg_mem_stat_close(struct cg_mem_stat *st);
 

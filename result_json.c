@@ -84,13 +84,25 @@ static json_t *mem_fields_json(const struct bench_run *run)
 	return o;
 }
 
+/* the fields memory_stat is the sum of, in the Memory: line's order */
+static json_t *stat_parts_json(const struct bench_run *run)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < run->mem.nstat_parts; i++)
+		json_array_append_new(a, json_string(run->mem.fields[run->mem.stat_parts[i]].metric->name));
+	return a;
+}
+
 static json_t *memory_source_json(const struct bench_run *run)
 {
 	if (!run->mem.cgroup)
 		return json_null();
-	return json_pack("{s:s, s:s, s:s, s:o}", "cgroup", run->mem.cgroup,
+	return json_pack("{s:s, s:s, s:s, s:o, s:o}", "cgroup", run->mem.cgroup,
 			 "current_file", run->mem.current_file,
-			 "peak_file", run->mem.peak_file, "fields", mem_fields_json(run));
+			 "peak_file", run->mem.peak_file, "fields", mem_fields_json(run),
+			 "stat_parts", stat_parts_json(run));
 }
 
 /* the breakdown's bytes, the fields the kernel offers only (null: not read this time) */

@@ -30,6 +30,9 @@ struct run_mem_source {
 	char current_file[PATH_MAX + 32];
 	char peak_file[PATH_MAX + 32];
 	struct run_mem_field fields[BENCH_MEM_FIELDS_MAX];
+	/* the fields memory_stat sums (indices of fields), in print order */
+	int stat_parts[BENCH_MEM_FIELDS_MAX];
+	int nstat_parts;	/* 0: no memory_stat */
 };
 
 struct run_extra_metric {

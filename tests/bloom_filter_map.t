@@ -156,7 +156,7 @@ run_case() {
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(cat "$out.err")"
 	like "$out" "$iter_re" "$b: upstream's Iter line"
 	like "$out" "$sum_re" "$b: upstream's Summary line"
-	like "$out" '^Memory: [a-z]+ [0-9.]+ MiB' "$b: the runner's line of where the memory went"
+	like "$out" '^Memory: ([0-9.]+ MiB = stat [0-9.]+ \(|[a-z]+ [0-9.]+ MiB)' "$b: the runner's line of where the memory went"
 	is "$opts_ok" true "$b: upstream's defaults in the JSON options; memory holds the 2.5 MB of random keys"
 	is "$counts_ok" true "$b: the counts: $check"
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(jq -c .counts "$out.json")"

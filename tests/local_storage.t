@@ -169,7 +169,7 @@ else
 	# 4194304 preallocated elements of at least 64 bytes: 256 MiB at least
 	cmp_num "$(jq '.summary.peak_memory_mib' "$TEST_TMP/hashmap-control_--nr_maps_1.json")" '>=' 256 \
 		"hashmap-control: the run's cgroup holds the 4M-entry map (peak memory >= 256 MiB)"
-	like "$TEST_TMP/hashmap-control_--nr_maps_1" '^Memory: kmem [0-9.]+ MiB' \
+	like "$TEST_TMP/hashmap-control_--nr_maps_1" '^Memory: [0-9.]+ MiB = stat [0-9.]+ \(.*(kmem|kernel) [0-9.]+' \
 		"hashmap-control: the Memory: breakdown after the Summary"
 fi
 

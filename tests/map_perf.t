@@ -145,7 +145,7 @@ for t in "${TESTS[@]}"; do
 	[ "$TAP_LAST_FAILED" -eq 1 ] && diag "$(grep -E '^Counts' "$out")"
 	is "$failed" 0 "$b: no operation failed"
 	like "$out" '^Cgroup memory: usage [0-9.]+ ± [0-9.]+MiB, peak [0-9.]+MiB$' "$b: the run's memory"
-	like "$out" '^Memory: [a-z]+ [0-9.]+ MiB' "$b: the runner's line of where the memory went"
+	like "$out" '^Memory: ([0-9.]+ MiB = stat [0-9.]+ \(|[a-z]+ [0-9.]+ MiB)' "$b: the runner's line of where the memory went"
 	is "$(jq -r '[.options.benchmark.nr_entries > 0, (.summary.metrics | has("memory") and has("failures"))] | all' \
 		"$out.json")" true "$b: JSON has nr_entries and the memory and failures metrics"
 	schema_ok "$out.json" "$b: JSON validates against the schema"

@@ -74,6 +74,11 @@ def stats_ok: (t == "object") and (.n | isint)
 		and all(.[]; (.file | t == "string") and (.key | isstr_or_null))
 		and all(keys[]; test("^memory_[a-z]+$")));
 		"memory_source.fields not {memory_NAME: {file, key}}"),
+	# the fields memory_stat sums (absent in older files), each a field; memory_stat with them only
+	check(.memory_source.stat_parts; (. == null) or ((t == "array")
+		and all(.[]; t == "string" and ($d.memory_source.fields[.] | t == "object"))
+		and ((length > 0) == ($d.memory_source.fields.memory_stat != null)));
+		"memory_source.stat_parts not [a field of memory_source.fields], or not there with memory_stat"),
 	(.memory_source.fields // {} | keys[] as $k |
 		check($d.summary.metrics[$k]; stats_ok and .unit == "MiB";
 			"memory_source.fields.\($k) has no summary.metrics.\($k) in MiB")),

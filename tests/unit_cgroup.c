@@ -422,6 +422,18 @@ static void test_mem_stat_v2(void)
 	is_int(v[CG_MEM_KMEM], -1, "stat v2: kmem -1, never 0");
 	is_str(st.file[CG_MEM_SLAB], "memory.stat", "stat v2: slab's source file");
 	is_str(st.key[CG_MEM_SLAB], "slab", "stat v2: slab's source line");
+	/* stat: the disjoint parts of current usage; unstat: the rest of it */
+	ok(st.part[CG_MEM_ANON] && st.part[CG_MEM_FILE] && st.part[CG_MEM_KERNEL] &&
+	   st.part[CG_MEM_SOCK] && !st.part[CG_MEM_SLAB] && !st.part[CG_MEM_VMALLOC],
+	   "stat v2: stat sums anon, file, kernel and sock, not kernel's own parts");
+	cg_mem_stat_sum(&st, 1500000, v);
+	is_int(v[CG_MEM_STAT], 4096 + 0 + 1228800 + 0, "stat v2: stat = anon + file + kernel + sock");
+	is_int(v[CG_MEM_UNSTAT], 1500000 - 1232896, "stat v2: unstat = current - stat");
+	cg_mem_stat_sum(&st, 1000000, v);
+	is_int(v[CG_MEM_UNSTAT], 1000000 - 1232896, "stat v2: unstat below 0 is kept (stat flushed late)");
+	cg_mem_stat_sum(&st, -1, v);
+	ok(v[CG_MEM_STAT] == 1232896 && v[CG_MEM_UNSTAT] == -1, "stat v2: current unread: unstat -1");
+	is_str(st.file[CG_MEM_UNSTAT], "memory.current", "stat v2: unstat's source is the total's file");
 
 	/* the descriptor stays open: the next reading sees the file's new content */
 	put("anon 8192\nkernel 2457600\npercpu 73728\nsock 4096\nvmalloc 8192\n"
@@ -429,6 +441,9 @@ static void test_mem_stat_v2(void)
 	is_int(cg_mem_stat_read(&st, v), 0, "stat v2: read again through the same descriptor");
 	is_int(v[CG_MEM_SLAB], 2097152, "stat v2: the new slab");
 	is_int(v[CG_MEM_SOCK], 4096, "stat v2: the new sock");
+	cg_mem_stat_sum(&st, 5000000, v);
+	ok(v[CG_MEM_STAT] == -1 && v[CG_MEM_UNSTAT] == -1,
+	   "stat v2: a part (file) missing from a reading: no stat, no unstat");
 	put("anon 8192\nkernel 2457600\nsock 4096\nvmalloc 8192\nslab 2097152\n",
 	    "%s/memory.stat", cg.path);
 	is_int(cg_mem_stat_read(&st, v), 0, "stat v2: a line gone");
@@ -451,6 +466,8 @@ static void test_mem_stat_v2(void)
 	ok(!st.have[CG_MEM_PERCPU] && !st.have[CG_MEM_KERNEL] && !st.have[CG_MEM_VMALLOC],
 	   "stat v2 (5.8): percpu, kernel and vmalloc absent");
 	ok(v[CG_MEM_PERCPU] == -1 && v[CG_MEM_KERNEL] == -1, "stat v2 (5.8): absent fields -1");
+	ok(!st.have[CG_MEM_STAT] && !st.have[CG_MEM_UNSTAT],
+	   "stat v2 (5.8): no kernel line: no stat or unstat, which would leave kernel memory out");
 	cg_mem_stat_close(&st);
 
 	/* a malformed value is no value */
@@ -497,6 +514,11 @@ static void test_mem_stat_v1(void)
 	put("241664\n", "%s/memory.kmem.usage_in_bytes", cg.path);
 	cg_mem_stat_read(&st, v);
 	is_int(v[CG_MEM_KMEM], 241664, "stat v1: kmem read again through the same descriptor");
+	cg_mem_stat_sum(&st, 400000, v);
+	is_int(v[CG_MEM_STAT], v[CG_MEM_ANON] + v[CG_MEM_FILE] + 241664,
+	       "stat v1: stat = rss + cache + kmem");
+	is_int(v[CG_MEM_UNSTAT], 400000 - v[CG_MEM_STAT], "stat v1: unstat = current - stat");
+	is_str(st.file[CG_MEM_UNSTAT], "memory.usage_in_bytes", "stat v1: unstat's source is the total's file");
 	cg_mem_stat_close(&st);
 
 	/* before Linux 5.9: a per-cgroup slabinfo */
@@ -520,6 +542,7 @@ static void test_mem_stat_v1(void)
 	is_int(cg_mem_stat_open(&cg, &st), 0, "stat v1 without kmem files: opened");
 	ok(!st.have[CG_MEM_KMEM] && !st.have[CG_MEM_SLAB] && st.have[CG_MEM_ANON],
 	   "stat v1 without kmem files: kmem and slab absent, anon present");
+	ok(!st.have[CG_MEM_STAT], "stat v1 without kmem files: no stat");
 	cg_mem_stat_close(&st);
 }
 

@@ -403,6 +403,21 @@ static void print_resolutions(const struct result_file *ra, const struct result_
 		printf(".\n");
 }
 
+/* which memory each memory row compared: memory.current or memory.stat's sum */
+static void print_memory_meanings(const struct result_file *ra, const struct result_file *rb,
+				  bool peak)
+{
+	const char *what;
+	int i;
+
+	for (i = 0; i < ra->nmetrics; i++) {
+		what = result_memory_meaning(ra->metrics[i].name);
+		if (what && result_file_metric(rb, ra->metrics[i].name))
+			printf("Memory compared: %s is %s.\n", ra->metrics[i].name, what);
+	}
+	if (peak)
+		printf("Memory compared: peak_memory is %s.\n", result_memory_meaning("peak_memory"));
+}
 
 /*
  * The test on repeat means.  With one repeat on a side its spread is
@@ -1583,6 +1598,7 @@ int compare_print(const struct compare_params *prm, bool power, const struct com
 	printf("Verdict: better or worse only when the 95%% interval leaves out 0 (and --fail-on-regression fails only on worse by %g%% or more); within ±%g%% only when the whole interval lies inside; otherwise undecided, with the smallest change the observations could have shown.  No change below a metric's resolution is claimed.\n",
 	       prm->threshold_pct, prm->threshold_pct);
 	print_resolutions(ra, rb, mem_res);
+	print_memory_meanings(ra, rb, mem_res > 0);
 	print_unit_note(prm, unit);
 	*worse = worse_any;
 	return 0;

@@ -412,6 +412,9 @@ static json_t *test_json(const struct result_file *rf, const char *hash, const c
 	/* a run under TCG: its rates are the emulator's, and a dashboard should say so */
 	if (result_emulated(rf->doc))
 		json_object_set_new(misc, "emulated_timings", json_true());
+	/* which memory: memory.current, or memory.stat's sum */
+	if (result_memory_meaning(m->name))
+		json_object_set_new(misc, "measures", json_string(result_memory_meaning(m->name)));
 	t = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o}",
 		      "id", content_id(key), "origin", kopts.origin, "build_id", build_id,
 		      "path", path, "status", status, "comment", comment,

@@ -19,6 +19,7 @@
 #include "bench_exit.h"
 #include "cli_files.h"
 #include "history.h"
+#include "result_label.h"
 #include "cli_json.h"
 #include "compare.h"
 #include "history_cli.h"
@@ -787,6 +788,8 @@ static int show_main(int argc, char **argv)
 	printf("%s %s (%d producers): %s (%s, %s is better), mean of each kernel build's runs\n",
 	       f->benchmark, f->config, f->producers, f->metric, f->unit,
 	       f->higher_is_better ? "higher" : "lower");
+	if (result_memory_meaning(f->metric))
+		printf("%s is %s\n", f->metric, result_memory_meaning(f->metric));
 	printf("%-*s  %-*s  %-*s  %-*s  %4s  %12s  %10s  %8s  %16s  %-*s  %s\n", wk, "kernel",
 	       wu, "build", wt, "tag", wm, "machine", "runs", "mean", "stddev", "change", "95% CI",
 	       wi, "run ids", "verdict");

@@ -79,3 +79,28 @@ int result_doc_hash(json_t *doc, char hex[SHA256_HEX_LEN + 1])
 	free(s);
 	return 0;
 }
+
+/*
+ * memory is upstream's figure and counts what each CPU holds charged in
+ * advance (up to MEMCG_CHARGE_BATCH, 64 pages, a CPU), so it grows with the
+ * CPU count; memory_stat does not.
+ */
+static const struct {
+	const char *metric;
+	const char *meaning;
+} memory_meanings[] = {
+	{ "memory", "memory.current (v1: memory.usage_in_bytes), upstream's figure: every page charged to the run's cgroup, with the up to 64 pages each CPU holds charged in advance" },
+	{ "peak_memory", "memory.peak (v1: memory.max_usage_in_bytes): memory at its highest" },
+	{ "memory_stat", "memory.stat's anon + file + kernel + sock (v1: rss + cache + kmem): what the run's objects hold, without the CPUs' charges in advance" },
+	{ "memory_unstat", "memory - memory_stat: charged but in no memory.stat line, the CPUs' charges in advance" },
+};
+
+const char *result_memory_meaning(const char *metric)
+{
+	size_t i;
+
+	for (i = 0; metric && i < sizeof(memory_meanings) / sizeof(memory_meanings[0]); i++)
+		if (!strcmp(metric, memory_meanings[i].metric))
+			return memory_meanings[i].meaning;
+	return NULL;
+}

@@ -48,4 +48,11 @@ const char *result_tag(json_t *doc);
 /* SHA-256 of the document's canonical JSON (keys sorted, compact) */
 int result_doc_hash(json_t *doc, char hex[SHA256_HEX_LEN + 1]);
 
+/*
+ * What a memory metric measures ("memory", "peak_memory", "memory_stat",
+ * "memory_unstat"), in words for compare, history and export to print
+ * beside it (docs/memory.md); NULL for any other metric
+ */
+const char *result_memory_meaning(const char *metric);
+
 #endif /* __RESULT_LABEL_H */

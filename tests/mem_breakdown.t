@@ -194,8 +194,8 @@ like "$TEST_TMP/cmp.err" 'memory_source.fields: no source for summary.metrics.me
 	"compare: naming the field"
 
 # ---- compare, history and export say which memory each figure is ----
-"$BENCH" compare "$f" "$f" >"$TEST_TMP/cmp" 2>"$TEST_TMP/cmp.err"
-is "$?" 0 "compare of a run with itself: exit 0"
+"$BENCH" compare --verbose "$f" "$f" >"$TEST_TMP/cmp" 2>"$TEST_TMP/cmp.err"
+is "$?" 0 "compare --verbose of a run with itself: exit 0"
 like "$TEST_TMP/cmp" "^Memory compared: memory is memory\\.current \\(v1: memory\\.usage_in_bytes\\), upstream's figure" \
 	"compare: memory is memory.current"
 like "$TEST_TMP/cmp" "^Memory compared: memory_stat is memory\\.stat's anon \\+ file \\+ kernel \\+ sock" \

@@ -73,11 +73,6 @@
 /* the slots of a block: A B B A */
 const int block_order[4] = { 0, 1, 1, 0 };
 
-struct ab_opts aopts;
-
-/* the first signal that ended ab, and how many came */
-volatile sig_atomic_t ab_signal, ab_signals;
-
 static void ab_on_signal(int sig)
 {
 	/* a reader gone raises SIGPIPE at every write after it: no second signal */
@@ -86,30 +81,6 @@ static void ab_on_signal(int sig)
 	if (!ab_signal)
 		ab_signal = sig;
 	ab_signals++;
-}
-
-double ab_elapsed(const struct ab_run *r)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec - r->start.tv_sec + (now.tv_nsec - r->start.tv_nsec) / 1e9;
-}
-
-void ab_fmt_time(double s, char *buf, size_t sz)
-{
-	long t = lround(s);
-
-	if (t >= 3600)
-		snprintf(buf, sz, "%ldh%02ldm%02lds", t / 3600, t / 60 % 60, t % 60);
-	else
-		snprintf(buf, sz, "%ldm%02lds", t / 60, t % 60);
-}
-
-/* a log ratio as a percent change */
-double ab_pct(double log_ratio)
-{
-	return (exp(log_ratio) - 1) * 100;
 }
 
 /*
@@ -275,7 +246,7 @@ static int make_dir(struct ab_run *r)
  * its files are renamed invalid-pair-NNN-X.* so that pair-*-A.json and
  * pair-*-B.json stay the pairs that were tested.
  */
-void ab_leave_out_block(struct ab_run *r, int first_pair, int *count, const char *why)
+static void ab_leave_out_block(struct ab_run *r, int first_pair, int *count, const char *why)
 {
 	int pair, side;
 
@@ -297,13 +268,6 @@ bool ab_speed_changed(double ref_a, double ref_b, double tol)
 	if (!(ref_a > 0 && ref_b > 0 && isfinite(ref_a) && isfinite(ref_b)))
 		return false;
 	return fmax(ref_a, ref_b) / fmin(ref_a, ref_b) - 1 > tol;
-}
-
-/* is the metric one whose pairs the speed check applies to */
-bool ab_speed_checked(const struct ab_run *r)
-{
-	/* interleaved slices take turns within milliseconds: no pair spans two speeds */
-	return !aopts.no_speed_check && !aopts.interleave && ab_metric_timed_in_bpf(r->metric);
 }
 
 /*

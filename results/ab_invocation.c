@@ -46,6 +46,13 @@ bool ab_metric_timed_in_bpf(const char *m)
 	return m && (!strcmp(m, "op_ns") || !strncmp(m, "latency_", 8));
 }
 
+/* is the metric one whose pairs the speed check applies to */
+bool ab_speed_checked(const struct ab_run *r)
+{
+	/* interleaved slices take turns within milliseconds: no pair spans two speeds */
+	return !aopts.no_speed_check && !aopts.interleave && ab_metric_timed_in_bpf(r->metric);
+}
+
 bool ab_adds_latency(const struct ab_side *sd)
 {
 	int i;

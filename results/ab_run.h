@@ -6,7 +6,8 @@
  * bench ab's parts, shared by its files: the limits, the options, a run's
  * state, and what each file offers the others (results/ab.c: the blocks,
  * the looks and main; ab_cli.c: the command line; ab_invocation.c: one
- * invocation, its child and its figure; ab_report.c: the report).
+ * invocation, its child and its figure; ab_report.c: the report;
+ * ab_run.c: the state, clock and figures all of them use).
  */
 #include <limits.h>
 #include <signal.h>
@@ -143,23 +144,22 @@ struct ab_run {
 	const char *stopped;
 };
 
-/* the first signal that ended ab, and how many came (ab.c) */
+/* the first signal that ended ab, and how many came (ab_run.c) */
 extern volatile sig_atomic_t ab_signal, ab_signals;
 /* the slots of a block: A B B A (ab.c) */
 extern const int block_order[4];
 
-/* ab.c */
+/* ab_run.c */
 double ab_elapsed(const struct ab_run *r);
 void ab_fmt_time(double s, char *buf, size_t sz);
 double ab_pct(double log_ratio);
-void ab_leave_out_block(struct ab_run *r, int first_pair, int *count, const char *why);
-bool ab_speed_checked(const struct ab_run *r);
 
 /* ab_cli.c */
 int ab_parse_cmdline(int argc, char **argv);
 
 /* ab_invocation.c */
 bool ab_metric_timed_in_bpf(const char *m);
+bool ab_speed_checked(const struct ab_run *r);
 bool ab_adds_latency(const struct ab_side *sd);
 void __attribute__((noreturn)) ab_exec_side(const struct ab_run *r, int pair, int side,
 					    const char *json, const char *log);
